@@ -1,0 +1,308 @@
+"""Coins by Mark Steere: three players, the Spanish 48-card deck, cyclic suit dominance.
+
+Every rule cites ``coins.md``. Any card in hand is legal; a trick is won by suit
+dominance (three suits), the higher of the pair (two suits) or the highest card (one
+suit); each Coins card in a trick is a point for its winner, and the game ends the
+moment someone reaches the target.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine.cards import SPANISH, Card, Mask, cards_in
+from engine.errors import BadOptions, IllegalAction, MalformedAction
+from engine.events import Event, private, public
+from engine.options import Setting, options_dict, parse_options
+from engine.rng import deal_rng
+from engine.rules import Action, Outcome, placements_by
+from engine.seats import check_first_dealer, first_dealer
+
+DECK = SPANISH
+N = 3
+CUPS, COINS, SWORDS, CLUBS = range(4)
+SUIT_CYCLE = ("cups", "coins", "swords", "clubs")  # coins.md §1.2: each beats the next, clubs beat cups
+BEATS = {CUPS: COINS, COINS: SWORDS, SWORDS: CLUBS, CLUBS: CUPS}
+WIDTH = len(DECK.ranks)
+COINS_MASK = DECK.suit_mask(COINS)
+CREDIT = "Coins by Mark Steere"
+TARGET_PRESETS = (10, 15, 20)
+
+
+def _check_target(value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 99:
+        return value
+    raise BadOptions(f"target_score must be a whole number from 1 to 99 (usually 10, 15 or 20), not {value!r}.")
+
+
+def _check_dealer(value: object) -> str:
+    return check_first_dealer(str(value), N)
+
+
+SETTINGS = (
+    Setting("target_score", "Target score", 10, TARGET_PRESETS, 1, 99, _check_target),
+    Setting("first_dealer", "First dealer", "random", ("random", "host", "seat:0", "seat:1", "seat:2"),
+            check=_check_dealer),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CoinsOptions:
+    """Coins settings (coins.md §2): the target score and how the first dealer is chosen."""
+
+    target_score: int = 10
+    first_dealer: str = "random"
+
+
+class Phase(StrEnum):
+    """Where the game stands; dealing and trick resolution happen inside ``apply``."""
+
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class CoinsState:
+    """One playthrough of Coins. ``hands`` are card masks; ``trick`` is ``(seat, card)`` in play order."""
+
+    options: CoinsOptions
+    seed: str
+    phase: Phase
+    hand_no: int
+    dealer: int
+    hands: tuple[Mask, ...]
+    trick: tuple[tuple[int, Card], ...]
+    turn: int
+    trick_no: int
+    scores: tuple[int, ...]
+    won: tuple[int, ...]
+    last_trick: tuple[tuple[int, Card], ...]
+    winner: int | None
+
+
+# coins.md §3.3: trick winner -------------------------------------------------
+
+def _winner_index(cards: tuple[Card, Card, Card] | list[Card]) -> int:
+    s0, s1, s2 = cards[0] // WIDTH, cards[1] // WIDTH, cards[2] // WIDTH
+    if s0 != s1 and s0 != s2 and s1 != s2:
+        # Type 1: the only present suit that no other present suit beats.
+        present = (s0, s1, s2)
+        for i, suit in enumerate(present):
+            if all(BEATS[other] != suit for other in present):
+                return i
+        raise AssertionError("a three-suit trick always has one winning suit")
+    if s0 == s1 == s2:
+        return max(range(3), key=lambda i: cards[i])  # Type 3: highest rank
+    pair = s0 if s0 in (s1, s2) else s1  # Type 2: the higher of the pair; the odd card never wins
+    return max((i for i in range(3) if cards[i] // WIDTH == pair), key=lambda i: cards[i])
+
+
+def trick_winner(cards: list[str]) -> int:
+    """The index (0..2, in play order) of the card that wins a trick of three cards."""
+    if len(cards) != 3:
+        raise MalformedAction("bad_trick", f"A trick has exactly three cards, not {len(cards)}.")
+    parsed = [DECK.parse(c) for c in cards]
+    if len(set(parsed)) != 3:
+        raise MalformedAction("bad_trick", "A trick cannot hold the same card twice.")
+    return _winner_index(parsed)
+
+
+# the deal ---------------------------------------------------------------------
+
+def _deal(seed: str, hand_no: int, dealer: int) -> tuple[Mask, ...]:
+    # coins.md §3.2 DEAL: card k of the permuted deck goes to seat (dealer + 1 + k) mod 3.
+    order = deal_rng(seed, hand_no).shuffled(range(DECK.size))
+    hands = [0, 0, 0]
+    for k, card in enumerate(order):
+        hands[(dealer + 1 + k) % N] |= 1 << card
+    return tuple(hands)
+
+
+def _dealt_events(state: CoinsState) -> list[Event]:
+    return [
+        private(
+            (seat,),
+            {"type": "dealt", "hand_no": state.hand_no, "dealer": state.dealer, "seat": seat,
+             "cards": DECK.texts(state.hands[seat])},
+            {"type": "dealt", "hand_no": state.hand_no, "dealer": state.dealer, "seat": seat, "count": 16},
+        )
+        for seat in range(N)
+    ]
+
+
+# actions ----------------------------------------------------------------------
+
+PLAY_ACTIONS: tuple[dict[str, str], ...] = tuple({"type": "play", "card": DECK.text(c)} for c in range(DECK.size))
+_TURN_SETS = tuple(frozenset((seat,)) for seat in range(N))
+_NOBODY: frozenset[int] = frozenset()
+
+
+_SHAPE = 'An action is an object with a "type", like {"type": "play", "card": "K-cups"}.'
+
+
+def _parse_play(action: Action) -> Card:
+    try:
+        kind = action["type"]
+    except (TypeError, KeyError, IndexError):
+        raise MalformedAction("malformed_action", _SHAPE) from None
+    if kind != "play":
+        raise MalformedAction("unknown_action", f"Coins has one action, 'play'; {kind!r} is not one.")
+    return DECK.parse(action.get("card"))
+
+
+def check_play(state: CoinsState, seat: int, card: Card) -> None:
+    """Raise IllegalAction unless ``seat`` may play ``card`` now (coins.md §3.2 AWAIT_CARD, §3.5)."""
+    if state.phase is Phase.OVER:
+        raise IllegalAction("game_over", "The game is over.")
+    if seat != state.turn:
+        raise IllegalAction("not_your_turn", "It is not your turn.")
+    if not state.hands[seat] >> card & 1:
+        raise IllegalAction("card_not_in_hand", f"You do not hold {DECK.text(card)}.")
+
+
+def can_play(state: CoinsState, seat: int, card: Card) -> bool:
+    """Whether ``seat`` may play ``card`` now."""
+    return state.phase is Phase.PLAY and seat == state.turn and bool(state.hands[seat] >> card & 1)
+
+
+def _play(state: CoinsState, seat: int, card: Card) -> tuple[CoinsState, list[Event]]:
+    hands = list(state.hands)
+    hands[seat] &= ~(1 << card)
+    trick = (*state.trick, (seat, card))
+    events = [public({"type": "played", "seat": seat, "card": DECK.text(card)})]
+    if len(trick) < N:
+        return CoinsState(
+            state.options, state.seed, state.phase, state.hand_no, state.dealer, tuple(hands), trick,
+            (seat + 1) % N, state.trick_no, state.scores, state.won, state.last_trick, None,
+        ), events
+    return _finish_trick(state, tuple(hands), trick, events)
+
+
+def _finish_trick(
+    state: CoinsState, hands: tuple[Mask, ...], trick: tuple[tuple[int, Card], ...], events: list[Event]
+) -> tuple[CoinsState, list[Event]]:
+    # coins.md §3.2 TRICK_DONE: the winner scores the Coins cards in the trick.
+    cards = [card for _, card in trick]
+    w = trick[_winner_index(cards)][0]
+    points = sum(1 for c in cards if COINS_MASK >> c & 1)
+    scores = list(state.scores)
+    scores[w] += points
+    won = list(state.won)
+    won[w] += N
+    events.append(public({
+        "type": "trick_won", "seat": w, "cards": [DECK.text(c) for c in cards], "points": points,
+        "scores": scores, "trick_no": state.trick_no,
+    }))
+    opts = state.options
+    if scores[w] >= opts.target_score:
+        # coins.md §4 and D6: the game ends the moment the target is reached, even mid-hand.
+        events.append(public({"type": "game_over", "winner": w, "scores": scores}))
+        return CoinsState(
+            opts, state.seed, Phase.OVER, state.hand_no, state.dealer, hands, (), w, state.trick_no,
+            tuple(scores), tuple(won), trick, w,
+        ), events
+    if state.trick_no < 16:
+        return CoinsState(
+            opts, state.seed, Phase.PLAY, state.hand_no, state.dealer, hands, (), w, state.trick_no + 1,
+            tuple(scores), tuple(won), trick, None,
+        ), events
+    # coins.md §3.2 HAND_DONE: the player to the right of the last trick's winner deals next.
+    dealer = (w - 1) % N
+    hand_no = state.hand_no + 1
+    nxt = CoinsState(
+        opts, state.seed, Phase.PLAY, hand_no, dealer, _deal(state.seed, hand_no, dealer), (), (dealer + 1) % N, 1,
+        tuple(scores), (0, 0, 0), trick, None,
+    )
+    events.append(public({"type": "hand_over", "hand_no": state.hand_no, "scores": scores, "next_dealer": dealer}))
+    events.extend(_dealt_events(nxt))
+    return nxt, events
+
+
+# the Game object --------------------------------------------------------------
+
+class Coins:
+    """The Coins ruleset (coins.md)."""
+
+    name = "coins"
+    title = "Coins"
+    credit = CREDIT
+    min_players = N
+    max_players = N
+    settings = SETTINGS
+
+    def parse_options(self, raw: Mapping[str, Any] | CoinsOptions | None) -> CoinsOptions:
+        """Validated options; raises BadOptions."""
+        return parse_options(CoinsOptions, SETTINGS, raw)
+
+    def new_game(self, options: Mapping[str, Any] | CoinsOptions | None, players: int, seed: str) -> CoinsState:
+        """Hand 1 dealt (coins.md §3.2 SETUP, DEAL)."""
+        opts = self.parse_options(options)
+        if players != N:
+            raise BadOptions(f"Coins is for exactly 3 players, not {players}.")
+        dealer = first_dealer(opts.first_dealer, N, seed)
+        return CoinsState(
+            opts, seed, Phase.PLAY, 1, dealer, _deal(seed, 1, dealer), (), (dealer + 1) % N, 1,
+            (0, 0, 0), (0, 0, 0), (), None,
+        )
+
+    def start_events(self, state: CoinsState) -> list[Event]:
+        """The events that announce the first deal."""
+        return _dealt_events(state)
+
+    def to_act(self, state: CoinsState) -> frozenset[int]:
+        """The seat whose turn it is."""
+        return _NOBODY if state.phase is Phase.OVER else _TURN_SETS[state.turn]
+
+    def legal_actions(self, state: CoinsState, seat: int) -> list[Action]:
+        """Any card in hand, for the seat on turn (coins.md §3.2: no duty to follow suit)."""
+        if state.phase is Phase.OVER or seat != state.turn:
+            return []
+        return [PLAY_ACTIONS[c] for c in cards_in(state.hands[seat])]
+
+    def apply(self, state: CoinsState, seat: int, action: Action) -> tuple[CoinsState, list[Event]]:
+        """Play a card; raises IllegalAction."""
+        card = _parse_play(action)
+        check_play(state, seat, card)
+        return _play(state, seat, card)
+
+    def view(self, state: CoinsState, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know: its own hand, the trick, counts and scores (coins.md §3.4)."""
+        over = state.phase is Phase.OVER
+        out: dict[str, Any] = {
+            "game": self.name,
+            "title": self.title,
+            "credit": CREDIT,
+            "options": options_dict(state.options),
+            "phase": state.phase.value,
+            "seat": seat,
+            "players": N,
+            "hand_no": state.hand_no,
+            "trick_no": state.trick_no,
+            "dealer": state.dealer,
+            "turn": None if over else state.turn,
+            "to_act": sorted(self.to_act(state)),
+            "trick": [{"seat": s, "card": DECK.text(c)} for s, c in state.trick],
+            "last_trick": [{"seat": s, "card": DECK.text(c)} for s, c in state.last_trick],
+            "hand_counts": [h.bit_count() for h in state.hands],
+            "won_cards": list(state.won),
+            "scores": list(state.scores),
+            "target_score": state.options.target_score,
+            "suit_cycle": list(SUIT_CYCLE),
+            "winner": state.winner,
+        }
+        if seat is not None:
+            out["hand"] = DECK.texts(state.hands[seat])
+            out["legal"] = [a["card"] for a in self.legal_actions(state, seat)]
+        return out
+
+    def outcome(self, state: CoinsState) -> Outcome | None:
+        """Scores and placements once someone has reached the target."""
+        if state.phase is not Phase.OVER:
+            return None
+        return Outcome(state.scores, placements_by(state.scores))
+
+
+GAME = Coins()

@@ -1,0 +1,115 @@
+"""Table settings: each game declares its settings once, and one parser checks them.
+
+A game lists ``Setting`` records (name, default, allowed values or an int range) and a
+frozen dataclass with the same field names. ``parse_options`` turns a mapping (from a
+lobby, a command line or JSON, values possibly given as text) into that dataclass,
+refusing unknown names and values that are not allowed with a sentence that says
+which values are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any, TypeVar
+
+from engine.errors import BadOptions
+
+OptionsT = TypeVar("OptionsT")
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One table setting: allowed ``choices`` (presets), or ints from ``minimum`` to ``maximum``."""
+
+    name: str
+    label: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    check: Callable[[Any], Any] | None = None
+
+    @property
+    def is_int(self) -> bool:
+        """Whether the setting is a whole number."""
+        return isinstance(self.default, int) and not isinstance(self.default, bool)
+
+    def parse(self, raw: object) -> Any:
+        """The checked value for ``raw``; raises BadOptions."""
+        value = _coerce(raw, self.default)
+        if self.check is not None:
+            return self.check(value)
+        if self.minimum is not None and self.is_int and isinstance(value, int):
+            if self.minimum <= value <= (self.maximum or value):
+                return value
+            raise BadOptions(f"{self.name} must be a whole number from {self.minimum} to {self.maximum}, not {raw!r}.")
+        if value in self.choices:
+            return value
+        allowed = ", ".join(_show(c) for c in self.choices)
+        raise BadOptions(f"{self.name} must be one of {allowed}, not {raw!r}.")
+
+    def describe(self, value: Any) -> dict[str, Any]:
+        """A JSON-ready description for option pickers."""
+        return {
+            "name": self.name,
+            "label": self.label,
+            "value": value,
+            "default": self.default,
+            "choices": list(self.choices),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+        }
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _coerce(raw: object, default: Any) -> Any:
+    if isinstance(default, bool):
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in ("1", "true", "on", "yes"):
+            return True
+        if text in ("0", "false", "off", "no"):
+            return False
+        return raw
+    if isinstance(default, int):
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, int):
+            return raw
+        if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+            return int(raw.strip())
+        return raw
+    if isinstance(default, str) and isinstance(raw, str):
+        return raw.strip()
+    return raw
+
+
+def parse_options(
+    cls: type[OptionsT], settings: tuple[Setting, ...], raw: Mapping[str, Any] | OptionsT | None
+) -> OptionsT:
+    """Build the options dataclass ``cls`` from ``raw``; None means every default."""
+    if isinstance(raw, cls):
+        return raw
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise BadOptions("Options must be a mapping of setting names to values.")
+    known = {s.name: s for s in settings}
+    unknown = sorted(str(k) for k in raw if k not in known)
+    if unknown:
+        raise BadOptions(f"Unknown setting {unknown[0]!r}; the settings are: {', '.join(known)}.")
+    values = {s.name: s.parse(raw[s.name]) if s.name in raw else s.default for s in settings}
+    return cls(**values)
+
+
+def options_dict(options: object) -> dict[str, Any]:
+    """The options dataclass as a JSON-ready mapping."""
+    assert is_dataclass(options) and not isinstance(options, type)
+    return {f.name: getattr(options, f.name) for f in fields(options)}

@@ -1,0 +1,88 @@
+"""The interface every game implements, and ``replay``.
+
+A *game* is a ruleset (one module under ``engine.games``); a *table* is one live
+instance of it. The rules are pure: no clock, no I/O, no global ``random``; every
+shuffle comes from the table's seed (``engine.rng``), so ``replay`` rebuilds any
+state exactly from its options, seed and action log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from engine.events import Event
+from engine.options import Setting
+
+Action = Mapping[str, Any]
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game: per-seat score and placement (1 = winner; ties share)."""
+
+    scores: tuple[int, ...]
+    placements: tuple[int, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats placed first."""
+        return tuple(seat for seat, place in enumerate(self.placements) if place == 1)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"scores": list(self.scores), "placements": list(self.placements), "winners": list(self.winners)}
+
+
+def placements_by(values: Iterable[int], *, higher_is_better: bool = True) -> tuple[int, ...]:
+    """Competition ranking (1, 2, 2, 4) of per-seat values."""
+    vals = list(values)
+    sign = -1 if higher_is_better else 1
+    return tuple(1 + sum(1 for other in vals if sign * other < sign * mine) for mine in vals)
+
+
+@runtime_checkable
+class Game(Protocol[S]):
+    """One ruleset; the registry hands these out by name."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    settings: tuple[Setting, ...]
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> Any:
+        """Validated options from a mapping; raises BadOptions."""
+
+    def new_game(self, options: Any, players: int, seed: str) -> S:
+        """The state at the start, after the first deal."""
+
+    def start_events(self, state: S) -> list[Event]:
+        """The events that announce the first deal (each private to its seat)."""
+
+    def to_act(self, state: S) -> frozenset[int]:
+        """The seats that may act now (empty when the game is over)."""
+
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now."""
+
+    def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        """The next state and what happened; raises IllegalAction. Never mutates ``state``."""
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know, JSON-ready."""
+
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+
+def replay(
+    game: Game[Any], options: Any, players: int, seed: str, actions: Iterable[tuple[int, Action]]
+) -> Any:
+    """Rebuild a state from its options, seed and ``(seat, action)`` log."""
+    state = game.new_game(options, players, seed)
+    for seat, action in actions:
+        state, _ = game.apply(state, seat, action)
+    return state

@@ -1,0 +1,37 @@
+"""Seat arithmetic shared by every game: clockwise neighbours and the first dealer."""
+
+from __future__ import annotations
+
+from engine.errors import BadOptions
+from engine.rng import deal_rng
+
+
+def left_of(seat: int, n: int) -> int:
+    """The next seat clockwise."""
+    return (seat + 1) % n
+
+
+def right_of(seat: int, n: int) -> int:
+    """The previous seat clockwise."""
+    return (seat - 1) % n
+
+
+def check_first_dealer(value: str, n_max: int) -> str:
+    """Validate a ``first_dealer`` setting: ``random``, ``host`` or ``seat:<n>``."""
+    if value in ("random", "host"):
+        return value
+    if value.startswith("seat:") and value[5:].isdigit() and int(value[5:]) < n_max:
+        return value
+    raise BadOptions(f"first_dealer must be 'random', 'host' or 'seat:0' … 'seat:{n_max - 1}', not {value!r}.")
+
+
+def first_dealer(value: str, n: int, seed: str) -> int:
+    """The first dealer's seat; the host always sits at seat 0."""
+    if value == "host":
+        return 0
+    if value.startswith("seat:"):
+        seat = int(value[5:])
+        if seat >= n:
+            raise BadOptions(f"first_dealer {value!r} names a seat this {n}-player table does not have.")
+        return seat
+    return deal_rng(seed, "first_dealer").below(n)
