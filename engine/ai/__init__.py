@@ -1,0 +1,12 @@
+"""AI players: given only a seat's view and its legal actions, choose an action.
+
+``choose(game, level, view, legal, seed)`` is the one entry point the table service
+uses. A player never sees the hidden state: it gets exactly what ``view(state, seat)``
+shows that seat, like a person would.
+"""
+
+from __future__ import annotations
+
+from engine.ai.base import LEVELS, AiPlayer, choose, player_for
+
+__all__ = ["LEVELS", "AiPlayer", "choose", "player_for"]

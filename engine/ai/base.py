@@ -1,0 +1,49 @@
+"""The AI player interface and the registry of levels per game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from engine.rng import deal_rng
+from engine.rules import Action
+
+LEVELS = ("random", "easy", "strong")
+
+
+class AiPlayer(Protocol):
+    """Chooses one of ``legal`` from what ``view`` shows; deterministic for a given ``seed``."""
+
+    def choose(self, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+        """The action to take."""
+
+
+class RandomPlayer:
+    """Any legal action, uniformly (a baseline for benchmarks)."""
+
+    def choose(self, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+        """A uniformly random legal action."""
+        return legal[deal_rng(seed, "ai:random").below(len(legal))]
+
+
+_FACTORIES: dict[tuple[str, str], Callable[[], AiPlayer]] = {}
+
+
+def register(game: str, level: str, factory: Callable[[], AiPlayer]) -> None:
+    """Make ``factory`` the player for ``game`` at ``level``."""
+    _FACTORIES[(game, level)] = factory
+
+
+def player_for(game: str, level: str) -> AiPlayer:
+    """The player for a game and level; falls back to easy, then to random."""
+    for key in ((game, level), (game, "easy")):
+        if key in _FACTORIES:
+            return _FACTORIES[key]()
+    return RandomPlayer()
+
+
+def choose(game: str, level: str, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+    """One decision for a seat of ``game`` at ``level``."""
+    if len(legal) == 1:
+        return legal[0]
+    return player_for(game, level).choose(view, legal, seed)
