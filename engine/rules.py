@@ -77,6 +77,9 @@ class Game(Protocol[S]):
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else None."""
 
+    def hidden_cards(self, state: S, seat: int | None) -> frozenset[str]:
+        """Every card whose place ``seat`` may not know now (others' hands, kitty, stock); for audits."""
+
 
 def replay(
     game: Game[Any], options: Any, players: int, seed: str, actions: Iterable[tuple[int, Action]]

@@ -1,0 +1,76 @@
+"""The database schema: users, tables, seats and the append-only action log.
+
+Changes to it are alembic migrations in ``engine/migrations``; this module is what
+the code reads and writes through.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=False),
+    Column("name", String(128), nullable=False),
+    Column("notify", Boolean, nullable=False, default=True),
+    Column("can_message", Boolean, nullable=False, default=False),
+    Column("created_at", Float, nullable=False),
+)
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("host_user_id", BigInteger, nullable=False),
+    Column("chat_id", BigInteger, nullable=True),
+    Column("seed", String(128), nullable=False),
+    Column("seed_hash", String(64), nullable=False),
+    Column("timer", String(16), nullable=False, default="none"),
+    Column("deadline", Float, nullable=True),
+    Column("meta", Text, nullable=False, default="{}"),
+    Column("result", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("user_id", BigInteger, nullable=True, index=True),
+    Column("name", String(128), nullable=False),
+    Column("is_ai", Boolean, nullable=False, default=False),
+    Column("ai_level", String(16), nullable=False, default="easy"),
+    Column("autopilot", Boolean, nullable=False, default=False),
+    Column("missed", Integer, nullable=False, default=0),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("auto", Boolean, nullable=False, default=False),
+    Column("created_at", Float, nullable=False),
+)

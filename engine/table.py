@@ -1,0 +1,146 @@
+"""One live table in memory (its stored row, its game state, its lock) and its public snapshot."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import Refusal
+from engine.rules import Game
+from engine.store import SeatRow, TableRow
+
+TIMERS: dict[str, float | None] = {"none": None, "live": 60.0, "relaxed": 24 * 3600.0}
+STATUSES = ("lobby", "playing", "finished", "abandoned")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits in a seat, as everyone may see it."""
+
+    seat: int
+    name: str
+    user_id: int | None
+    is_ai: bool
+    autopilot: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"seat": self.seat, "name": self.name, "user_id": self.user_id, "is_ai": self.is_ai,
+                "autopilot": self.autopilot}
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table as everyone may see it: never the seed before the game is over."""
+
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    size: int
+    status: str
+    host_user_id: int
+    chat_id: int | None
+    seats: tuple[SeatInfo, ...]
+    seq: int
+    seed_hash: str
+    seed: str | None
+    timer: str
+    deadline: float | None
+    to_act: tuple[int, ...]
+    result: dict[str, Any] | None
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """The seat a user sits in, or None."""
+        for s in self.seats:
+            if user_id is not None and s.user_id == user_id:
+                return s.seat
+        return None
+
+    @property
+    def free_seats(self) -> int:
+        """How many seats nobody has taken yet."""
+        return sum(1 for s in self.seats if s.user_id is None and not s.is_ai)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "id": self.id, "game": self.game, "title": self.title, "options": self.options, "size": self.size,
+            "status": self.status, "host_user_id": self.host_user_id, "chat_id": self.chat_id,
+            "seats": [s.as_dict() for s in self.seats], "seq": self.seq, "seed_hash": self.seed_hash,
+            "seed": self.seed, "timer": self.timer, "deadline": self.deadline, "to_act": list(self.to_act),
+            "result": self.result,
+        }
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A table being served: the stored row, the current state, and its lock."""
+
+    row: TableRow
+    game: Game[Any]
+    options: Any
+    state: Any = None
+    seq: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def id(self) -> str:
+        """The table id."""
+        return self.row.id
+
+    def seat_row(self, seat: int) -> SeatRow:
+        """The stored seat."""
+        return self.row.seats[seat]
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat a user sits in, or None."""
+        for s in self.row.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    def require_seat(self, user_id: int) -> int:
+        """The user's seat; raises Refusal("not_seated")."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not_seated", "You do not have a seat at this table.")
+        return seat
+
+    def require_host(self, user_id: int) -> None:
+        """Raise Refusal("not_host") unless the user hosts this table."""
+        if user_id != self.row.host_user_id:
+            raise Refusal("not_host", "Only the host can do that.")
+
+    def require_status(self, *statuses: str) -> None:
+        """Raise a refusal naming the table's status unless it is one of ``statuses``."""
+        status = self.row.status
+        if status in statuses:
+            return
+        messages = {
+            "lobby": ("not_started", "The game has not started yet."),
+            "playing": ("already_started", "The game has already started."),
+            "finished": ("game_over", "The game is over."),
+            "abandoned": ("abandoned", "This table was cancelled."),
+        }
+        code, message = messages[status]
+        raise Refusal(code, message)
+
+    def to_act(self) -> frozenset[int]:
+        """Seats that may act now."""
+        if self.row.status != "playing" or self.state is None:
+            return frozenset()
+        return self.game.to_act(self.state)
+
+    def info(self) -> TableInfo:
+        """The public snapshot."""
+        row = self.row
+        revealed = row.status in ("finished", "abandoned")  # the deals can be checked once nothing is at stake
+        return TableInfo(
+            id=row.id, game=row.game, title=self.game.title, options=dict(row.options), size=row.size,
+            status=row.status, host_user_id=row.host_user_id, chat_id=row.chat_id,
+            seats=tuple(SeatInfo(s.seat, s.name, s.user_id, s.is_ai, s.autopilot) for s in row.seats),
+            seq=self.seq, seed_hash=row.seed_hash, seed=row.seed if revealed else None, timer=row.timer,
+            deadline=row.deadline, to_act=tuple(sorted(self.to_act())), result=row.result,
+        )
