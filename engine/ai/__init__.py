@@ -7,6 +7,10 @@ shows that seat, like a person would.
 
 from __future__ import annotations
 
-from engine.ai.base import LEVELS, AiPlayer, choose, player_for
+from engine.ai.base import LEVELS, AiPlayer, choose, player_for, register
+from engine.ai.coins import EasyCoins, StrongCoins
 
-__all__ = ["LEVELS", "AiPlayer", "choose", "player_for"]
+register("coins", "easy", EasyCoins)
+register("coins", "strong", StrongCoins)
+
+__all__ = ["LEVELS", "AiPlayer", "choose", "player_for", "register"]
