@@ -1,0 +1,97 @@
+"""The Kings in the Corner ruleset object: the Game interface over the rules modules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.errors import BadOptions
+from engine.events import Event
+from engine.games.kings_corner.deal import new_hand
+from engine.games.kings_corner.options import MAX_PLAYERS, SETTINGS, KingsOptions
+from engine.games.kings_corner.scoring import outcome
+from engine.games.kings_corner.state import JSON, KingsState, Phase, evolve
+from engine.games.kings_corner.turns import apply_action, legal_actions
+from engine.games.kings_corner.views import NAME, TITLE, hidden_cards, view
+from engine.options import parse_options
+from engine.rules import Action, Outcome
+from engine.seats import first_dealer
+
+MIN_PLAYERS = 2
+_BOUNDARIES = ("turn_ended", "hand_over")
+_NOBODY: frozenset[int] = frozenset()
+_TURN_SETS = tuple(frozenset((seat,)) for seat in range(MAX_PLAYERS))
+
+
+def _public(events: list[Event]) -> list[JSON]:
+    return [e.for_seat(None) for e in events]
+
+
+def remember(old: KingsState, new: KingsState, events: list[Event]) -> KingsState:
+    """``new`` with the recent public events: the last finished turn and the current one so far."""
+    shown = _public(events)
+    cut = max((i for i, e in enumerate(shown) if e["type"] in _BOUNDARIES), default=-1)
+    if cut < 0:
+        return evolve(new, this_turn=old.this_turn + tuple(shown))
+    return evolve(new, last_turn=old.this_turn + tuple(shown[: cut + 1]), this_turn=tuple(shown[cut + 1 :]))
+
+
+class KingsCorner:
+    """The Kings in the Corner ruleset (kings-in-the-corner.md), 2 to 4 players."""
+
+    name = NAME
+    title = TITLE
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    settings = SETTINGS
+
+    def parse_options(self, raw: Mapping[str, Any] | KingsOptions | None) -> KingsOptions:
+        """Validated options; raises BadOptions (also for draw_until_playable with draw_timing start)."""
+        return parse_options(KingsOptions, SETTINGS, raw)
+
+    def _start(self, options: Mapping[str, Any] | KingsOptions | None, players: int, seed: str) -> tuple[
+        KingsState, list[Event]
+    ]:
+        opts = self.parse_options(options)
+        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise BadOptions(f"Kings in the Corner is for 2 to 4 players, not {players!r}.")
+        dealer = first_dealer(opts.first_dealer, players, seed)
+        zeros = (0,) * players
+        state, events = new_hand(opts, seed, players, 1, dealer, zeros, zeros)
+        return evolve(state, this_turn=tuple(_public(events))), events
+
+    def new_game(self, options: Mapping[str, Any] | KingsOptions | None, players: int, seed: str) -> KingsState:
+        """Hand 1 dealt and laid out, the first player's turn begun (§3.2)."""
+        return self._start(options, players, seed)[0]
+
+    def start_events(self, state: KingsState) -> list[Event]:
+        """The events of the first deal: high-card draw, hands (private), layout, any draw at turn start."""
+        return self._start(state.options, state.n, state.seed)[1]
+
+    def to_act(self, state: KingsState) -> frozenset[int]:
+        """The seat whose turn it is."""
+        return _NOBODY if state.phase is Phase.OVER else _TURN_SETS[state.turn]
+
+    def legal_actions(self, state: KingsState, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now."""
+        return list(legal_actions(state, seat))
+
+    def apply(self, state: KingsState, seat: int, action: Action) -> tuple[KingsState, list[Event]]:
+        """The next state and what happened; raises IllegalAction."""
+        new, events = apply_action(state, seat, action)
+        return remember(state, new, events), events
+
+    def view(self, state: KingsState, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know, JSON-ready."""
+        return view(state, seat)
+
+    def outcome(self, state: KingsState) -> Outcome | None:
+        """Scores and placements once the game is over."""
+        return outcome(state)
+
+    def hidden_cards(self, state: KingsState, seat: int | None) -> frozenset[str]:
+        """The stock and, until the game is over, the other seats' hands."""
+        return hidden_cards(state, seat)
+
+
+GAME = KingsCorner()

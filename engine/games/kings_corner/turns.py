@@ -1,0 +1,357 @@
+"""A turn of Kings in the Corner: checks for actions A1–A6, their effects, the end-of-turn draw,
+the draw_until_playable routine and blocked hands (kings-in-the-corner.md §3.3).
+
+Each ``check_x`` raises IllegalAction with a code and a sentence; ``can_x`` asks the same
+question; ``legal_actions`` enumerates exactly what those checks allow, with masks.
+"""
+
+from __future__ import annotations
+
+from engine.cards import Card, cards_in
+from engine.errors import IllegalAction, Refusal
+from engine.events import Event, public
+from engine.games.kings_corner.actions import (
+    BUILD,
+    END_TURN,
+    FILL_SIDE,
+    MOVE_KING_PILE,
+    MOVE_PILE,
+    PLACE_KING,
+    ActionDict,
+    parse_action,
+)
+from engine.games.kings_corner.board import (
+    FITS_ON,
+    FULL_CORNER,
+    KING_MASK,
+    SPACES,
+    Piles,
+    is_king,
+    misfit_reason,
+    pile_texts,
+    text,
+)
+from engine.games.kings_corner.deal import begin_turn, draw, drew_event
+from engine.games.kings_corner.options import KingsOptions
+from engine.games.kings_corner.scoring import end_hand
+from engine.games.kings_corner.state import NOBODY, KingsState, Phase, evolve
+from engine.rules import Action
+from engine.seats import left_of
+
+CORNER_ORDER = (4, 5, 6, 7)  # NE, SE, SW, NW
+
+
+# checks -----------------------------------------------------------------------
+
+def _check_turn(state: KingsState, seat: int) -> None:
+    if state.phase is Phase.OVER:
+        raise IllegalAction("game_over", "The game is over.")
+    if seat != state.turn:
+        raise IllegalAction("not_your_turn", "It is not your turn.")
+
+
+def _check_no_pending(state: KingsState) -> None:
+    if state.phase is Phase.MUST_PLAY:
+        raise IllegalAction("must_play_drawn", f"You must play the card you drew, {text(state.pending)}, first.")
+
+
+def _check_from_hand(state: KingsState, seat: int, card: Card) -> None:
+    if state.phase is Phase.MUST_PLAY and card != state.pending:
+        raise IllegalAction("must_play_drawn", f"You must play the card you drew, {text(state.pending)}.")
+    if not state.hands[seat] >> card & 1:
+        if any(card in pile for pile in state.piles):
+            # §3.3: an action is final, and piles only ever move whole.
+            raise IllegalAction(
+                "no_partial_moves",
+                f"{text(card)} is on the board: cards laid down stay put, and only whole piles move.",
+            )
+        raise IllegalAction("card_not_in_hand", f"You do not hold {text(card)}.")
+
+
+def check_build(state: KingsState, seat: int, card: Card, space: int) -> None:
+    """A1: ``card`` from hand on top of the non-empty pile at ``space``."""
+    _check_turn(state, seat)
+    _check_from_hand(state, seat, card)
+    pile = state.piles[space]
+    if not pile:
+        if space >= 4:
+            raise IllegalAction("space_empty", f"{SPACES[space]} is empty: only a King starts a corner (place_king).")
+        raise IllegalAction("space_empty", f"{SPACES[space]} is empty: fill an empty side with fill_side.")
+    if not FITS_ON[pile[-1]] >> card & 1:
+        raise IllegalAction("does_not_fit", misfit_reason(card, pile[-1]))
+
+
+def check_place_king(state: KingsState, seat: int, card: Card, corner: int) -> None:
+    """A2: a King from hand on an empty corner."""
+    _check_turn(state, seat)
+    _check_from_hand(state, seat, card)
+    if corner < 4:
+        raise IllegalAction("not_a_corner", f"{SPACES[corner]} is a side; Kings are placed on NE, SE, SW or NW.")
+    if not is_king(card):
+        raise IllegalAction("not_a_king", f"{text(card)} is not a King: only Kings start corner piles.")
+    if state.piles[corner]:
+        raise IllegalAction("space_not_empty", f"{SPACES[corner]} already holds a pile.")
+
+
+def check_fill_side(state: KingsState, seat: int, card: Card, side: int) -> None:
+    """A3: a card from hand on an empty side (a King only with king_on_empty_side)."""
+    _check_turn(state, seat)
+    _check_from_hand(state, seat, card)
+    if side >= 4:
+        raise IllegalAction("not_a_side", f"{SPACES[side]} is a corner; only N, E, S and W are filled from hand.")
+    if state.piles[side]:
+        raise IllegalAction("space_not_empty", f"{SPACES[side]} already holds a pile.")
+    if is_king(card) and not state.options.king_on_empty_side:
+        raise IllegalAction("kings_go_to_corners", f"{text(card)} is a King: Kings go to the corners (place_king).")
+
+
+def check_move_pile(state: KingsState, seat: int, src: int, dst: int, card: Card = -1) -> None:
+    """A4: the whole pile at ``src`` onto the pile at ``dst``, its bottom card fitting on their top card."""
+    _check_turn(state, seat)
+    _check_no_pending(state)
+    piles = state.piles
+    if src == dst:
+        raise IllegalAction("same_space", "A pile cannot be moved onto itself.")
+    if src >= 4 and piles[src]:
+        raise IllegalAction("corner_cannot_move", "A corner pile starts with a King, which fits on nothing: it stays.")
+    if not piles[src]:
+        raise IllegalAction("space_empty", f"There is no pile on {SPACES[src]} to move.")
+    if card >= 0 and card != piles[src][0]:
+        raise IllegalAction("no_partial_moves", "Only whole piles move: you cannot move part of a pile.")
+    if not piles[dst]:
+        raise IllegalAction(
+            "space_empty",
+            f"{SPACES[dst]} is empty: piles only move onto other piles (a King pile to a corner: move_king_pile).",
+        )
+    if not FITS_ON[piles[dst][-1]] >> piles[src][0] & 1:
+        raise IllegalAction("does_not_fit", "The bottom card of the pile must fit: " + misfit_reason(
+            piles[src][0], piles[dst][-1]))
+
+
+def check_move_king_pile(state: KingsState, seat: int, side: int, corner: int) -> None:
+    """A5: a side pile with a King at the bottom to an empty corner (layout_kings = movable)."""
+    _check_turn(state, seat)
+    _check_no_pending(state)
+    if state.options.layout_kings != "movable":
+        raise IllegalAction("king_piles_fixed", "At this table layout Kings go to corners by themselves; "
+                                                "side piles are never moved to corners.")
+    if side >= 4:
+        raise IllegalAction("not_a_side", f"{SPACES[side]} is a corner; only a side pile (N, E, S, W) moves here.")
+    if corner < 4:
+        raise IllegalAction("not_a_corner", f"{SPACES[corner]} is a side; King piles move to NE, SE, SW or NW.")
+    pile = state.piles[side]
+    if not pile:
+        raise IllegalAction("space_empty", f"There is no pile on {SPACES[side]} to move.")
+    if not is_king(pile[0]):
+        raise IllegalAction("not_a_king", f"The pile on {SPACES[side]} does not have a King at the bottom.")
+    if state.piles[corner]:
+        raise IllegalAction("space_not_empty", f"{SPACES[corner]} already holds a pile.")
+
+
+def check_end_turn(state: KingsState, seat: int) -> None:
+    """A6: end the turn; with king_compulsory, not while holding a King (§6 K-D3)."""
+    _check_turn(state, seat)
+    _check_no_pending(state)
+    if state.options.king_compulsory and state.hands[seat] & KING_MASK:
+        raise IllegalAction("king_must_be_placed", "You hold a King: place it in an empty corner before ending.")
+
+
+def check_action(state: KingsState, seat: int, action: Action) -> tuple[str, int, int, int]:
+    """The parsed action once every check has passed; raises IllegalAction."""
+    kind, card, a, b = parsed = parse_action(action)
+    match kind:
+        case "build":
+            check_build(state, seat, card, a)
+        case "place_king":
+            check_place_king(state, seat, card, a)
+        case "fill_side":
+            check_fill_side(state, seat, card, a)
+        case "move_pile":
+            check_move_pile(state, seat, a, b, card)
+        case "move_king_pile":
+            check_move_king_pile(state, seat, a, b)
+        case _:
+            check_end_turn(state, seat)
+    return parsed
+
+
+def can_act(state: KingsState, seat: int, action: Action) -> bool:
+    """Whether ``seat`` may take ``action`` now."""
+    try:
+        check_action(state, seat, action)
+    except Refusal:
+        return False
+    return True
+
+
+# legal actions ----------------------------------------------------------------
+
+def card_actions(piles: Piles, options: KingsOptions, card: Card) -> list[ActionDict]:
+    """Every way to play ``card`` from hand on this board (A1, A2, A3)."""
+    out = [BUILD[card][i] for i, pile in enumerate(piles) if pile and FITS_ON[pile[-1]] >> card & 1]
+    king = is_king(card)
+    if king:
+        out.extend(PLACE_KING[card][c] for c in CORNER_ORDER if not piles[c])
+    if not king or options.king_on_empty_side:
+        out.extend(FILL_SIDE[card][s] for s in range(4) if not piles[s])
+    return out
+
+
+def legal_actions(state: KingsState, seat: int) -> list[ActionDict]:
+    """Every action ``seat`` may take now (§3.3 ACTING, or the drawn card during draw_until_playable)."""
+    if state.phase is not Phase.ACTING:
+        if state.phase is Phase.MUST_PLAY and seat == state.turn:
+            return card_actions(state.piles, state.options, state.pending)
+        return []
+    if seat != state.turn:
+        return []
+    opts = state.options
+    piles = state.piles
+    hand = state.hands[seat]
+    out: list[ActionDict] = []
+    for i, pile in enumerate(piles):
+        if pile:
+            out.extend(BUILD[c][i] for c in cards_in(FITS_ON[pile[-1]] & hand))
+    kings = hand & KING_MASK
+    if kings:
+        empty = [c for c in CORNER_ORDER if not piles[c]]
+        for king in cards_in(kings):
+            out.extend(PLACE_KING[king][c] for c in empty)
+    fillable = hand if opts.king_on_empty_side else hand & ~KING_MASK
+    for side in range(4):
+        if not piles[side]:
+            out.extend(FILL_SIDE[c][side] for c in cards_in(fillable))
+    for src in range(4):
+        pile = piles[src]
+        if pile:
+            bottom = pile[0]
+            out.extend(MOVE_PILE[src][dst] for dst in range(8)
+                       if dst != src and piles[dst] and FITS_ON[piles[dst][-1]] >> bottom & 1)
+            if opts.layout_kings == "movable" and KING_MASK >> bottom & 1:
+                out.extend(MOVE_KING_PILE[src][c] for c in CORNER_ORDER if not piles[c])
+    if not (kings and opts.king_compulsory):
+        out.append(END_TURN)
+    return out
+
+
+def idle_action(state: KingsState, seat: int) -> ActionDict | None:
+    """The next action of an automatic turn end for an absent player (§6 K-D17), or None if not their turn."""
+    if seat not in (state.turn,) or state.phase is Phase.OVER:
+        return None
+    if state.phase is Phase.MUST_PLAY:
+        return card_actions(state.piles, state.options, state.pending)[0]
+    kings = state.hands[seat] & KING_MASK
+    if kings and state.options.king_compulsory:
+        king = cards_in(kings)[0]
+        return next(PLACE_KING[king][c] for c in CORNER_ORDER if not state.piles[c])
+    return END_TURN
+
+
+# effects ----------------------------------------------------------------------
+
+def _with_pile(piles: Piles, space: int, pile: tuple[Card, ...]) -> Piles:
+    return (*piles[:space], pile, *piles[space + 1:])
+
+
+def _collect(state: KingsState, seat: int, corner: int, events: list[Event]) -> KingsState:
+    # §3.3 corners: a corner pile of 13 cards (King to Ace) is collected by the player who completed it.
+    if state.options.scoring != "corners" or corner < 4 or len(state.piles[corner]) != FULL_CORNER:
+        return state
+    collected = (*state.collected[:seat], state.collected[seat] + 1, *state.collected[seat + 1:])
+    events.append(public({"type": "corner_collected", "seat": seat, "corner": SPACES[corner],
+                          "cards": pile_texts(state.piles[corner]), "collected": collected[seat]}))
+    return evolve(state, piles=_with_pile(state.piles, corner, ()), collected=collected)
+
+
+def _play(state: KingsState, seat: int, card: Card, space: int, data: dict[str, object]) -> tuple[
+    KingsState, list[Event]
+]:
+    # A1, A2, A3: a card from hand onto the board.
+    hand = state.hands[seat] & ~(1 << card)
+    hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
+    piles = _with_pile(state.piles, space, (*state.piles[space], card))
+    events = [public(data)]
+    st = _collect(evolve(state, hands=hands, piles=piles, played=state.played + 1), seat, space, events)
+    if not hand:
+        # §3.3 going out: the hand ends at once, with no end-of-turn draw (K-D11).
+        events.append(public({"type": "went_out", "seat": seat}))
+        return end_hand(evolve(st, phase=Phase.ACTING, pending=NOBODY, went_out=seat), events), events
+    if state.phase is Phase.MUST_PLAY:
+        # §3.3 TURN_END, draw_until_playable: after the drawn card is played, one more draw ends the turn.
+        hands, stock, drawn = draw(st.hands, st.stock, seat, 1)
+        if drawn:
+            events.append(drew_event(seat, drawn, len(stock)))
+        st = evolve(st, phase=Phase.ACTING, pending=NOBODY, hands=hands, stock=stock)
+        return _finish_turn(st, seat, events), events
+    return st, events
+
+
+def _move(state: KingsState, seat: int, src: int, dst: int) -> tuple[KingsState, list[Event]]:
+    # A4 and A5: the whole pile, in the same order.
+    piles = state.piles
+    moved = piles[src]
+    piles = _with_pile(_with_pile(piles, dst, piles[dst] + moved), src, ())
+    events = [public({"type": "pile_moved", "seat": seat, "src": SPACES[src], "dst": SPACES[dst],
+                      "cards": pile_texts(moved)})]
+    return _collect(evolve(state, piles=piles), seat, dst, events), events
+
+
+def _finish_turn(state: KingsState, seat: int, events: list[Event]) -> KingsState:
+    # §3.3 TURN_END step 2: blocked-game bookkeeping, then step 3: the next player's turn.
+    idle = state.idle_streak + 1 if not state.stock and state.played == 0 else 0
+    blocked = idle >= state.n
+    nxt = left_of(seat, state.n)
+    events.append(public({"type": "turn_ended", "seat": seat, "next": None if blocked else nxt,
+                          "stock": len(state.stock), "idle_streak": idle}))
+    if blocked:
+        events.append(public({"type": "blocked", "hand_counts": [h.bit_count() for h in state.hands]}))
+        return end_hand(evolve(state, idle_streak=idle, blocked=True), events)
+    return begin_turn(evolve(state, idle_streak=idle), nxt, events)
+
+
+def _end_turn(state: KingsState, seat: int) -> tuple[KingsState, list[Event]]:
+    opts = state.options
+    events: list[Event] = []
+    if opts.draw_timing == "end":
+        if opts.pass_rule == "draw_one" or state.played:
+            hands, stock, drawn = draw(state.hands, state.stock, seat, opts.draw_count)
+            if drawn:
+                events.append(drew_event(seat, drawn, len(stock)))
+                state = evolve(state, hands=hands, stock=stock)
+        else:
+            # draw_until_playable (§3.3, K-D15): draw one at a time until a playable card turns up.
+            hand, stock = state.hands[seat], state.stock
+            found = NOBODY
+            taken: list[Card] = []
+            while stock:
+                card, stock = stock[0], stock[1:]
+                taken.append(card)
+                hand |= 1 << card
+                if card_actions(state.piles, opts, card):
+                    found = card
+                    break
+            if taken:
+                events.append(drew_event(seat, taken, len(stock)))
+                hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
+                state = evolve(state, hands=hands, stock=stock)
+            if found != NOBODY:
+                return evolve(state, phase=Phase.MUST_PLAY, pending=found), events
+    return _finish_turn(state, seat, events), events
+
+
+def apply_action(state: KingsState, seat: int, action: Action) -> tuple[KingsState, list[Event]]:
+    """The next state and what happened; raises IllegalAction and changes nothing then."""
+    kind, card, a, b = check_action(state, seat, action)
+    match kind:
+        case "build":
+            return _play(state, seat, card, a, {"type": "built", "seat": seat, "card": text(card), "space": SPACES[a]})
+        case "place_king":
+            return _play(state, seat, card, a,
+                         {"type": "king_placed", "seat": seat, "card": text(card), "corner": SPACES[a]})
+        case "fill_side":
+            return _play(state, seat, card, a,
+                         {"type": "side_filled", "seat": seat, "card": text(card), "side": SPACES[a]})
+        case "move_pile" | "move_king_pile":
+            return _move(state, seat, a, b)
+        case _:
+            return _end_turn(state, seat)

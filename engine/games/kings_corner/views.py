@@ -1,0 +1,71 @@
+"""What each seat may know of a Kings in the Corner table: the view and the audit of hidden cards."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engine.games.kings_corner.board import DECK, piles_dict, text
+from engine.games.kings_corner.options import SETTINGS
+from engine.games.kings_corner.scoring import outcome
+from engine.games.kings_corner.state import KingsState, Phase
+from engine.games.kings_corner.turns import legal_actions
+from engine.options import options_dict
+
+NAME = "kings_corner"
+TITLE = "Kings in the Corner"
+
+
+def view(state: KingsState, seat: int | None) -> dict[str, Any]:
+    """Every pile card by card, counts of hands and stock, scores, the turn; the seat's own hand and moves."""
+    over = state.phase is Phase.OVER
+    result = outcome(state)
+    out: dict[str, Any] = {
+        "game": NAME,
+        "title": TITLE,
+        "options": options_dict(state.options),
+        "settings": [s.describe(getattr(state.options, s.name)) for s in SETTINGS],
+        "phase": state.phase.value,
+        "seat": seat,
+        "players": state.n,
+        "hand_no": state.hand_no,
+        "dealer": state.dealer,
+        "turn": None if over else state.turn,
+        "to_act": [] if over else [state.turn],
+        "piles": piles_dict(state.piles),
+        "stock": len(state.stock),
+        "hand_counts": [h.bit_count() for h in state.hands],
+        "played_this_turn": state.played,
+        "idle_streak": state.idle_streak,
+        "drawn_card_to_play": state.phase is Phase.MUST_PLAY,
+        "collected": list(state.collected),
+        "totals": list(state.totals),
+        "penalties": list(state.penalties),
+        "went_out": None if state.went_out < 0 else state.went_out,
+        "blocked": state.blocked,
+        "high_card": [[{"seat": s, "card": text(c)} for s, c in r] for r in state.high_card],
+        "recent": copy.deepcopy([*state.last_turn, *state.this_turn]),
+        "scores": None if result is None else list(result.scores),
+        "placements": None if result is None else list(result.placements),
+        "winners": [] if result is None else list(result.winners),
+    }
+    if over:
+        # The game is over: the hands left are shown to everyone (kings-in-the-corner.md §4).
+        out["hands"] = [DECK.texts(h) for h in state.hands]
+    if seat is not None and 0 <= seat < state.n:
+        out["hand"] = DECK.texts(state.hands[seat])
+        out["legal"] = [dict(a) for a in legal_actions(state, seat)]
+        out["must_play"] = text(state.pending) if state.phase is Phase.MUST_PLAY and seat == state.turn else None
+    return out
+
+
+def hidden_cards(state: KingsState, seat: int | None) -> frozenset[str]:
+    """The stock, and the other seats' hands until the game is over."""
+    mask = 0
+    if state.phase is not Phase.OVER:
+        for other, hand in enumerate(state.hands):
+            if other != seat:
+                mask |= hand
+    for card in state.stock:
+        mask |= 1 << card
+    return frozenset(DECK.texts(mask))
