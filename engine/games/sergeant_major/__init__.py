@@ -1,0 +1,36 @@
+"""Sergeant Major (3-5-8) and its variants: three players, 52 cards, targets by position, an exchange.
+
+Every rule cites ``sergeant-major.md``. Actions are JSON dicts such as
+``{"type": "play", "card": "Q-spades"}``, ``{"type": "bid", "tricks": 10}``, ``{"type": "pass"}``,
+``{"type": "name_trump", "suit": "hearts"}``, ``{"type": "call", "call": "misere"}``,
+``{"type": "discard", "cards": [four cards]}``, ``{"type": "give", "cards": [k cards]}``,
+``{"type": "swap"}`` and ``{"type": "decline_swap"}``.
+
+Choosing k cards of n (the dealer's discard, an up player's give) has too many combinations
+to list, so ``legal_actions`` returns one canonical legal choice for it (the k lowest-ranked
+cards) and ``view`` describes the real choice as ``"choose": {"type", "count", "from"}``;
+``apply`` accepts any k cards of the hand. Every other decision is listed in full.
+"""
+
+from __future__ import annotations
+
+from engine.errors import MalformedAction
+from engine.games.sergeant_major.game import GAME, SergeantMajor
+from engine.games.sergeant_major.options import SETTINGS, VARIANTS, SMOptions
+from engine.games.sergeant_major.state import DECK, SUITS, Phase, SMState
+from engine.tricks import winner_index
+
+
+def trick_winner(cards: list[str], trump: str | None) -> int:
+    """The index, in play order, of the card that wins a trick; ``trump`` is a suit name or None."""
+    if not 1 <= len(cards) <= 3:
+        raise MalformedAction("bad_trick", f"A trick has one to three cards, not {len(cards)}.")
+    parsed = [DECK.parse(c) for c in cards]
+    if len(set(parsed)) != len(parsed):
+        raise MalformedAction("bad_trick", "A trick cannot hold the same card twice.")
+    if trump is not None and trump not in SUITS:
+        raise MalformedAction("bad_suit", f"Trump must be one of {', '.join(SUITS)} or None, not {trump!r}.")
+    return winner_index(parsed, None if trump is None else SUITS.index(trump), len(DECK.ranks))
+
+
+__all__ = ["GAME", "SETTINGS", "VARIANTS", "Phase", "SMOptions", "SMState", "SergeantMajor", "trick_winner"]

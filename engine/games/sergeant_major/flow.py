@@ -1,0 +1,303 @@
+"""The order of a hand's phases for every variant, the deal, the hand end and the game end.
+
+Each ``to_*``/``after_*`` step takes a state and the event list being built, does what
+happens automatically (deal, kitty pick-up, reveal, returns, scoring) and stops at the
+next phase where someone must act (sergeant-major.md §3.2, §5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.cards import Mask, cards_in
+from engine.events import Event, private, public
+from engine.games.sergeant_major.exchange import (
+    exchange_events,
+    returned_cards,
+    reveal,
+    reveal_events,
+    transfers,
+)
+from engine.games.sergeant_major.options import RANDOM_CARD, WOBURN_TARGETS, SMOptions
+from engine.games.sergeant_major.state import (
+    DECK,
+    POSITIONS,
+    TWO,
+    TWO_DIAMONDS,
+    WIDTH,
+    Deal,
+    Match,
+    N,
+    Phase,
+    SMState,
+    eldest,
+    evolve,
+    position,
+    set_at,
+    texts,
+)
+from engine.rng import deal_rng
+
+Dealt = tuple[tuple[Mask, ...], Mask, Mask, Mask]  # hands, kitty, face-up card, removed card
+
+
+def deal_cards(opts: SMOptions, seed: str, match: Match) -> Dealt:
+    """One seeded deal (§3.2 DEAL): card k of the permutation to seat (D+1+k) mod 3, the rest to the table."""
+    rules = opts.rules
+    removed = -1
+    if rules.removes_card:  # §5.4: 51 cards
+        if opts.removed_card == RANDOM_CARD:
+            removed = deal_rng(seed, f"removed:{match.deal_no}").below(DECK.size)
+        else:
+            removed = DECK.parse(opts.removed_card)
+    order = deal_rng(seed, match.deal_no).shuffled([c for c in range(DECK.size) if c != removed])
+    hands = [0] * N
+    dealt = rules.hand_size * N
+    for k in range(dealt):
+        hands[(match.dealer + 1 + k) % N] |= 1 << order[k]
+    rest = sum(1 << c for c in order[dealt:])
+    kitty = rest if rules.kitty_size else 0
+    face_up = rest if rules.face_up else 0
+    return tuple(hands), kitty, face_up, (1 << removed) if removed >= 0 else 0
+
+
+def position_targets(opts: SMOptions, dealer: int) -> tuple[int, ...]:
+    """Each seat's target from its position (§1.2, §5.9)."""
+    targets = opts.rules.targets
+    return tuple(targets[position(dealer, seat)] for seat in range(N))
+
+
+def new_hand(opts: SMOptions, seed: str, match: Match, events: list[Event]) -> SMState:
+    """Deal the hand ``match`` describes and run on to the first decision."""
+    return open_hand(opts, seed, match, deal_cards(opts, seed, match), events)
+
+
+def open_hand(opts: SMOptions, seed: str, match: Match, dealt: Dealt, events: list[Event]) -> SMState:
+    """Start a hand from given cards (a seeded deal, or a stacked one for worked examples)."""
+    hands, kitty, face_up, removed = dealt
+    targets = position_targets(opts, match.dealer)
+    deal = Deal(
+        targets=targets, trump=None, call=None, kitty=kitty, taken=0, discards=0, face_up=face_up, removed=removed,
+        transfers=(), escrow=(), exchanges=(), known=(0,) * N, public_known=0, revealed=(0,) * N,
+        bid_high=0, bid_by=-1, passed=0,
+    )
+    state = SMState(opts, seed, Phase.TRUMP, match, deal, hands, match.dealer, (), 0, (0,) * N, 0, (-1,) * N, ())
+    for seat in range(N):
+        head = {"type": "dealt", "hand_no": match.hand_no, "dealer": match.dealer, "seat": seat,
+                "positions": [POSITIONS[position(match.dealer, s)] for s in range(N)], "targets": list(targets)}
+        shadow = {**head, "count": hands[seat].bit_count()}
+        events.append(private((seat,), {**head, "cards": texts(hands[seat])}, shadow))
+    if face_up:
+        events.append(public({"type": "face_up", "card": texts(face_up)[0]}))
+    return begin(state, events)
+
+
+def begin(state: SMState, events: list[Event]) -> SMState:
+    """The first decision of a hand: Woburn bid, the Variation's kitty, or the exchange."""
+    opts = state.options
+    if opts.woburn_first_bid and state.match.hand_no == 1:
+        return evolve(state, phase=Phase.BID, turn=state.match.dealer)  # §5.2.1: the nominal dealer first
+    if opts.rules.kitty_first:
+        return to_kitty(state, events)  # §5.6 step 2
+    return to_exchange(state, events)
+
+
+def redeal(state: SMState, events: list[Event]) -> SMState:
+    """§5.2.1 (c): everyone passed; the deal moves left and the cards are dealt again."""
+    m = state.match
+    match = Match(m.hand_no, m.deal_no + 1, (m.dealer + 1) % N, m.totals, m.prev_result, m.prev_first_up,
+                  m.calls_used, m.history, m.overtime, ())
+    events.append(public({"type": "redeal", "dealer": match.dealer}))
+    return new_hand(state.options, state.seed, match, events)
+
+
+def bid_won(state: SMState, winner: int, bid: int, events: list[Event]) -> SMState:
+    """§5.2.1: the highest bidder deals hand 1 with the balancing-table targets."""
+    e_target, m_target = WOBURN_TARGETS[bid]
+    by_pos = (bid, e_target, m_target)
+    targets = tuple(by_pos[position(winner, seat)] for seat in range(N))
+    match = evolve_match(state.match, dealer=winner)
+    deal = _deal(state, targets=targets, bid_high=bid, bid_by=winner)
+    events.append(public({"type": "bid_won", "seat": winner, "tricks": bid, "targets": list(targets)}))
+    return to_exchange(evolve(state, match=match, deal=deal), events)
+
+
+def evolve_match(match: Match, **changes: object) -> Match:
+    """A copy of the match record with some fields changed."""
+    return replace(match, **changes)  # type: ignore[arg-type]
+
+
+def to_exchange(state: SMState, events: list[Event]) -> SMState:
+    """§3.2 step 4: the exchange, when someone was up in the previous hand; else trump."""
+    opts = state.options
+    m = state.match
+    if opts.rules.exchange and m.prev_result is not None:
+        todo = transfers(m.prev_result, state.deal.targets, max_bleed=opts.woburn_max_bleed,
+                         first_up_order=opts.rules.first_up_order, first_up=m.prev_first_up)
+        if todo:
+            events.append(public({"type": "exchange_due",
+                                  "transfers": [{"seat": g, "to": r, "count": k} for g, r, k in todo]}))
+            deal = _deal(state, transfers=todo)
+            return evolve(state, phase=Phase.EXCHANGE, deal=deal, turn=todo[0][0])
+    return to_trump(state, events)
+
+
+def to_trump(state: SMState, events: list[Event]) -> SMState:
+    """The dealer's call (alternate) or trump naming."""
+    phase = Phase.CALL if state.options.rules.calls else Phase.TRUMP
+    return evolve(state, phase=phase, turn=state.match.dealer)
+
+
+def after_trump(state: SMState, events: list[Event]) -> SMState:
+    """What follows the trump call: returns (Variation), kitty, the 2 of Diamonds swap, or play."""
+    rules = state.options.rules
+    if rules.kitty_first:
+        return start_play(settle_escrow(state, events), events)  # §5.6 step 5
+    if rules.kitty_size:
+        return to_kitty(state, events)
+    if rules.face_up and state.deal.face_up and cards_in(state.deal.face_up)[0] % WIDTH != TWO:
+        # §5.8: whoever holds the 2 of Diamonds may swap; to_act makes the holder public anyway
+        holder = next(s for s in range(N) if state.hands[s] >> TWO_DIAMONDS & 1)
+        deal = _deal(state, public_known=state.deal.public_known | 1 << TWO_DIAMONDS)
+        return evolve(state, phase=Phase.SWAP, turn=holder, deal=deal)
+    return start_play(state, events)
+
+
+def to_kitty(state: SMState, events: list[Event]) -> SMState:
+    """§3.2 step 6: take the kitty first if the variant or kitty_order says so, then discard."""
+    take_first = state.options.rules.take_first
+    if take_first is None:
+        take_first = state.options.kitty_order == "take_then_discard"
+    if take_first:
+        state = take_kitty(state, events)
+    return evolve(state, phase=Phase.KITTY, turn=state.match.dealer)
+
+
+def take_kitty(state: SMState, events: list[Event]) -> SMState:
+    """The kitty joins the dealer's hand, privately; then the §4.6 reveal where it applies."""
+    d = state.match.dealer
+    kitty = state.deal.kitty
+    events.append(private((d,), {"type": "took_kitty", "seat": d, "cards": texts(kitty)},
+                          {"type": "took_kitty", "seat": d, "count": kitty.bit_count()}))
+    hands = set_at(state.hands, d, state.hands[d] | kitty)
+    deal = _deal(state, kitty=0, taken=kitty)
+    if state.options.rules.reveal:
+        shows = reveal(deal.exchanges, d, kitty, state.options.exchange_ace == "low")
+        known = list(deal.known)
+        revealed = list(deal.revealed)
+        for giver, shown in shows:
+            known[giver] |= shown
+            revealed[giver] |= shown
+        deal = _from(deal, known=tuple(known), revealed=tuple(revealed))
+        events.extend(reveal_events(shows, d))
+    return evolve(state, hands=hands, deal=deal)
+
+
+def after_kitty(state: SMState, events: list[Event]) -> SMState:
+    """After the discard: pick up the kitty if not yet done, then the Variation's exchange, or play."""
+    if state.deal.kitty:
+        state = take_kitty(state, events)
+    if state.options.rules.kitty_first:
+        return to_exchange(state, events)  # §5.6 step 3
+    return start_play(state, events)
+
+
+def settle_escrow(state: SMState, events: list[Event]) -> SMState:
+    """§4.4: each giver's returns from the receiver's own cards plus that giver's cards only."""
+    ace_low = state.options.exchange_ace == "low"
+    hands = list(state.hands)
+    kept = [0] * N
+    done = list(state.deal.exchanges)
+    known = list(state.deal.known)
+    for giver, receiver, given in state.deal.escrow:
+        back = returned_cards(hands[receiver], given, ace_low)
+        hands[receiver] &= ~back
+        kept[receiver] |= given & ~back
+        hands[giver] |= back
+        done.append((giver, receiver, given, back))
+        known[giver] |= back
+        known[receiver] |= back
+        events.append(private((giver, receiver),
+                              {"type": "returned", "seat": receiver, "to": giver, "cards": texts(back)},
+                              {"type": "returned", "seat": receiver, "to": giver, "count": given.bit_count()}))
+    hands = [h | k for h, k in zip(hands, kept, strict=True)]
+    deal = _deal(state, escrow=(), exchanges=tuple(done), known=tuple(known))
+    return evolve(state, hands=tuple(hands), deal=deal)
+
+
+def make_exchange(state: SMState, giver: int, receiver: int, given: Mask, events: list[Event]) -> SMState:
+    """§4.3: the given cards go over and the receiver's highest of those suits come back at once."""
+    ace_low = state.options.exchange_ace == "low"
+    back = returned_cards(state.hands[receiver], given, ace_low)
+    hands = list(state.hands)
+    hands[giver] = hands[giver] & ~given | back
+    hands[receiver] = (hands[receiver] | given) & ~back
+    known = list(state.deal.known)
+    known[giver] |= given | back
+    known[receiver] |= given | back
+    events.extend(exchange_events(giver, receiver, given, back))
+    deal = _deal(state, exchanges=(*state.deal.exchanges, (giver, receiver, given, back)), known=tuple(known))
+    return evolve(state, hands=tuple(hands), deal=deal)
+
+
+def start_play(state: SMState, events: list[Event]) -> SMState:
+    """§3.2 step 8: eldest leads; in 3-5-9 the dealer's discards are already one trick (§5.7)."""
+    d = state.match.dealer
+    tricks = (0,) * N
+    if state.options.rules.discard_trick:
+        tricks = set_at(tricks, d, 1)
+    events.append(public({"type": "play_started", "leader": eldest(d), "tricks": list(tricks),
+                          "trump": None if state.deal.trump is None else DECK.suits[state.deal.trump]}))
+    return evolve(state, phase=Phase.PLAY, turn=eldest(d), trick=(), trick_no=0, tricks=tricks, won=0,
+                  first_up=(-1,) * N)
+
+
+def game_over(state: SMState, winners: tuple[int, ...], events: list[Event], totals: tuple[int, ...]) -> SMState:
+    """The end: record the winners."""
+    events.append(public({"type": "game_over", "winners": list(winners), "totals": list(totals)}))
+    match = evolve_match(state.match, winners=winners, totals=totals)
+    return evolve(state, phase=Phase.OVER, match=match)
+
+
+def end_hand(state: SMState, events: list[Event]) -> SMState:
+    """§3.2 step 9: results, totals, the running-score and 18-hand ends, then the next deal."""
+    opts = state.options
+    rules = opts.rules
+    m = state.match
+    targets = state.deal.targets
+    if state.deal.call == "misere":
+        results = tuple(targets[s] - state.tricks[s] for s in range(N))  # §5.3: maximum − tricks
+    else:
+        results = tuple(state.tricks[s] - targets[s] for s in range(N))
+    totals = tuple(t + r for t, r in zip(m.totals, results, strict=True))
+    events.append(public({"type": "hand_over", "hand_no": m.hand_no, "tricks": list(state.tricks),
+                          "targets": list(targets), "results": list(results), "totals": list(totals)}))
+    history = (*m.history, results)
+    best = max(totals)
+    leaders = tuple(s for s in range(N) if totals[s] == best)
+    if rules.last_hand and m.hand_no >= rules.last_hand:
+        done = evolve(state, match=evolve_match(m, history=history, prev_result=results))
+        return game_over(done, leaders, events, totals)  # §5.3: co-winners on a tie
+    overtime = m.overtime
+    if rules.running and not rules.last_hand:
+        if rules.kitty_first:
+            reached = any(abs(t) >= 15 for t in totals)  # §5.6
+        else:
+            reached = best >= (opts.win_score if rules.name == "nine_five_two" else 10)  # §5.4, §5.5
+        if reached or overtime:
+            if len(leaders) == 1:
+                done = evolve(state, match=evolve_match(m, history=history, prev_result=results))
+                return game_over(done, leaders, events, totals)
+            overtime = True  # §6 SM-D24
+    match = Match(m.hand_no + 1, m.deal_no + 1, (m.dealer + 1) % N, totals, results, state.first_up,
+                  m.calls_used, history, overtime, ())
+    return new_hand(opts, state.seed, match, events)
+
+
+def _deal(state: SMState, **changes: object) -> Deal:
+    return _from(state.deal, **changes)
+
+
+def _from(deal: Deal, **changes: object) -> Deal:
+    return replace(deal, **changes)  # type: ignore[arg-type]
+

@@ -1,0 +1,200 @@
+"""The Sergeant Major ruleset object: parses actions, dispatches them by phase, lists legal actions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cards import Card, Mask, cards_in
+from engine.errors import BadOptions, IllegalAction, MalformedAction
+from engine.events import Event
+from engine.games.sergeant_major import flow, phases, play
+from engine.games.sergeant_major.options import SETTINGS, SMOptions, parse
+from engine.games.sergeant_major.state import (
+    CALLS,
+    DECK,
+    SUITS,
+    TEXT,
+    Match,
+    Phase,
+    SMState,
+    by_rank,
+    texts,
+)
+from engine.games.sergeant_major.views import hidden_mask, view
+from engine.rules import Action, Outcome, placements_by
+from engine.seats import first_dealer
+
+N = 3
+PLAY_ACTIONS: tuple[dict[str, str], ...] = tuple({"type": "play", "card": TEXT[c]} for c in range(DECK.size))
+TRUMP_ACTIONS: tuple[dict[str, str], ...] = tuple({"type": "name_trump", "suit": s} for s in SUITS)
+CALL_ACTIONS: tuple[dict[str, str], ...] = tuple({"type": "call", "call": c} for c in CALLS)
+BID_ACTIONS: dict[int, dict[str, Any]] = {n: {"type": "bid", "tricks": n} for n in range(phases.MIN_BID, 17)}
+PASS: dict[str, str] = {"type": "pass"}
+SWAP_ACTIONS: tuple[dict[str, str], ...] = ({"type": "swap"}, {"type": "decline_swap"})
+KINDS = ("play", "bid", "pass", "give", "call", "name_trump", "discard", "swap", "decline_swap")
+_WAITING = {
+    Phase.BID: "a bid or a pass", Phase.EXCHANGE: "the exchange ('give')", Phase.CALL: "the dealer's call",
+    Phase.TRUMP: "the dealer to name trump", Phase.KITTY: "the dealer's discard",
+    Phase.SWAP: "the 2 of Diamonds swap ('swap' or 'decline_swap')", Phase.PLAY: "a card to be played",
+}
+_TURNS = tuple(frozenset((s,)) for s in range(N))
+_NOBODY: frozenset[int] = frozenset()
+_SHAPE = 'An action is an object with a "type", like {"type": "play", "card": "Q-spades"}.'
+
+
+def _kind(action: Action) -> str:
+    try:
+        kind = action["type"]
+    except (TypeError, KeyError, IndexError):
+        raise MalformedAction("malformed_action", _SHAPE) from None
+    if kind not in KINDS:
+        raise MalformedAction("unknown_action", f"{kind!r} is not an action; the actions are {', '.join(KINDS)}.")
+    return str(kind)
+
+
+def _cards(action: Action) -> Mask:
+    raw = action.get("cards")
+    if not isinstance(raw, list | tuple):
+        raise MalformedAction("malformed_action", 'Give the cards as a list, like "cards": ["2-clubs", "3-clubs"].')
+    mask = 0
+    for text in raw:
+        card: Card = DECK.parse(text)
+        if mask >> card & 1:
+            raise MalformedAction("duplicate_card", f"{TEXT[card]} is listed twice.")
+        mask |= 1 << card
+    return mask
+
+
+def _text(action: Action, key: str) -> str:
+    value = action.get(key)
+    if not isinstance(value, str):
+        raise MalformedAction("malformed_action", f'This action needs "{key}" as a word.')
+    return value
+
+
+def _lowest(hand: Mask, k: int) -> list[str]:
+    return [TEXT[c] for c in by_rank(hand)[:k]]
+
+
+def _call_or_trump(state: SMState, seat: int, word: str, events: list[Event]) -> SMState:
+    if state.phase is Phase.CALL:
+        phases.check_call(state, seat, word)
+        return phases.call(state, seat, word, events)
+    if word in ("no_trump", "misere"):
+        raise IllegalAction("bad_call", "Only a trump suit can be named now: hearts, diamonds, clubs or spades.")
+    return phases.name_trump(state, seat, phases.check_suit(word), events)
+
+
+class SergeantMajor:
+    """The Sergeant Major (3-5-8) ruleset with its variants (sergeant-major.md)."""
+
+    name = "sergeant_major"
+    title = "Sergeant Major (3-5-8)"
+    min_players = N
+    max_players = N
+    settings = SETTINGS
+
+    def parse_options(self, raw: Mapping[str, Any] | SMOptions | None) -> SMOptions:
+        """Validated options; raises BadOptions for a bad value or combination."""
+        return parse(raw)
+
+    def new_game(self, options: Mapping[str, Any] | SMOptions | None, players: int, seed: str) -> SMState:
+        """Hand 1 dealt and run on to the first decision (§3.2 START, DEAL)."""
+        opts = self.parse_options(options)
+        if players != N:
+            raise BadOptions(f"Sergeant Major is for exactly 3 players, not {players}.")
+        match = Match(1, 1, first_dealer(opts.first_dealer, N, seed), (0,) * N, None, (-1,) * N, (0,) * N, (),
+                      False, ())
+        return flow.new_hand(opts, seed, match, [])
+
+    def start_events(self, state: SMState) -> list[Event]:
+        """The events that announce the first deal, as ``new_game`` made it."""
+        events: list[Event] = []
+        flow.new_hand(state.options, state.seed, state.match, events)
+        return events
+
+    def to_act(self, state: SMState) -> frozenset[int]:
+        """The seat whose turn it is (every phase has one actor)."""
+        return _NOBODY if state.phase is Phase.OVER else _TURNS[state.turn]
+
+    def legal_actions(self, state: SMState, seat: int) -> list[Action]:
+        """Every single-card or simple action; one canonical choice for a multi-card give or discard."""
+        phase = state.phase
+        if phase is Phase.OVER or seat != state.turn:
+            return []
+        if phase is Phase.PLAY:
+            return [PLAY_ACTIONS[c] for c in cards_in(play.legal_mask(state, seat))]
+        if phase is Phase.BID:
+            return [*(BID_ACTIONS[n] for n in range(phases.lowest_bid(state), phases.MAX_BID + 1)), PASS]
+        if phase is Phase.EXCHANGE:
+            return [{"type": "give", "cards": _lowest(state.hands[seat], phases.give_count(state)[1])}]
+        if phase is Phase.KITTY:
+            return [{"type": "discard", "cards": _lowest(state.hands[seat], phases.KITTY_DISCARDS)}]
+        if phase is Phase.CALL:
+            used = state.match.calls_used[seat]
+            return [CALL_ACTIONS[i] for i in range(len(CALLS)) if not used >> i & 1]
+        if phase is Phase.TRUMP:
+            return list(TRUMP_ACTIONS)
+        return list(SWAP_ACTIONS)
+
+    def apply(self, state: SMState, seat: int, action: Action) -> tuple[SMState, list[Event]]:
+        """The next state and its events; raises IllegalAction (nothing changes)."""
+        kind = _kind(action)
+        phase = state.phase
+        if phase is Phase.OVER:
+            raise IllegalAction("game_over", "The game is over.")
+        if seat != state.turn:
+            raise IllegalAction("not_your_turn", "It is not your turn.")
+        if phase is Phase.PLAY and kind == "play":
+            card = DECK.parse(action.get("card"))
+            play.check_play(state, seat, card)
+            return play.play(state, seat, card)
+        events: list[Event] = []
+        if phase is Phase.BID and kind == "bid":
+            tricks = action.get("tricks")
+            if not isinstance(tricks, int) or isinstance(tricks, bool):
+                raise MalformedAction("malformed_action", 'A bid needs "tricks" as a whole number.')
+            phases.check_bid(state, tricks)
+            return phases.bid(state, seat, tricks, events), events
+        if phase is Phase.BID and kind == "pass":
+            return phases.pass_bid(state, seat, events), events
+        if phase is Phase.EXCHANGE and kind == "give":
+            cards = _cards(action)
+            phases.check_cards(state, seat, cards, phases.give_count(state)[1], "give")
+            return phases.give(state, seat, cards, events), events
+        if phase is Phase.KITTY and kind == "discard":
+            cards = _cards(action)
+            phases.check_cards(state, seat, cards, phases.KITTY_DISCARDS, "discard")
+            return phases.discard(state, seat, cards, events), events
+        if phase in (Phase.CALL, Phase.TRUMP) and kind in ("call", "name_trump"):
+            word = _text(action, "call" if kind == "call" else "suit")
+            return _call_or_trump(state, seat, word, events), events
+        if phase is Phase.SWAP and kind == "swap":
+            return phases.swap(state, seat, events), events
+        if phase is Phase.SWAP and kind == "decline_swap":
+            return phases.decline_swap(state, seat, events), events
+        raise IllegalAction("wrong_phase", f"You cannot {kind.replace('_', ' ')} now; the game is waiting for "
+                                           f"{_WAITING[phase]}.")
+
+    def view(self, state: SMState, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know, JSON-ready."""
+        return view(state, seat, self.name, self.title)
+
+    def outcome(self, state: SMState) -> Outcome | None:
+        """Totals and placements once the game is over; a trick-count win places the winner alone first."""
+        if state.phase is not Phase.OVER:
+            return None
+        totals = state.match.totals
+        rules = state.options.rules
+        if rules.running or rules.calls:
+            return Outcome(totals, placements_by(totals))
+        winners = state.match.winners
+        return Outcome(totals, tuple(1 if s in winners else 2 for s in range(N)))
+
+    def hidden_cards(self, state: SMState, seat: int | None) -> frozenset[str]:
+        """Other hands, the kitty, others' discards, cards in transit: all not shown to ``seat``."""
+        return frozenset(texts(hidden_mask(state, seat)))
+
+
+GAME = SergeantMajor()

@@ -1,0 +1,83 @@
+"""Tricks (sergeant-major.md §3.2 step 8): follow suit, the trick winner, the per-trick game end.
+
+This is the hot path of AI playouts: states are built directly, events are precomputed.
+"""
+
+from __future__ import annotations
+
+from engine.cards import Card, Mask
+from engine.errors import IllegalAction
+from engine.events import Event, public
+from engine.games.sergeant_major import flow
+from engine.games.sergeant_major.state import DECK, SUIT_MASK, TEXT, WIDTH, N, Phase, SMState
+from engine.tricks import winner_index
+
+PLAYED: tuple[tuple[Event, ...], ...] = tuple(
+    tuple(public({"type": "played", "seat": seat, "card": TEXT[c]}) for c in range(DECK.size)) for seat in range(N)
+)
+_GAME_END_TRICKS = {"twelve_tricks": 12, "all_sixteen": 16}
+
+
+def legal_mask(state: SMState, seat: int) -> Mask:
+    """The cards ``seat`` may play now: any card when leading, else the suit led if held (§3.2 step 8)."""
+    hand = state.hands[seat]
+    if not state.trick:
+        return hand
+    follow = hand & SUIT_MASK[state.trick[0][1] // WIDTH]
+    return follow if follow else hand
+
+
+def check_play(state: SMState, seat: int, card: Card) -> None:
+    """Raise IllegalAction unless ``seat`` (on turn in PLAY) may play ``card``."""
+    if not state.hands[seat] >> card & 1:
+        raise IllegalAction("card_not_in_hand", f"You do not hold {TEXT[card]}.")
+    if not legal_mask(state, seat) >> card & 1:
+        led = DECK.suits[state.trick[0][1] // WIDTH]
+        raise IllegalAction("must_follow_suit", f"You must follow suit: {led} were led and you hold some.")
+
+
+def play(state: SMState, seat: int, card: Card) -> tuple[SMState, list[Event]]:
+    """Play a checked card; finish the trick when it is the third."""
+    h0, h1, h2 = state.hands
+    off = ~(1 << card)
+    hands = (h0 & off, h1, h2) if seat == 0 else (h0, h1 & off, h2) if seat == 1 else (h0, h1, h2 & off)
+    trick = (*state.trick, (seat, card))
+    events = [PLAYED[seat][card]]
+    if len(trick) < N:
+        return SMState(
+            state.options, state.seed, Phase.PLAY, state.match, state.deal, hands, (seat + 1) % N, trick,
+            state.trick_no, state.tricks, state.won, state.first_up, state.last_trick,
+        ), events
+    return _finish_trick(state, hands, trick, events)
+
+
+def _finish_trick(
+    state: SMState, hands: tuple[Mask, ...], trick: tuple[tuple[int, Card], ...], events: list[Event]
+) -> tuple[SMState, list[Event]]:
+    deal = state.deal
+    cards = (trick[0][1], trick[1][1], trick[2][1])
+    w = trick[winner_index(cards, deal.trump, WIDTH)][0]
+    tricks = list(state.tricks)
+    tricks[w] += 1
+    trick_no = state.trick_no + 1
+    first_up = state.first_up
+    if first_up[w] < 0 and tricks[w] > deal.targets[w]:
+        first_up = (*first_up[:w], trick_no, *first_up[w + 1 :])  # §5.7 first "up" trick
+    events.append(public({"type": "trick_won", "seat": w, "cards": [TEXT[c] for c in cards], "trick_no": trick_no,
+                          "tricks": tricks}))
+    opts = state.options
+    rules = opts.rules
+    new = SMState(
+        opts, state.seed, Phase.PLAY, state.match, deal, hands, w, (), trick_no, tuple(tricks),
+        state.won | 1 << cards[0] | 1 << cards[1] | 1 << cards[2], first_up, trick,
+    )
+    # §3.2 end check after every trick (and §5.7, §5.8); §6 SM-D5: at once, the rest is not played
+    if rules.trick_end:
+        need = _GAME_END_TRICKS.get(opts.game_end, deal.targets[w] + 5)
+        if tricks[w] >= need:
+            return flow.game_over(new, (w,), events, state.match.totals), events
+    elif rules.thirteen and tricks[w] >= 13:
+        return flow.game_over(new, (w,), events, state.match.totals), events
+    if trick_no == rules.hand_size:
+        return flow.end_hand(new, events), events
+    return new, events

@@ -1,0 +1,141 @@
+"""The Sergeant Major state: the match (across hands), the deal (one hand) and the fast play fields.
+
+The state is split so the hot path (playing cards) rebuilds only ``SMState`` itself and
+shares the ``Match`` and ``Deal`` records, which change only between tricks' phases.
+Hands, kitty, discards and the like are card masks (``engine.cards``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from engine.cards import FRENCH, Card, Mask, cards_in
+from engine.games.sergeant_major.options import SMOptions
+from engine.tricks import suit_masks
+
+DECK = FRENCH
+N = 3
+WIDTH = len(DECK.ranks)
+SUITS = DECK.suits  # hearts, diamonds, clubs, spades
+SUIT_MASK = suit_masks(WIDTH)
+TEXT = tuple(DECK.text(c) for c in range(DECK.size))
+TWO = 0  # rank index of the 2
+ACE = WIDTH - 1
+TWO_DIAMONDS = DECK.card("2", "diamonds")
+POSITIONS = ("D", "E", "M")
+CALLS = ("hearts", "clubs", "diamonds", "spades", "no_trump", "misere")  # §5.3
+MISERE_MAX = (3, 5, 8)  # §5.3: misère maxima by position D, E, M
+ALL_CALLS = (1 << len(CALLS)) - 1
+
+
+class Phase(StrEnum):
+    """Where the hand stands; dealing, returns, reveals and hand ends happen inside ``apply``."""
+
+    BID = "bid"  # §5.2.1 Woburn first bid
+    EXCHANGE = "exchange"  # §4 an up player gives cards
+    CALL = "call"  # §5.3 alternate: the dealer's call
+    TRUMP = "trump"  # §3.2 step 5: the dealer names trump
+    KITTY = "kitty"  # §3.2 step 6: the dealer discards four
+    SWAP = "swap"  # §5.8 the 2 of Diamonds may be swapped for the face-up card
+    PLAY = "play"
+    OVER = "over"
+
+
+Exchange = tuple[int, int, Mask, Mask]  # giver, receiver, given, returned
+Transfer = tuple[int, int, int]  # giver, receiver, count
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """What lasts across hands: dealer, hand and deal numbers, totals, previous results, calls used."""
+
+    hand_no: int
+    deal_no: int  # counts redeals too (Woburn all-pass); names the random stream of each deal
+    dealer: int
+    totals: tuple[int, ...]  # running totals, or the display-only stake ledger (§6 SM-D14)
+    prev_result: tuple[int, ...] | None
+    prev_first_up: tuple[int, ...]  # §5.7: trick number at which each seat first went up, -1 never
+    calls_used: tuple[int, ...]  # §5.3: per seat, a bitmask over CALLS
+    history: tuple[tuple[int, ...], ...]  # results of every finished hand
+    overtime: bool  # §6 SM-D24: the end was reached with a tie; play on until one total is highest
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One hand outside the tricks: targets, trump or call, kitty, discards, exchange and bidding."""
+
+    targets: tuple[int, ...]  # per seat (a misère call turns them into maxima)
+    trump: int | None  # suit index
+    call: str | None  # alternate's call, else None
+    kitty: Mask  # face down, not yet taken
+    taken: Mask  # the kitty as the dealer took it (the dealer's view only)
+    discards: Mask
+    face_up: Mask  # 9-5-3: one card, face up
+    removed: Mask  # 6-3-8: the card out of the deck
+    transfers: tuple[Transfer, ...]  # exchanges still to make, in order
+    escrow: tuple[tuple[int, int, Mask], ...]  # 9-5-2 Variation: given, not yet returned
+    exchanges: tuple[Exchange, ...]  # exchanges made this hand
+    known: tuple[Mask, ...]  # per seat: cards privately shown to that seat (exchange, reveal)
+    public_known: Mask  # cards whose place everyone knows (the swap)
+    revealed: tuple[Mask, ...]  # §4.6: kitty cards shown to each seat
+    bid_high: int  # §5.2.1: 0 = no bid yet
+    bid_by: int
+    passed: int  # bitmask of seats that passed
+
+
+@dataclass(frozen=True, slots=True)
+class SMState:
+    """One playthrough. ``trick`` is ``(seat, card)`` in play order; ``trick_no`` counts finished tricks."""
+
+    options: SMOptions
+    seed: str
+    phase: Phase
+    match: Match
+    deal: Deal
+    hands: tuple[Mask, ...]
+    turn: int
+    trick: tuple[tuple[int, Card], ...]
+    trick_no: int
+    tricks: tuple[int, ...]
+    won: Mask  # cards of the finished tricks of this hand
+    first_up: tuple[int, ...]
+    last_trick: tuple[tuple[int, Card], ...]
+
+
+def position(dealer: int, seat: int) -> int:
+    """0 for the dealer, 1 for eldest (dealer's left), 2 for middle (dealer's right) (§1.2)."""
+    return (seat - dealer) % N
+
+
+def eldest(dealer: int) -> int:
+    """The seat to the dealer's left, who leads the first trick."""
+    return (dealer + 1) % N
+
+
+def ex_key(card: Card, ace_low: bool) -> int:
+    """Exchange ranking (§1.1): with ``ace_low`` the Ace is below the 2, else above the King."""
+    rank = card % WIDTH
+    return (rank + 1) % WIDTH if ace_low else rank
+
+
+def by_rank(mask: Mask) -> list[Card]:
+    """The cards of a mask from the lowest play rank up (suits in deck order within a rank)."""
+    return sorted(cards_in(mask), key=lambda c: (c % WIDTH, c // WIDTH))
+
+
+def texts(mask: Mask) -> list[str]:
+    """Wire names of a mask's cards, in deck order."""
+    return [TEXT[c] for c in cards_in(mask)]
+
+
+def evolve(state: SMState, **changes: Any) -> SMState:
+    """A copy with some fields changed (for the phases off the hot path)."""
+    return replace(state, **changes)
+
+
+def set_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """A copy of a tuple with one item changed."""
+    return (*values[:index], value, *values[index + 1 :])

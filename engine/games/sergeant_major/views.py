@@ -1,0 +1,136 @@
+"""What one seat may know (sergeant-major.md §3.3): the view, and the cards hidden from that seat.
+
+Never the seed, the kitty before the dealer takes it, the discards (except to the dealer),
+another seat's hand, or exchanged cards (except to the two parties).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import Mask, cards_in
+from engine.games.sergeant_major.options import RANDOM_CARD
+from engine.games.sergeant_major.phases import KITTY_DISCARDS, give_count
+from engine.games.sergeant_major.play import legal_mask
+from engine.games.sergeant_major.state import (
+    CALLS,
+    POSITIONS,
+    SUITS,
+    TEXT,
+    N,
+    Phase,
+    SMState,
+    position,
+    texts,
+)
+from engine.options import options_dict
+
+
+def hidden_mask(state: SMState, seat: int | None) -> Mask:
+    """The cards whose place ``seat`` (None: a spectator) may not know now."""
+    deal = state.deal
+    mask = deal.kitty
+    if state.options.removed_card == RANDOM_CARD:
+        mask |= deal.removed
+    for _giver, _receiver, given in deal.escrow:
+        mask |= given
+    for other in range(N):
+        if other != seat:
+            mask |= state.hands[other]
+    if seat != state.match.dealer:
+        mask |= deal.discards
+    if seat is not None:
+        mask &= ~deal.known[seat]
+    return mask & ~deal.public_known
+
+
+def _trick(trick: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
+    return [{"seat": s, "card": TEXT[c]} for s, c in trick]
+
+
+def choice(state: SMState, seat: int) -> dict[str, Any] | None:
+    """The pending multi-card choice of ``seat``: what to choose, how many, from which cards."""
+    if state.phase is Phase.OVER or seat != state.turn:
+        return None
+    if state.phase is Phase.EXCHANGE:
+        receiver, k = give_count(state)
+        return {"type": "give", "count": k, "to": receiver, "from": texts(state.hands[seat])}
+    if state.phase is Phase.KITTY:
+        return {"type": "discard", "count": KITTY_DISCARDS, "from": texts(state.hands[seat])}
+    return None
+
+
+def view(state: SMState, seat: int | None, name: str, title: str) -> dict[str, Any]:
+    """The JSON-ready view for ``seat`` (None: a spectator)."""
+    opts = state.options
+    rules = opts.rules
+    m = state.match
+    deal = state.deal
+    over = state.phase is Phase.OVER
+    exchanges = []
+    for g, r, given, back in deal.exchanges:
+        entry: dict[str, Any] = {"seat": g, "to": r, "count": given.bit_count()}
+        if seat in (g, r):
+            entry["gave"] = texts(given)
+            entry["returned"] = texts(back)
+        exchanges.append(entry)
+    escrow = []
+    for g, r, given in deal.escrow:
+        item: dict[str, Any] = {"seat": g, "to": r, "count": given.bit_count()}
+        if seat in (g, r):
+            item["gave"] = texts(given)
+        escrow.append(item)
+    out: dict[str, Any] = {
+        "game": name,
+        "title": title,
+        "options": options_dict(opts),
+        "variant": opts.variant,
+        "phase": state.phase.value,
+        "seat": seat,
+        "players": N,
+        "hand_no": m.hand_no,
+        "last_hand": rules.last_hand or None,
+        "dealer": m.dealer,
+        "positions": [POSITIONS[position(m.dealer, s)] for s in range(N)],
+        "targets": list(deal.targets),
+        "target_kind": "maximum" if deal.call == "misere" else "target",
+        "tricks": list(state.tricks),
+        "trick_no": state.trick_no,
+        "tricks_per_hand": rules.hand_size,
+        "trick": _trick(state.trick),
+        "last_trick": _trick(state.last_trick),
+        "trump": None if deal.trump is None else SUITS[deal.trump],
+        "call": deal.call,
+        "calls_used": [[c for i, c in enumerate(CALLS) if used >> i & 1] for used in m.calls_used]
+        if rules.calls else None,
+        "prev_result": None if m.prev_result is None else list(m.prev_result),
+        "totals": list(m.totals),
+        "score_kind": "running" if rules.running else "ledger",
+        "history": [list(r) for r in m.history],
+        "hand_counts": [h.bit_count() for h in state.hands],
+        "kitty_count": deal.kitty.bit_count(),
+        "discard_count": deal.discards.bit_count(),
+        "face_up": texts(deal.face_up)[0] if deal.face_up else None,
+        "removed_card": texts(deal.removed)[0] if deal.removed and opts.removed_card != RANDOM_CARD else None,
+        "exchanges": exchanges,
+        "pending_exchanges": [{"seat": g, "to": r, "count": k} for g, r, k in deal.transfers],
+        "escrow": escrow,
+        "bidding": {"high": deal.bid_high or None, "by": None if deal.bid_by < 0 else deal.bid_by,
+                    "passed": [s for s in range(N) if deal.passed >> s & 1]} if opts.woburn_first_bid else None,
+        "turn": None if over else state.turn,
+        "to_act": [] if over else [state.turn],
+        "over": over,
+        "winners": list(m.winners),
+    }
+    if seat is not None:
+        out["hand"] = texts(state.hands[seat])
+        playing = state.phase is Phase.PLAY and seat == state.turn
+        out["legal"] = [TEXT[c] for c in cards_in(legal_mask(state, seat))] if playing else []
+        out["choose"] = choice(state, seat)
+        mine = seat == m.dealer
+        out["kitty"] = texts(deal.taken) if mine else None
+        out["discards"] = texts(deal.discards) if mine else None
+        out["shown"] = texts(deal.revealed[seat])  # §4.6
+        if rules.calls and state.phase is Phase.CALL and seat == state.turn:
+            out["calls_left"] = [c for i, c in enumerate(CALLS) if not m.calls_used[seat] >> i & 1]
+    return out
