@@ -61,18 +61,32 @@ def deal_cards(
     for k in range(HAND_SIZE * n):
         hands[(dealer + 1 + k) % n] |= 1 << order[k]
     base = HAND_SIZE * n
-    piles: list[Pile] = [(order[base + i],) for i in range(4)] + [()] * 4
-    stock = list(order[base + 4 :])
-    moved: list[tuple[int, int]] = []
+    sides = tuple(order[base : base + 4])
+    stock = tuple(order[base + 4 :])
     if auto_corner:
-        # §3.2 step 3, auto_corner: each layout King goes to the first empty corner, replaced from the stock.
-        for side in range(4):
-            while is_king(piles[side][0]):
-                corner = next(c for c in range(4, 8) if not piles[c])
-                piles[corner] = piles[side]
-                piles[side] = (stock.pop(0),)
-                moved.append((side, corner))
-    return tuple(hands), tuple(piles), tuple(stock), moved
+        piles, stock, moved = corner_layout_kings(sides, stock)
+        return tuple(hands), piles, stock, moved
+    return tuple(hands), tuple((c,) for c in sides) + ((),) * 4, stock, []
+
+
+def corner_layout_kings(
+    sides: Sequence[Card], stock: tuple[Card, ...]
+) -> tuple[tuple[Pile, ...], tuple[Card, ...], list[tuple[int, int]]]:
+    """layout_kings = auto_corner (§3.2 step 3): the board, the stock left and each ``(side, corner)`` move.
+
+    For each side N, E, S, W in turn, while its card is a King, the King goes to the first
+    empty corner (NE, SE, SW, NW) and the top stock card is turned onto that side.
+    """
+    piles: list[Pile] = [(c,) for c in sides] + [()] * 4
+    rest = list(stock)
+    moved: list[tuple[int, int]] = []
+    for side in range(4):
+        while is_king(piles[side][0]):
+            corner = next(c for c in range(4, 8) if not piles[c])
+            piles[corner] = piles[side]
+            piles[side] = (rest.pop(0),)
+            moved.append((side, corner))
+    return tuple(piles), tuple(rest), moved
 
 
 def draw(hands: tuple[Mask, ...], stock: tuple[Card, ...], seat: int, k: int) -> tuple[
