@@ -1,0 +1,1 @@
+"""Local stand-ins for the outside services the bot talks to."""

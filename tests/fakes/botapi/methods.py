@@ -1,0 +1,227 @@
+"""The Bot API methods that read or change chats: messages, edits, deletions, button answers, commands."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .checks import check_reply_markup, check_text, require, require_int
+from .flood import FloodControl
+from .model import JSON, ApiError, Edit, FakeMessage, bad_request, too_many_requests
+from .updates import UpdateBuilder
+from .world import World
+
+NOT_MODIFIED = (
+    "message is not modified: specified new message content and reply markup are exactly the same as a current "
+    "content and reply markup of the message"
+)
+_CHAT_ACTIONS = frozenset({
+    "typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice", "upload_document",
+    "choose_sticker", "find_location", "record_video_note", "upload_video_note",
+})  # fmt: skip
+_COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
+_NO_GIFTS = {"unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False, "premium_subscription": False,
+             "gifts_from_channels": False}
+
+
+class Methods:
+    """Handlers keyed by Bot API method name; each takes the parsed params and returns the result."""
+
+    def __init__(self, world: World, builder: UpdateBuilder, flood: FloodControl, clock: Callable[[], float], *,
+                 whole_seconds: bool, allow_http_web_app: bool) -> None:
+        self.world = world
+        self.builder = builder
+        self.flood = flood
+        self.clock = clock
+        self.whole_seconds = whole_seconds
+        self.allow_http_web_app = allow_http_web_app
+        self.commands: dict[str, list[JSON]] = {}
+
+    def table(self) -> dict[str, Callable[[JSON], Any]]:
+        """Method name -> handler, for the methods served here."""
+        return {
+            "getMe": lambda _params: dict(self.world.bot_user),
+            "sendMessage": self.send_message,
+            "editMessageText": self.edit_message_text,
+            "editMessageReplyMarkup": self.edit_message_reply_markup,
+            "deleteMessage": self.delete_message,
+            "deleteMessages": self.delete_messages,
+            "answerCallbackQuery": self.answer_callback_query,
+            "getChat": self.get_chat,
+            "getChatMember": self.get_chat_member,
+            "pinChatMessage": lambda params: self._pin(params, pinned=True),
+            "unpinChatMessage": lambda params: self._pin(params, pinned=False),
+            "sendChatAction": self.send_chat_action,
+            "setMyCommands": self.set_my_commands,
+            "getMyCommands": lambda params: self.commands.get(self._command_key(params), []),
+            "deleteMyCommands": self.delete_my_commands,
+        }
+
+    # flood control
+
+    def _check_flood(self, chat_id: int) -> float:
+        now = self.clock()
+        wait = self.flood.wait(chat_id, now)
+        if wait > 0:
+            raise too_many_requests(wait, whole_seconds=self.whole_seconds)
+        return now
+
+    # messages
+
+    def send_message(self, params: JSON) -> JSON:
+        """sendMessage: post the bot's text (with an optional keyboard) to a chat."""
+        chat = self.world.writable_chat(require(params, "chat_id"))
+        text, plain = check_text(params.get("text"), params.get("parse_mode"))
+        markup = check_reply_markup(params.get("reply_markup"), chat["type"],
+                                    allow_http_web_app=self.allow_http_web_app)
+        reply = params.get("reply_parameters") or {}
+        reply_to = reply.get("message_id", params.get("reply_to_message_id"))
+        replied: FakeMessage | None = None
+        if reply_to is not None:
+            replied = self.world.find(chat["id"], reply_to)
+            if replied is None or replied.deleted:
+                replied = None
+                if not reply.get("allow_sending_without_reply", params.get("allow_sending_without_reply")):
+                    raise bad_request("message to be replied not found")
+        now = self._check_flood(chat["id"])
+        message = self.world.post(chat, self.world.bot_user, text, plain, parse_mode=params.get("parse_mode"),
+                                  reply_markup=markup, reply_to=replied.message_id if replied else None)
+        self.flood.add(chat["id"], now)
+        data = message.to_api()
+        if replied is not None:
+            data["reply_to_message"] = replied.to_api()
+        return data
+
+    def _editable(self, params: JSON, missing: str) -> FakeMessage:
+        if params.get("inline_message_id"):
+            raise bad_request("MESSAGE_ID_INVALID")  # the bot does not use inline mode
+        chat = self.world.writable_chat(require(params, "chat_id"))
+        message = self.world.find(chat["id"], require_int(params, "message_id"))
+        if message is None or message.deleted:
+            raise bad_request(missing)
+        if not message.from_bot:
+            raise bad_request("message can't be edited")
+        return message
+
+    def _apply_edit(self, message: FakeMessage, text: str, plain: str, parse_mode: str | None,
+                    markup: JSON | None, now: float) -> JSON:
+        message.edits.append(Edit(now, message.text, message.plain, message.parse_mode, message.reply_markup))
+        message.text, message.plain, message.parse_mode, message.reply_markup = text, plain, parse_mode, markup
+        message.edit_date = int(time.time())
+        self.flood.add(message.chat_id, now)
+        return message.to_api()
+
+    def edit_message_text(self, params: JSON) -> JSON:
+        """editMessageText: replace the text; the keyboard becomes the one given (none when omitted)."""
+        message = self._editable(params, "message to edit not found")
+        text, plain = check_text(params.get("text"), params.get("parse_mode"))
+        markup = check_reply_markup(params.get("reply_markup"), message.chat["type"],
+                                    allow_http_web_app=self.allow_http_web_app)
+        parse_mode = params.get("parse_mode")
+        same_mode = (parse_mode or "").upper() == (message.parse_mode or "").upper()
+        if text == message.text and same_mode and markup == message.reply_markup:
+            raise bad_request(NOT_MODIFIED)
+        now = self._check_flood(message.chat_id)
+        return self._apply_edit(message, text, plain, parse_mode, markup, now)
+
+    def edit_message_reply_markup(self, params: JSON) -> JSON:
+        """editMessageReplyMarkup: replace the keyboard (removed when omitted)."""
+        message = self._editable(params, "message to edit not found")
+        markup = check_reply_markup(params.get("reply_markup"), message.chat["type"],
+                                    allow_http_web_app=self.allow_http_web_app)
+        if markup == message.reply_markup:
+            raise bad_request(NOT_MODIFIED)
+        now = self._check_flood(message.chat_id)
+        return self._apply_edit(message, message.text, message.plain, message.parse_mode, markup, now)
+
+    def _deletable(self, chat: JSON, message_id: Any) -> FakeMessage:
+        message = self.world.find(chat["id"], message_id)
+        if message is None or message.deleted:
+            raise bad_request("message to delete not found")
+        bot_id = self.world.bot_user["id"]
+        if not message.from_bot and chat["type"] != "private" and bot_id not in self.world.admins.get(chat["id"], ()):
+            raise bad_request("message can't be deleted")
+        return message
+
+    def delete_message(self, params: JSON) -> bool:
+        """deleteMessage: flag the message deleted."""
+        chat = self.world.known_chat(require(params, "chat_id"))
+        self._deletable(chat, require_int(params, "message_id")).deleted = True
+        return True
+
+    def delete_messages(self, params: JSON) -> bool:
+        """deleteMessages: delete those of the messages that can be; missing ones are skipped."""
+        chat = self.world.known_chat(require(params, "chat_id"))
+        ids = require(params, "message_ids")
+        if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
+            raise bad_request("message_ids must be a list of 1-100 message identifiers")
+        for message_id in ids:
+            try:
+                self._deletable(chat, message_id).deleted = True
+            except ApiError:
+                continue
+        return True
+
+    def answer_callback_query(self, params: JSON) -> bool:
+        """answerCallbackQuery: each query can be answered once."""
+        query_id = str(require(params, "callback_query_id"))
+        if query_id not in self.builder.open_queries or query_id in self.builder.answers:
+            raise bad_request("query is too old and response timeout expired or query ID is invalid")
+        self.builder.answers[query_id] = params
+        return True
+
+    # chats
+
+    def get_chat(self, params: JSON) -> JSON:
+        """getChat: the ChatFullInfo of a known chat."""
+        chat = self.world.known_chat(require(params, "chat_id"))
+        return {**chat, "accent_color_id": 0, "max_reaction_count": 11, "accepted_gift_types": dict(_NO_GIFTS)}
+
+    def get_chat_member(self, params: JSON) -> JSON:
+        """getChatMember: creator, administrator (see set_admin), member or left."""
+        chat = self.world.known_chat(require(params, "chat_id"))
+        return self.world.member(chat["id"], require_int(params, "user_id"))
+
+    def _pin(self, params: JSON, *, pinned: bool) -> bool:
+        chat = self.world.writable_chat(require(params, "chat_id"))
+        message = self.world.find(chat["id"], params.get("message_id"))
+        if message is None or message.deleted:
+            raise bad_request(f"message to {'pin' if pinned else 'unpin'} not found")
+        message.pinned = pinned
+        return True
+
+    def send_chat_action(self, params: JSON) -> bool:
+        """sendChatAction: accepted for chats the bot may write to."""
+        self.world.writable_chat(require(params, "chat_id"))
+        if params.get("action") not in _CHAT_ACTIONS:
+            raise bad_request("wrong type of action")
+        return True
+
+    # commands
+
+    @staticmethod
+    def _command_key(params: JSON) -> str:
+        scope = params.get("scope") or {"type": "default"}
+        return json.dumps([scope, params.get("language_code") or ""], sort_keys=True)
+
+    def set_my_commands(self, params: JSON) -> bool:
+        """setMyCommands: store the list for the scope and language."""
+        commands = require(params, "commands")
+        if not isinstance(commands, list) or len(commands) > 100:
+            raise bad_request("commands must be a list of at most 100 BotCommand")
+        for command in commands:
+            name, description = command.get("command"), command.get("description")
+            if not isinstance(name, str) or not _COMMAND_NAME.fullmatch(name):
+                raise bad_request("BOT_COMMAND_INVALID")
+            if not isinstance(description, str) or not 1 <= len(description) <= 256:
+                raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
+        self.commands[self._command_key(params)] = [dict(c) for c in commands]
+        return True
+
+    def delete_my_commands(self, params: JSON) -> bool:
+        """deleteMyCommands: forget the list for the scope and language."""
+        self.commands.pop(self._command_key(params), None)
+        return True
