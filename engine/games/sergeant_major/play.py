@@ -63,8 +63,8 @@ def _finish_trick(
     first_up = state.first_up
     if first_up[w] < 0 and tricks[w] > deal.targets[w]:
         first_up = (*first_up[:w], trick_no, *first_up[w + 1 :])  # §5.7 first "up" trick
-    events.append(public({"type": "trick_won", "seat": w, "cards": [TEXT[c] for c in cards], "trick_no": trick_no,
-                          "tricks": tricks}))
+    # the cards are in the "played" events; a new deal in this same move may hand them to other seats
+    events.append(public({"type": "trick_won", "seat": w, "trick_no": trick_no, "tricks": tricks}))
     opts = state.options
     rules = opts.rules
     new = SMState(

@@ -80,10 +80,13 @@ def view(state: SMState, seat: int | None, name: str, title: str) -> dict[str, A
         if seat in (g, r):
             item["gave"] = texts(given)
         escrow.append(item)
+    settings = options_dict(opts)
+    if not rules.removes_card:
+        del settings["removed_card"]  # a card name that means nothing here (and may be in someone's hand)
     out: dict[str, Any] = {
         "game": name,
         "title": title,
-        "options": options_dict(opts),
+        "options": settings,
         "variant": opts.variant,
         "phase": state.phase.value,
         "seat": seat,

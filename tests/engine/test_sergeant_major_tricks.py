@@ -1,0 +1,89 @@
+"""Sergeant Major trick winners and legal plays: sergeant-major.md §7.1 (S1-S9) and §7.2 (L1-L4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import IllegalAction
+from engine.games.sergeant_major import GAME, trick_winner
+from engine.games.sergeant_major.stacked import playing
+from tests.engine.sergeant_major_helpers import ANN, BOB, CAT, act, of_type
+
+
+def test_trick_winner_s1_highest_of_suit_led_when_all_follow() -> None:
+    assert trick_winner(["10-spades", "Q-spades", "4-spades"], "hearts") == 1
+
+
+def test_trick_winner_s2_lowest_trump_beats_ace_led() -> None:
+    assert trick_winner(["K-clubs", "2-hearts", "A-clubs"], "hearts") == 1
+
+
+def test_trick_winner_s3_higher_trump_overruffs() -> None:
+    assert trick_winner(["7-diamonds", "9-hearts", "J-hearts"], "hearts") == 2
+
+
+def test_trick_winner_s4_offsuit_card_never_wins() -> None:
+    assert trick_winner(["A-diamonds", "K-clubs", "3-diamonds"], "spades") == 0
+
+
+def test_trick_winner_s5_trump_led_offsuit_ace_is_worthless() -> None:
+    assert trick_winner(["5-diamonds", "A-spades", "6-diamonds"], "diamonds") == 2
+
+
+def test_trick_winner_s6_no_trump_highest_of_suit_led() -> None:
+    assert trick_winner(["5-hearts", "K-spades", "10-hearts"], None) == 2
+
+
+def test_trick_winner_s7_no_trump_offsuit_aces_lose() -> None:
+    assert trick_winner(["2-clubs", "A-diamonds", "A-spades"], None) == 0
+
+
+def test_trick_winner_s8_two_trumps_higher_wins() -> None:
+    assert trick_winner(["Q-hearts", "3-clubs", "2-clubs"], "clubs") == 1
+
+
+def test_trick_winner_s9_misere_leader_takes_unwanted_trick() -> None:
+    assert trick_winner(["9-spades", "8-spades", "J-diamonds"], None) == 0
+
+
+def test_trick_winner_refuses_a_repeated_card() -> None:
+    with pytest.raises(IllegalAction) as refused:
+        trick_winner(["9-spades", "9-spades"], None)
+    assert refused.value.code == "bad_trick"
+
+
+def test_legal_play_l1_must_follow_suit() -> None:
+    state = playing({ANN: ["10-spades"], BOB: ["3-spades", "A-hearts"]}, "hearts", [(ANN, "10-spades")])
+    assert [a["card"] for a in GAME.legal_actions(state, BOB)] == ["3-spades"]
+    assert GAME.view(state, BOB)["legal"] == ["3-spades"]
+    with pytest.raises(IllegalAction) as refused:
+        act(state, BOB, {"type": "play", "card": "A-hearts"})
+    assert refused.value.code == "must_follow_suit"
+
+
+def test_legal_play_l2_no_duty_to_trump() -> None:
+    state = playing({ANN: ["10-spades"], BOB: ["A-hearts", "2-diamonds"]}, "hearts", [(ANN, "10-spades")])
+    legal = [a["card"] for a in GAME.legal_actions(state, BOB)]
+    assert "A-hearts" in legal and "2-diamonds" in legal
+    assert not any(card.endswith("spades") for card in GAME.view(state, BOB)["hand"])
+    assert len(legal) == 16  # void in spades: the whole hand
+    act(state, BOB, {"type": "play", "card": "2-diamonds"})
+
+
+def test_legal_play_l3_no_duty_to_overtrump() -> None:
+    state = playing(
+        {ANN: ["7-diamonds"], BOB: ["9-hearts"], CAT: ["J-hearts", "4-clubs"]},
+        "hearts", [(ANN, "7-diamonds"), (BOB, "9-hearts")], options={}, dealer=CAT,
+    )
+    legal = [a["card"] for a in GAME.legal_actions(state, CAT)]
+    assert "J-hearts" in legal and "4-clubs" in legal
+    done, events = act(state, CAT, {"type": "play", "card": "4-clubs"})
+    assert of_type(events, "trick_won")[0]["seat"] == BOB
+
+
+def test_legal_play_l4_trump_led_must_follow_with_trump() -> None:
+    state = playing({BOB: ["5-diamonds"], CAT: ["6-diamonds", "A-spades"]}, "diamonds", [(BOB, "5-diamonds")])
+    assert [a["card"] for a in GAME.legal_actions(state, CAT)] == ["6-diamonds"]
+    with pytest.raises(IllegalAction) as refused:
+        act(state, CAT, {"type": "play", "card": "A-spades"})
+    assert refused.value.code == "must_follow_suit"
