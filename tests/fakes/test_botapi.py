@@ -19,7 +19,7 @@ from telegram import (
     WebAppInfo,
 )
 from telegram.error import BadRequest, Conflict, Forbidden, RetryAfter
-from telegram.ext import ApplicationBuilder, CallbackContext, CommandHandler
+from telegram.ext import AIORateLimiter, ApplicationBuilder, CallbackContext, CommandHandler
 
 from tests.fakes.botapi import SECRET_HEADER, FakeBotApi
 
@@ -117,11 +117,11 @@ async def test_edit_message_text_keeps_the_previous_version_in_edits(botapi: Fak
 
 
 async def test_edit_message_text_raises_bad_request_when_not_modified(botapi: FakeBotApi, bot: Bot) -> None:
-    sent = await bot.send_message(ANA, "Your turn", reply_markup=keyboard(InlineKeyboardButton("Play", url="https://t.me/x")))
+    play = InlineKeyboardButton("Play", url="https://t.me/cardroom_test_bot")
+    sent = await bot.send_message(ANA, "Your turn", reply_markup=keyboard(play))
 
     with pytest.raises(BadRequest, match=r"(?i)message is not modified"):
-        await bot.edit_message_text("Your turn", chat_id=ANA, message_id=sent.message_id,
-                                    reply_markup=keyboard(InlineKeyboardButton("Play", url="https://t.me/x")))
+        await bot.edit_message_text("Your turn", chat_id=ANA, message_id=sent.message_id, reply_markup=keyboard(play))
 
     assert botapi.calls_to("editMessageText")[0].status == 400
     assert botapi.messages(ANA)[0].edits == []
@@ -163,7 +163,7 @@ async def test_send_message_raises_forbidden_when_user_never_started_the_bot(bot
     with pytest.raises(Forbidden, match=r"(?i)bot can't initiate conversation with a user"):
         await bot.send_message(BEN, "Your turn")
 
-    botapi.user_starts_bot(BEN)
+    botapi.started_users.add(BEN)
     await bot.send_message(BEN, "Your turn")
     botapi.user_blocks_bot(BEN)
     with pytest.raises(Forbidden, match=r"(?i)bot was blocked by the user"):
@@ -176,17 +176,21 @@ async def test_send_message_raises_bad_request_when_chat_unknown(bot: Bot) -> No
         await bot.send_message(-1009999, "hello")
 
 
-async def test_send_message_raises_retry_after_when_burst_exceeds_per_chat_limit(botapi: FakeBotApi, bot: Bot) -> None:
-    await bot.send_message(ANA, "one")
-
-    with pytest.raises(RetryAfter) as caught:
-        await bot.send_message(ANA, "two")
+async def test_send_message_raises_retry_after_when_burst_exceeds_per_chat_limit() -> None:
+    fake = await make_fake(clock=Clock())
+    try:
+        async with Bot(fake.token, base_url=fake.base_url) as real_bot:
+            await real_bot.send_message(ANA, "one")
+            with pytest.raises(RetryAfter) as caught:
+                await real_bot.send_message(ANA, "two")
+            await real_bot.send_message(GROUP, "another chat is not limited by Ana's chat")
+    finally:
+        await fake.close()
 
     assert caught.value.retry_after == dtm.timedelta(seconds=1)
-    assert botapi.count_429 == 1
-    assert botapi.calls_to("sendMessage")[1].response["parameters"] == {"retry_after": 1}
-    assert [m.text for m in botapi.messages(ANA)] == ["one"]
-    await bot.send_message(GROUP, "another chat is not limited by Ana's chat")
+    assert fake.count_429 == 1
+    assert fake.calls_to("sendMessage")[1].response["parameters"] == {"retry_after": 1}
+    assert [m.text for m in fake.messages(ANA)] == ["one"]
 
 
 async def test_per_chat_limit_allows_the_next_message_once_a_second_has_passed() -> None:
@@ -268,7 +272,26 @@ async def test_time_scale_shrinks_windows_and_reports_fractional_retry_after() -
     finally:
         await fake.close()
 
-    assert dtm.timedelta(0) < caught.value.retry_after <= dtm.timedelta(seconds=0.05)
+    retry_after = caught.value.retry_after
+    assert isinstance(retry_after, dtm.timedelta)
+    assert dtm.timedelta(0) < retry_after <= dtm.timedelta(seconds=0.05)
+
+
+async def test_rate_limiter_with_retries_gets_a_burst_through_when_time_is_scaled() -> None:
+    fake = await make_fake(time_scale=0.02)
+    application = (
+        ApplicationBuilder().token(fake.token).base_url(fake.base_url)
+        .rate_limiter(AIORateLimiter(max_retries=3)).build()
+    )  # fmt: skip
+    try:
+        async with application:
+            for n in range(3):
+                await application.bot.send_message(ANA, f"message {n}")
+    finally:
+        await fake.close()
+
+    assert [m.text for m in fake.messages(ANA)] == ["message 0", "message 1", "message 2"]
+    assert fake.count_429 >= 1  # the burst was refused at first and retried after retry_after
 
 
 async def test_answer_callback_query_accepts_each_query_once(botapi: FakeBotApi, bot: Bot) -> None:
@@ -387,8 +410,8 @@ async def test_get_updates_long_poll_waits_for_timeout_then_returns_early_on_upd
 
 async def test_get_updates_delivers_start_command_to_command_handler(botapi: FakeBotApi) -> None:
     async def start_command(update: Update, context: CallbackContext) -> None:  # type: ignore[type-arg]
-        assert update.effective_message is not None
-        await update.effective_message.reply_text(f"Welcome, {update.effective_user.first_name}!")  # type: ignore[union-attr]
+        assert update.effective_message is not None and update.effective_user is not None
+        await update.effective_message.reply_text(f"Welcome, {update.effective_user.first_name}!")
 
     application = (
         ApplicationBuilder().token(botapi.token).base_url(botapi.base_url).base_file_url(botapi.base_file_url).build()

@@ -1,9 +1,23 @@
 """A local Telegram Bot API server for tests: the real bot talks to it over HTTP, tests read what it recorded.
 
-Point python-telegram-bot at it with
-``ApplicationBuilder().token(fake.token).base_url(fake.base_url).base_file_url(fake.base_file_url)``.
-python-telegram-bot raises ``RetryAfter`` through a deprecated int property unless ``PTB_TIMEDELTA=1``
-is set; with warnings as errors, tests that may meet a 429 need that variable (see ``fixtures.py``).
+Typical use::
+
+    async with FakeBotApi() as fake:
+        app = ApplicationBuilder().token(fake.token).base_url(fake.base_url).base_file_url(fake.base_file_url).build()
+        fake.add_group(-100123, "Card night")
+        await fake.send_update(fake.message(-100123, 42, "/new coins"))   # or app.process_update(...)
+        await fake.wait_for_calls("sendMessage")
+        lobby = fake.last_message(-100123)
+        await fake.send_update(fake.press(43, lobby, "Join"))
+
+Limits: ``per_chat_per_second``, ``per_group_per_minute`` (chat id < 0) and ``global_per_second`` count
+sendMessage, editMessageText and editMessageReplyMarkup that succeed; 0 switches a limit off. Pass a
+``clock`` to move time by hand, or ``time_scale`` < 1 to shrink every window (retry_after then comes in
+fractions of a second so the library's rate limiter does not sleep whole seconds).
+
+python-telegram-bot builds ``RetryAfter`` through a deprecated int property unless ``PTB_TIMEDELTA=1``;
+with warnings as errors, tests that may meet a 429 need that variable (the ``ptb_timedelta`` fixture in
+``tests/fakes/fixtures.py``).
 """
 
 from .model import ApiError, Call, Delivery, Edit, FakeMessage

@@ -102,8 +102,12 @@ class World:
         """A chat the bot can read, or 400 chat not found."""
         if isinstance(chat_id, bool) or not isinstance(chat_id, int):
             raise bad_request("chat not found")
+        if chat_id > 0:
+            if chat_id not in self.started_users | self.blocked_users:
+                raise bad_request("chat not found")
+            return self.chats.get(chat_id) or self.private_chat(chat_id)  # started_users may be edited directly
         chat = self.chats.get(chat_id)
-        if chat is None or (chat_id > 0 and chat_id not in self.started_users | self.blocked_users):
+        if chat is None:
             raise bad_request("chat not found")
         return chat
 
