@@ -193,7 +193,7 @@ def _finish_trick(
     won = list(state.won)
     won[w] += N
     events.append(public({
-        "type": "trick_won", "seat": w, "cards": [DECK.text(c) for c in cards], "points": points,
+        "type": "trick_won", "seat": w, "points": points,
         "scores": scores, "trick_no": state.trick_no,
     }))
     opts = state.options
@@ -214,7 +214,7 @@ def _finish_trick(
     hand_no = state.hand_no + 1
     nxt = CoinsState(
         opts, state.seed, Phase.PLAY, hand_no, dealer, _deal(state.seed, hand_no, dealer), (), (dealer + 1) % N, 1,
-        tuple(scores), (0, 0, 0), trick, None,
+        tuple(scores), (0, 0, 0), (), None,
     )
     events.append(public({"type": "hand_over", "hand_no": state.hand_no, "scores": scores, "next_dealer": dealer}))
     events.extend(_dealt_events(nxt))
@@ -303,6 +303,14 @@ class Coins:
         if state.phase is not Phase.OVER:
             return None
         return Outcome(state.scores, placements_by(state.scores))
+
+    def hidden_cards(self, state: CoinsState, seat: int | None) -> frozenset[str]:
+        """The cards in the other seats' hands."""
+        mask = 0
+        for other, hand in enumerate(state.hands):
+            if other != seat:
+                mask |= hand
+        return frozenset(DECK.texts(mask))
 
 
 GAME = Coins()

@@ -1,0 +1,38 @@
+# The two set-up commands of the README: `make run` and `make test`.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PG_LOCAL := postgresql://postgres@127.0.0.1:5432/postgres
+# PostgreSQL tests run when a server answers on loopback (CI always sets this explicitly).
+CARDROOM_TEST_POSTGRES ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && echo $(PG_LOCAL))
+export CARDROOM_TEST_POSTGRES
+
+.PHONY: install run test lint chromium bench simulate
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --editable ".[test]"
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(PY) -m webapp
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else echo "browser tests need Debian's chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+test: install chromium lint
+	$(VENV)/bin/pytest
+
+simulate: install
+	$(VENV)/bin/cardroom simulate --game coins --games 20
+
+bench: install
+	$(PY) bench/engine.py

@@ -1,0 +1,113 @@
+"""The ``cardroom`` command: ``simulate`` plays whole games of AI players through the table service."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from engine import games
+from engine.errors import Refusal
+from engine.store import Store, database_url
+from engine.tables import TableService
+
+
+def progress(done: int, total: int, started: float, out: object = sys.stderr) -> None:
+    """Draw a one-line progress bar with a rate and time left."""
+    width = 30
+    filled = width * done // max(total, 1)
+    elapsed = time.perf_counter() - started
+    rate = done / elapsed if elapsed else 0.0
+    left = (total - done) / rate if rate else 0.0
+    line = f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {rate:5.1f}/s  {left:4.0f}s left"
+    print(line, end="" if done < total else "\n", file=out, flush=True)  # type: ignore[call-overload]
+
+
+async def simulate(
+    game: str, count: int, seed: str, level: str, data_dir: Path, players: int | None, parallel: int = 8
+) -> int:
+    """Play ``count`` all-AI games through the service and print the results."""
+    store = Store(database_url(None, data_dir))
+    await store.open()
+    service = TableService(store)
+    await service.start()
+    wins: Counter[int] = Counter()
+    totals: Counter[int] = Counter()
+    moves = 0
+    started = time.perf_counter()
+    done = 0
+    gate = asyncio.Semaphore(parallel)
+
+    async def one(i: int) -> None:
+        nonlocal done, moves
+        async with gate:
+            table_seed = hashlib.sha256(f"{seed}:{i}".encode()).hexdigest()
+            options: dict[str, object] = {"ai_level": level}
+            if players:
+                options["players"] = players
+            info = await service.create_table(game, 0, "Simulator", options, seed=table_seed)
+            table = service.live(info.id)
+            assert table is not None
+            table.row.seats[0].is_ai = True  # the simulator hands its own seat to the AI too
+            await service.start_game(info.id, 0)
+            while (final := await service.info(info.id)).status == "playing":
+                await asyncio.sleep(0.01)
+            if final.result is None:
+                raise RuntimeError(f"game {i} did not finish (status {final.status})")
+            for seat in final.result["winners"]:
+                wins[seat] += 1
+            for seat, score in enumerate(final.result["scores"]):
+                totals[seat] += score
+            moves += final.seq
+            done += 1
+            progress(done, count, started)
+
+    try:
+        await asyncio.gather(*(one(i) for i in range(count)))
+    finally:
+        await service.close()
+        await store.close()
+    elapsed = time.perf_counter() - started
+    print(f"{count} games of {games.get(game).title}, {moves} moves in {elapsed:.1f}s "
+          f"({moves / elapsed:.0f} stored moves/s)")
+    for seat in sorted(totals):
+        print(f"  seat {seat}: {wins[seat]} wins ({100 * wins[seat] / count:.1f}%), "
+              f"average score {totals[seat] / count:.2f}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``cardroom`` command."""
+    parser = argparse.ArgumentParser(prog="cardroom", description="Cardroom tools.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sim = sub.add_parser("simulate", help="play whole games of AI players through the table service")
+    sim.add_argument("--game", default="coins", help=f"one of: {', '.join(games.names())}")
+    sim.add_argument("--games", type=int, default=10, help="how many games to play")
+    sim.add_argument("--seed", default="cardroom", help="derives each table's seed, so runs repeat exactly")
+    sim.add_argument("--level", default="easy", choices=("easy", "strong"), help="AI level")
+    sim.add_argument("--players", type=int, default=None, help="seats, for games with a choice")
+    sim.add_argument("--parallel", type=int, default=8, help="games played at the same time")
+    sim.add_argument("--data-dir", type=Path, default=None, help="keep the database here (default: a temp dir)")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    try:
+        games.get(args.game)
+        if args.data_dir is not None:
+            return asyncio.run(simulate(args.game, args.games, args.seed, args.level, args.data_dir, args.players,
+                                        max(1, args.parallel)))
+        with tempfile.TemporaryDirectory(prefix="cardroom-sim-") as tmp:
+            return asyncio.run(simulate(args.game, args.games, args.seed, args.level, Path(tmp), args.players,
+                                        max(1, args.parallel)))
+    except Refusal as refusal:
+        print(f"cardroom: {refusal.message}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

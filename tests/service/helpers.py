@@ -1,0 +1,42 @@
+"""Small drivers for service tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.tables import TableService
+
+ANN, BOB, CAT = 101, 102, 103
+
+
+async def started_coins(service: TableService, humans: int = 3, **options: Any) -> str:
+    """A Coins table with ``humans`` people (Ann, Bob, Cat) and AI in the other seats, dealt."""
+    info = await service.create_table("coins", ANN, "Ann", options or None, seed=None)
+    for user, name in ((BOB, "Bob"), (CAT, "Cat"))[: humans - 1]:
+        await service.join(info.id, user, name)
+    await service.start_game(info.id, ANN)
+    await service.autoplay.idle()
+    return info.id
+
+
+async def human_move(service: TableService, table_id: str) -> tuple[int, dict[str, Any], int]:
+    """The first legal move of the person on turn: (user, action, seq)."""
+    await service.autoplay.idle()
+    info = await service.info(table_id)
+    seat = info.to_act[0]
+    user = info.seats[seat].user_id
+    assert user is not None
+    view = await service.view(table_id, user)
+    return user, {"type": "play", "card": view["state"]["legal"][0]}, view["seq"]
+
+
+async def play_out(service: TableService, table_id: str, moves: int | None = None) -> None:
+    """Let the people on turn play their first legal card until the end (or ``moves`` moves)."""
+    done = 0
+    while moves is None or done < moves:
+        await service.autoplay.idle()
+        if (await service.info(table_id)).status != "playing":
+            return
+        user, action, seq = await human_move(service, table_id)
+        await service.act(table_id, user, action, seq)
+        done += 1

@@ -1,0 +1,86 @@
+"""Lobby life cycle: seats, options, start, leave, cancel — and every refusal changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import Refusal
+from engine.tables import TableService
+from tests.service.helpers import ANN, BOB, CAT, play_out, started_coins
+
+
+async def test_join_fills_seats_in_order_and_start_fills_the_rest_with_ai(service: TableService) -> None:
+    info = await service.create_table("coins", ANN, "Ann", {"target_score": 15})
+    assert info.status == "lobby" and info.options["target_score"] == 15 and info.free_seats == 2
+    info = await service.join(info.id, BOB, "Bob")
+    assert [s.name for s in info.seats] == ["Ann", "Bob", ""]
+    info = await service.start_game(info.id, ANN)
+    assert info.status == "playing"
+    assert info.seats[2].is_ai and info.seats[2].name.endswith("(AI)")
+
+
+@pytest.mark.parametrize(
+    ("setup", "attempt", "code"),
+    [
+        ("full", lambda s, t: s.join(t, 104, "Dan"), "table_full"),
+        ("lobby", lambda s, t: s.join(t, ANN, "Ann"), "already_seated"),
+        ("lobby", lambda s, t: s.start_game(t, BOB), "not_host"),
+        ("lobby", lambda s, t: s.add_ai(t, BOB), "not_host"),
+        ("lobby", lambda s, t: s.set_options(t, BOB, {"target_score": 20}), "not_host"),
+        ("lobby", lambda s, t: s.set_options(t, ANN, {"target_score": 0}), "bad_options"),
+        ("lobby", lambda s, t: s.set_options(t, ANN, {"players": 4}), "bad_options"),
+        ("lobby", lambda s, t: s.set_options(t, ANN, {"timer": "forever"}), "bad_options"),
+        ("lobby", lambda s, t: s.abandon(t, BOB), "not_host"),
+        ("lobby", lambda s, t: s.leave(t, 104), "not_seated"),
+        ("started", lambda s, t: s.join(t, 104, "Dan"), "already_started"),
+        ("started", lambda s, t: s.start_game(t, ANN), "already_started"),
+    ],
+)
+async def test_lobby_refusals_change_nothing(service: TableService, setup: str, attempt, code: str) -> None:
+    info = await service.create_table("coins", ANN, "Ann")
+    await service.join(info.id, BOB, "Bob")
+    if setup == "full":
+        await service.join(info.id, CAT, "Cat")
+    if setup == "started":
+        await service.start_game(info.id, ANN)
+        await service.autoplay.idle()
+    before = await service.info(info.id)
+    with pytest.raises(Refusal) as refused:
+        await attempt(service, info.id)
+    assert refused.value.code == code and refused.value.message
+    assert await service.info(info.id) == before
+
+
+async def test_unknown_game_and_bad_options_are_refused_at_creation(service: TableService) -> None:
+    with pytest.raises(Refusal) as refused:
+        await service.create_table("poker", ANN, "Ann")
+    assert refused.value.code == "unknown_game"
+    with pytest.raises(Refusal) as refused:
+        await service.create_table("coins", ANN, "Ann", {"target_score": 500})
+    assert refused.value.code == "bad_options" and "1 to 99" in refused.value.message
+
+
+async def test_leaving_mid_game_hands_the_seat_to_an_ai_and_the_game_goes_on(service: TableService) -> None:
+    table_id = await started_coins(service)
+    info = await service.leave(table_id, CAT)
+    assert info.seats[2].is_ai and info.seats[2].user_id is None and info.seats[2].name == "Cat (AI)"
+    await play_out(service, table_id)
+    assert (await service.info(table_id)).status == "finished"
+
+
+async def test_host_leaving_the_lobby_passes_the_host_on_and_last_leaver_abandons(service: TableService) -> None:
+    info = await service.create_table("coins", ANN, "Ann")
+    await service.join(info.id, BOB, "Bob")
+    info = await service.leave(info.id, ANN)
+    assert info.host_user_id == BOB and info.status == "lobby"
+    info = await service.leave(info.id, BOB)
+    assert info.status == "abandoned" and info.seed is not None
+
+
+async def test_cancel_by_host_reveals_the_seed_and_stops_play(service: TableService) -> None:
+    table_id = await started_coins(service)
+    info = await service.abandon(table_id, ANN)
+    assert info.status == "abandoned" and info.seed is not None
+    with pytest.raises(Refusal) as refused:
+        await service.act(table_id, ANN, {"type": "play", "card": "A-cups"}, info.seq)
+    assert refused.value.code == "abandoned"
