@@ -1,0 +1,235 @@
+// The page's entry point: sign-in (Telegram initData or the local name sign-in), home, and the open table.
+
+import { h, clear, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { Api } from "./net.js";
+import { installSprite } from "./cards.js";
+import { TableScreen } from "./table.js";
+import { optionLabel, valueLabel } from "./lobby.js";
+import * as tg from "./tg.js";
+
+const LOCAL_KEY = "cardroom.init_data";
+const TABLE_OPTIONS = [
+  { name: "timer", choices: ["none", "live", "relaxed"], default: "none" },
+  { name: "ai_level", choices: ["easy", "strong"], default: "easy" },
+];
+
+class App {
+  constructor(root) {
+    this.root = root;
+    this.config = null;
+    this.user = null;
+    this.initData = "";
+    this.screen = null;
+    this.api = new Api(() => this.initData);
+  }
+
+  async boot() {
+    tg.init();
+    installSprite();
+    try {
+      this.config = await this.api.get("/api/config");
+    } catch (err) {
+      this.show(h("div", { class: "notice" }, h("p", { text: t("server_unreachable") }),
+        h("button", { class: "btn primary", type: "button", text: t("retry"), onclick: () => this.boot() })));
+      return;
+    }
+    document.documentElement.dataset.mode = this.config.local_mode ? "local" : "telegram";
+    window.addEventListener("popstate", () => this.route());
+    this.initData = tg.initData() || (this.config.local_mode ? localStorage.getItem(LOCAL_KEY) || "" : "");
+    if (!this.initData) {
+      if (this.config.local_mode) this.showSignIn();
+      else this.showOpenInTelegram();
+      return;
+    }
+    await this.signedIn();
+  }
+
+  async signedIn() {
+    try {
+      const me = await this.api.get("/api/me");
+      this.user = me.user;
+      this.tables = me.tables || [];
+    } catch (err) {
+      if (err.status === 401) this.authFailed();
+      else toast(err.message || t("error_generic"), "error");
+      return;
+    }
+    const start = tg.startParam();
+    if (start && !this.tableFromUrl()) {
+      history.replaceState(null, "", this.urlFor(start));
+    }
+    this.route();
+  }
+
+  tableFromUrl() {
+    return new URLSearchParams(location.search).get("table");
+  }
+
+  urlFor(tableId) {
+    return `${location.pathname}${tableId ? `?table=${encodeURIComponent(tableId)}` : ""}${location.hash}`;
+  }
+
+  route() {
+    if (!this.user) return;
+    const tableId = this.tableFromUrl();
+    if (tableId) this.showTable(tableId);
+    else this.showHome();
+  }
+
+  show(el) {
+    if (this.screen && this.screen.destroy) this.screen.destroy();
+    this.screen = null;
+    document.querySelectorAll(".sheet-backdrop").forEach((e) => e.remove());
+    clear(this.root).append(el);
+  }
+
+  openTable(tableId) {
+    history.pushState(null, "", this.urlFor(tableId));
+    this.showTable(tableId);
+  }
+
+  goHome() {
+    history.pushState(null, "", this.urlFor(null));
+    this.showHome();
+  }
+
+  showTable(tableId) {
+    const screen = new TableScreen(this, tableId);
+    this.show(screen.el);
+    this.screen = screen;
+    tg.backButton(() => this.goHome());
+  }
+
+  authFailed() {
+    if (this.config && this.config.local_mode) {
+      localStorage.removeItem(LOCAL_KEY);
+      this.initData = "";
+      this.user = null;
+      this.showSignIn();
+      return;
+    }
+    this.show(h("div", { class: "notice" }, h("p", { text: t("session_expired") })));
+  }
+
+  showOpenInTelegram() {
+    const bot = this.config.bot_username;
+    this.show(h("div", { class: "notice" },
+      h("h1", { text: t("app_name") }),
+      h("p", { text: t("open_in_telegram") }),
+      bot ? h("a", { class: "btn primary", href: `https://t.me/${bot}`, text: `@${bot}` }) : null));
+  }
+
+  showSignIn() {
+    tg.backButton(null);
+    const input = h("input", { id: "signin-name", name: "name", type: "text", maxlength: "32", required: true,
+      autocomplete: "nickname", placeholder: t("your_name") });
+    const error = h("p", { class: "error", role: "alert" });
+    const form = h("form", { class: "signin", onsubmit: async (ev) => {
+      ev.preventDefault();
+      const name = input.value.trim();
+      if (!name) return;
+      try {
+        const data = await this.api.post("/api/local/signin", { name });
+        this.initData = data.init_data;
+        localStorage.setItem(LOCAL_KEY, data.init_data);
+        await this.signedIn();
+      } catch (err) {
+        error.textContent = err.message || t("error_generic");
+      }
+    } },
+      h("label", { for: "signin-name", text: t("your_name") }),
+      input,
+      h("button", { class: "btn primary", type: "submit", text: t("sign_in") }),
+      error);
+    this.show(h("section", { class: "screen home" },
+      h("header", { class: "hero" }, h("h1", { text: t("app_name") }), h("p", { class: "hint", text: t("local_intro") })),
+      form));
+    input.focus();
+  }
+
+  async showHome() {
+    tg.backButton(null);
+    tg.mainButton(null);
+    const list = h("div", { class: "my-tables" });
+    const home = h("section", { class: "screen home" },
+      h("header", { class: "hero" },
+        h("h1", { text: t("app_name") }),
+        h("p", { class: "hint", text: t("hello", { name: (this.user && this.user.first_name) || "" }) })),
+      this.newGameForm(),
+      list);
+    this.show(home);
+    try {
+      const me = await this.api.get("/api/me");
+      this.tables = me.tables || [];
+    } catch {
+      // keep the list from sign-in
+    }
+    this.renderTables(list);
+  }
+
+  renderTables(list) {
+    const open = (this.tables || []).filter((x) => x.status === "lobby" || x.status === "playing");
+    clear(list);
+    if (!open.length) return;
+    list.append(h("h2", { text: t("your_tables") }), h("ul", { class: "tables" }, open.map((x) => h("li", {},
+      h("button", { class: "table-link", type: "button", onclick: () => this.openTable(x.id) },
+        h("span", { class: "pname", text: x.title }),
+        h("span", { class: "hint", text: `${t(`status_${x.status}`)} · ${x.seats.map((s) => s.name || "–").join(", ")}` }))))));
+  }
+
+  newGameForm() {
+    const games = this.config.games || [];
+    const fields = h("div", { class: "fields" });
+    const gameSelect = h("select", { name: "game", id: "game-select", onchange: () => renderFields() },
+      games.map((g) => h("option", { value: g.name, text: g.title })));
+    const error = h("p", { class: "error", role: "alert" });
+    const pick = (name, label, choices, value) => h("div", { class: "field" },
+      h("label", { for: `opt-${name}`, text: label }),
+      h("select", { id: `opt-${name}`, name, dataset: { option: name } },
+        choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value), text: valueLabel(name, c) }))));
+    const renderFields = () => {
+      const g = games.find((x) => x.name === gameSelect.value);
+      clear(fields);
+      if (!g) return;
+      for (const s of g.settings) {
+        if (s.choices && s.choices.length) fields.append(pick(s.name, optionLabel(s.name, s.label), s.choices, s.default));
+      }
+      if (g.min_players !== g.max_players) {
+        const range = [];
+        for (let n = g.min_players; n <= g.max_players; n += 1) range.push(n);
+        fields.append(pick("players", optionLabel("players"), range, g.max_players));
+      }
+      for (const o of TABLE_OPTIONS) fields.append(pick(o.name, optionLabel(o.name), o.choices, o.default));
+    };
+    renderFields();
+    const form = h("form", { class: "new-game", onsubmit: async (ev) => {
+      ev.preventDefault();
+      const g = games.find((x) => x.name === gameSelect.value);
+      if (!g) return;
+      const options = {};
+      for (const select of fields.querySelectorAll("select")) {
+        const name = select.dataset.option;
+        const setting = g.settings.find((s) => s.name === name);
+        const choice = setting && setting.choices.find((c) => String(c) === select.value);
+        options[name] = choice !== undefined ? choice : (name === "players" ? Number(select.value) : select.value);
+      }
+      try {
+        const info = await this.api.post("/api/tables", { game: g.name, options });
+        this.openTable(info.id);
+      } catch (err) {
+        if (err.status === 401) this.authFailed();
+        else error.textContent = err.message || t("error_generic");
+      }
+    } },
+      h("h2", { text: t("new_game") }),
+      h("div", { class: "field" }, h("label", { for: "game-select", text: t("game") }), gameSelect),
+      fields,
+      h("button", { class: "btn primary create-btn", type: "submit", text: t("create_table") }),
+      error);
+    return form;
+  }
+}
+
+const app = new App(document.getElementById("app"));
+app.boot();

@@ -1,0 +1,263 @@
+// The Coins table for a phone in portrait: opponents on top, the trick in the middle, your 16 cards below.
+
+import { h, clear, toast, formatClock } from "./dom.js";
+import { t } from "./i18n.js";
+import { cardEl, backEl, cardName, sortHand, suitIcon } from "./cards.js";
+import * as tg from "./tg.js";
+
+const DECK = "spanish";
+
+export function createRenderer(container, ctx) {
+  return new CoinsTable(container, ctx);
+}
+
+class CoinsTable {
+  constructor(container, ctx) {
+    this.ctx = ctx;
+    this.view = null;
+    this.selected = null;
+    this.wasMyTurn = false;
+    this.lastWinner = null;
+    this.showLast = false;
+    this.el = h("div", { class: "coins-table" },
+      this.scorebar = h("div", { class: "scorebar" }),
+      this.cycle = h("div", { class: "cycle", role: "note" }),
+      this.opps = h("div", { class: "opps" }),
+      this.felt = h("div", { class: "felt" }),
+      this.status = h("div", { class: "status", role: "status", "aria-live": "polite" }),
+      this.me = h("div", { class: "me" }),
+      this.hand = h("div", { class: "hand", role: "group", "aria-label": t("your_hand") }),
+      this.actions = h("div", { class: "actions" }),
+      h("footer", { class: "credit", text: t("coins_credit") }));
+    container.append(this.el);
+    this.clock = setInterval(() => this.renderClock(), 1000);
+  }
+
+  destroy() {
+    clearInterval(this.clock);
+    tg.mainButton(null);
+    this.el.remove();
+  }
+
+  get you() {
+    return this.view && typeof this.view.you === "number" ? this.view.you : null;
+  }
+
+  get state() {
+    return this.view.state;
+  }
+
+  isMyTurn() {
+    return this.you !== null && this.state.phase === "play" && this.state.to_act.includes(this.you);
+  }
+
+  update(view, events) {
+    this.view = view;
+    for (const e of events || []) this.onEvent(e);
+    const hand = this.state.hand || [];
+    if (this.selected && !hand.includes(this.selected)) this.selected = null;
+    const mine = this.isMyTurn();
+    if (mine && !this.wasMyTurn) tg.haptic("turn");
+    this.wasMyTurn = mine;
+    this.render();
+  }
+
+  refused() {
+    this.render();
+  }
+
+  onEvent(e) {
+    const s = this.state;
+    if (e.type === "trick_won") {
+      this.lastWinner = e.seat;
+      this.flash(e.points
+        ? t("took_trick_points", { name: this.ctx.name(e.seat), n: e.points })
+        : t("took_trick", { name: this.ctx.name(e.seat) }));
+    } else if (e.type === "dealt" && e.seat === this.you) {
+      this.flash(t("new_hand", { n: e.hand_no, name: this.ctx.name(e.dealer) }));
+      this.lastWinner = null;
+    } else if (e.type === "played" && s.trick.length === 1) {
+      this.showLast = false;
+    }
+  }
+
+  flash(text) {
+    this.flashed = { text, until: Date.now() + 2500 };
+  }
+
+  seatsAround() {
+    const bottom = this.you === null ? 0 : this.you;
+    return { bottom, left: (bottom + 1) % 3, right: (bottom + 2) % 3 };
+  }
+
+  render() {
+    const s = this.state;
+    const seats = this.seatsAround();
+    this.renderScorebar(s);
+    this.renderCycle(s);
+    clear(this.opps).append(this.playerPanel(seats.left, "left"), this.playerPanel(seats.right, "right"));
+    this.renderFelt(s, seats);
+    this.renderStatus(s);
+    clear(this.me).append(this.playerPanel(seats.bottom, "bottom"));
+    this.renderHand(s);
+    this.renderActions(s);
+  }
+
+  renderScorebar(s) {
+    clear(this.scorebar).append(
+      h("span", { class: "hand-no", text: t("hand_n", { n: s.hand_no }) }),
+      h("span", { class: "trick-no", text: t("trick_n", { n: Math.min(s.trick_no, 16), of: 16 }) }),
+      h("span", { class: "target", text: t("first_to", { n: s.target_score }) }));
+  }
+
+  renderCycle(s) {
+    const cycle = [...s.suit_cycle, s.suit_cycle[0]];
+    clear(this.cycle);
+    this.cycle.setAttribute("aria-label", t("cycle_explained"));
+    cycle.forEach((suit, i) => {
+      if (i) this.cycle.append(h("span", { class: "gt", "aria-hidden": "true", text: ">" }));
+      this.cycle.append(h("span", { class: "cyc" }, suitIcon(suit, DECK, 16), h("span", { text: t(`suit_${suit}`) })));
+    });
+  }
+
+  playerPanel(seat, where) {
+    const s = this.state;
+    const info = this.ctx.seatInfo(seat) || {};
+    const score = s.scores[seat];
+    const pct = Math.min(100, Math.round((100 * score) / Math.max(1, s.target_score)));
+    const turn = s.phase === "play" && s.to_act.includes(seat);
+    const winner = s.phase === "over" && s.winner === seat;
+    return h("div", { class: `player ${where}${turn ? " turn" : ""}${winner ? " winner" : ""}`, dataset: { seat: String(seat) } },
+      h("div", { class: "pline" },
+        h("span", { class: "pname", text: this.ctx.name(seat) }),
+        info.is_ai || info.autopilot ? h("span", { class: "badge ai", text: t("ai") }) : null,
+        s.dealer === seat ? h("span", { class: "badge dealer", title: t("dealer"), text: t("dealer_short") }) : null),
+      h("div", { class: "pline small" },
+        where === "bottom" ? null : h("span", { class: "count" }, backEl("mini"),
+          h("span", { text: t("cards_n", { n: s.hand_counts[seat] }) })),
+        h("span", { class: "won", text: t("won_n", { n: s.won_cards[seat] }) }),
+        h("span", { class: "points", text: t("score_of", { n: score, target: s.target_score }) })),
+      h("div", { class: "bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(s.target_score),
+        "aria-valuenow": String(score) }, h("span", { style: `width:${pct}%` })));
+  }
+
+  renderFelt(s, seats) {
+    clear(this.felt);
+    const live = s.trick.length > 0;
+    const showing = live ? s.trick : s.last_trick;
+    const slots = { [seats.left]: "left", [seats.right]: "right", [seats.bottom]: "bottom" };
+    const trick = h("div", { class: `trick${live ? "" : " done"}` });
+    showing.forEach((play, i) => {
+      const card = cardEl(play.card, DECK, { classes: `slot-${slots[play.seat]}` });
+      card.append(h("span", { class: "order", text: String(i + 1) }));
+      trick.append(card);
+    });
+    this.felt.append(trick);
+    let caption = "";
+    if (!live && s.last_trick.length) {
+      caption = this.lastWinner !== null ? t("last_trick_won_by", { name: this.ctx.name(this.lastWinner) }) : t("last_trick");
+    } else if (!live && s.phase === "play") {
+      caption = t("leads", { name: this.ctx.name(s.turn) });
+    }
+    if (this.flashed && Date.now() < this.flashed.until) caption = this.flashed.text;
+    this.felt.append(h("div", { class: "caption", text: caption }));
+    if (live && s.last_trick.length) {
+      this.felt.append(h("button", { class: "btn small last-btn", type: "button", "aria-expanded": String(this.showLast),
+        onclick: () => { this.showLast = !this.showLast; this.render(); }, text: t("last_trick") }));
+      if (this.showLast) {
+        this.felt.append(h("div", { class: "last-trick" },
+          h("div", { class: "label", text: this.lastWinner !== null
+            ? t("last_trick_won_by", { name: this.ctx.name(this.lastWinner) }) : t("last_trick") }),
+          h("div", { class: "row" }, s.last_trick.map((play) => h("div", { class: "lt" },
+            cardEl(play.card, DECK), h("span", { text: this.ctx.name(play.seat) }))))));
+      }
+    }
+  }
+
+  renderStatus(s) {
+    let text;
+    let cls = "status";
+    if (s.phase === "over") {
+      text = s.winner === this.you ? t("you_won") : t("winner_is", { name: this.ctx.name(s.winner) });
+      cls += " over";
+    } else if (this.isMyTurn()) {
+      text = t("your_turn");
+      cls += " mine";
+    } else {
+      text = t("to_play", { name: this.ctx.name(s.turn) });
+    }
+    this.status.className = cls;
+    clear(this.status).append(h("span", { text }), this.clockEl = h("span", { class: "clock" }));
+    this.renderClock();
+  }
+
+  renderClock() {
+    if (!this.clockEl || !this.view) return;
+    const table = this.view.table;
+    if (!table.deadline || table.timer === "none" || this.state.phase !== "play") {
+      this.clockEl.textContent = "";
+      return;
+    }
+    const left = table.deadline - Date.now() / 1000;
+    this.clockEl.textContent = formatClock(left);
+    this.clockEl.classList.toggle("low", left < 15);
+  }
+
+  renderHand(s) {
+    clear(this.hand);
+    if (this.you === null) {
+      this.hand.append(h("p", { class: "hint", text: t("watching") }));
+      return;
+    }
+    const cards = sortHand(s.hand || [], DECK, s.suit_cycle);
+    const legal = new Set(s.legal || []);
+    const myTurn = this.isMyTurn();
+    this.hand.style.setProperty("--cols", String(Math.max(4, Math.ceil(cards.length / 2))));
+    for (const card of cards) {
+      const classes = [card === this.selected ? "selected" : "", myTurn && !legal.has(card) ? "illegal" : ""].join(" ");
+      const el = cardEl(card, DECK, { classes, onTap: () => this.tap(card) });
+      el.setAttribute("aria-pressed", String(card === this.selected));
+      this.hand.append(el);
+    }
+  }
+
+  renderActions(s) {
+    clear(this.actions);
+    if (s.phase === "over") {
+      tg.mainButton(null);
+      this.actions.append(h("button", { class: "btn primary", type: "button", onclick: () => this.ctx.showResult(),
+        text: t("show_result") }));
+      return;
+    }
+    const ready = this.selected && this.isMyTurn();
+    const label = ready ? t("play_card", { card: cardName(this.selected, DECK) }) : null;
+    const native = tg.mainButton(label, () => this.play(this.selected));
+    if (ready && !native) {
+      this.actions.append(h("button", { class: "btn primary play-btn", type: "button", onclick: () => this.play(this.selected),
+        text: label }));
+    } else if (this.you !== null && !ready) {
+      this.actions.append(h("p", { class: "hint", text: this.isMyTurn() ? t("tap_to_select") : t("wait_turn") }));
+    }
+  }
+
+  tap(card) {
+    if (this.ctx.isBusy()) return;
+    if (this.selected === card) {
+      if (this.isMyTurn()) this.play(card);
+      else toast(t("wait_turn"));
+      return;
+    }
+    this.selected = card;
+    tg.haptic("select");
+    this.render();
+  }
+
+  async play(card) {
+    if (!card || !this.isMyTurn() || this.ctx.isBusy()) return;
+    this.hand.classList.add("busy");
+    const result = await this.ctx.act({ type: "play", card });
+    this.hand.classList.remove("busy");
+    if (result.ok && this.selected === card) this.selected = null;
+    if (this.view) this.render();
+  }
+}

@@ -1,0 +1,97 @@
+// The lobby: who sits where, the table's options, Add AI, Start, and a link that lets a friend take a seat.
+
+import { h, clear, toast } from "./dom.js";
+import { t, tOr } from "./i18n.js";
+import * as tg from "./tg.js";
+
+export function shareLink(tableId, botUsername) {
+  if (tg.inTelegram && botUsername) return `https://t.me/${botUsername}?startapp=${encodeURIComponent(tableId)}`;
+  return `${location.origin}${location.pathname}?table=${encodeURIComponent(tableId)}`;
+}
+
+export function optionLabel(name, fallback) {
+  return tOr(`setting_${name}`, fallback || name);
+}
+
+export function valueLabel(name, value) {
+  return tOr(`value_${name}_${value}`, value);
+}
+
+function optionRow(setting, value, editable, ctx) {
+  const label = optionLabel(setting.name, setting.label);
+  if (!editable || !setting.choices || !setting.choices.length) {
+    return h("li", {}, h("span", { class: "label", text: label }), h("span", { class: "value", text: valueLabel(setting.name, value) }));
+  }
+  const select = h("select", { name: setting.name, "aria-label": label, onchange: (ev) => {
+    const raw = ev.target.value;
+    const choice = setting.choices.find((c) => String(c) === raw);
+    ctx.op("options", { changes: { [setting.name]: choice === undefined ? raw : choice } });
+  } }, setting.choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value),
+    text: valueLabel(setting.name, c) })));
+  return h("li", {}, h("label", { class: "label", text: label }), select);
+}
+
+export function renderLobby(container, view, ctx) {
+  const table = view.table;
+  const seated = typeof view.you === "number";
+  const isHost = ctx.userId !== undefined && ctx.userId === table.host_user_id;
+  const free = table.seats.filter((s) => s.user_id === null && !s.is_ai).length;
+  const game = ctx.games.find((g) => g.name === table.game);
+  const settings = game ? game.settings : Object.keys(table.options).map((name) => ({ name, label: name, choices: [] }));
+  const link = shareLink(table.id, ctx.botUsername);
+
+  const seats = h("ol", { class: "seats" }, table.seats.map((s) => {
+    let who;
+    if (s.is_ai) who = h("span", {}, h("span", { class: "pname", text: s.name }), h("span", { class: "badge ai", text: t("ai") }));
+    else if (s.user_id !== null) {
+      who = h("span", {}, h("span", { class: "pname", text: s.name }),
+        s.user_id === table.host_user_id ? h("span", { class: "badge", text: t("host") }) : null,
+        s.seat === view.you ? h("span", { class: "badge you", text: t("you") }) : null);
+    } else who = h("span", { class: "empty", text: t("empty_seat") });
+    return h("li", { dataset: { seat: String(s.seat) } }, who);
+  }));
+
+  const buttons = h("div", { class: "lobby-actions" });
+  if (!seated && free > 0) {
+    buttons.append(h("button", { class: "btn primary join-btn", type: "button", text: t("take_seat"),
+      onclick: () => ctx.op("join") }));
+  }
+  if (isHost) {
+    if (free > 0) {
+      buttons.append(h("button", { class: "btn add-ai-btn", type: "button", text: t("add_ai"), onclick: () => ctx.op("add_ai") }));
+    }
+    buttons.append(h("button", { class: "btn primary start-btn", type: "button",
+      text: free > 0 ? t("start_with_ai") : t("start"), onclick: () => ctx.op("start") }));
+    buttons.append(h("button", { class: "btn link danger", type: "button", text: t("cancel_table"),
+      onclick: () => { if (window.confirm(t("cancel_confirm"))) ctx.op("cancel"); } }));
+  } else if (seated) {
+    buttons.append(h("p", { class: "hint", text: t("waiting_for_host") }));
+    buttons.append(h("button", { class: "btn link", type: "button", text: t("leave_seat"), onclick: () => ctx.op("leave") }));
+  }
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      toast(t("link_copied"));
+    } catch {
+      toast(link);
+    }
+  };
+
+  clear(container).append(h("div", { class: "lobby" },
+    h("h2", { text: t("lobby") }),
+    h("p", { class: "hint", text: t("seats_n", { n: table.size, free }) }),
+    seats,
+    buttons,
+    h("h3", { text: t("options") }),
+    h("ul", { class: "options" },
+      settings.map((s) => optionRow(s, table.options[s.name] ?? s.value ?? s.default, isHost, ctx)),
+      h("li", {}, h("span", { class: "label", text: t("setting_timer") }),
+        h("span", { class: "value", text: valueLabel("timer", table.timer) }))),
+    h("h3", { text: t("invite") }),
+    h("div", { class: "share" },
+      h("input", { class: "share-link", type: "text", readonly: true, value: link, "aria-label": t("invite"),
+        onfocus: (ev) => ev.target.select() }),
+      h("button", { class: "btn small", type: "button", text: t("copy"), onclick: copy })),
+    h("p", { class: "hint", text: t("invite_explained") })));
+}

@@ -1,0 +1,191 @@
+// The server contract: JSON over HTTP with "Authorization: tma <initData>", and one WebSocket per open table
+// that resumes from the last seq it saw, detects gaps and resyncs.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export class Api {
+  constructor(getInitData) {
+    this.getInitData = getInitData;
+  }
+
+  async request(method, path, body) {
+    const headers = { Accept: "application/json" };
+    const auth = this.getInitData();
+    if (auth) headers.Authorization = `tma ${auth}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let response;
+    try {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (err) {
+      throw new ApiError(0, "network", "");
+    }
+    let data = null;
+    try { data = await response.json(); } catch { data = null; }
+    if (!response.ok) {
+      throw new ApiError(response.status, (data && data.code) || "http_error", (data && data.message) || "");
+    }
+    return data;
+  }
+
+  get(path) { return this.request("GET", path); }
+  post(path, body = {}) { return this.request("POST", path, body); }
+}
+
+const PING_EVERY = 20000;
+const SILENT_LIMIT = 45000;
+
+// handlers: onView(view, events, kind), onRefused(frame), onError(frame), onStatus("open"|"closed")
+export class TableSocket {
+  constructor(tableId, getInitData, handlers) {
+    this.tableId = tableId;
+    this.getInitData = getInitData;
+    this.handlers = handlers;
+    this.seq = null;
+    this.ws = null;
+    this.closed = false;
+    this.retry = 0;
+    this.refs = 0;
+    this.pending = new Map();
+    this.lastHeard = Date.now();
+    this.timer = setInterval(() => this.tick(), 5000);
+    this.onVisible = () => { if (document.visibilityState === "visible") this.ensure(); };
+    document.addEventListener("visibilitychange", this.onVisible);
+    this.connect();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      ws.send(JSON.stringify({ type: "hello", init_data: this.getInitData(), last_seq: this.seq }));
+    };
+    ws.onmessage = (msg) => {
+      this.lastHeard = Date.now();
+      let frame;
+      try { frame = JSON.parse(msg.data); } catch { return; }
+      this.receive(frame);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.failPending();
+      this.handlers.onStatus && this.handlers.onStatus("closed");
+      if (this.closed) return;
+      const delay = Math.min(8000, 400 * 2 ** this.retry);
+      this.retry += 1;
+      this.reconnectTimer = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  ensure() {
+    if (!this.closed && !this.ws) {
+      clearTimeout(this.reconnectTimer);
+      this.retry = 0;
+      this.connect();
+    }
+  }
+
+  tick() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.lastHeard > SILENT_LIMIT) {
+      ws.close();
+      return;
+    }
+    if (Date.now() - this.lastHeard > PING_EVERY) ws.send(JSON.stringify({ type: "ping", t: Date.now() }));
+  }
+
+  receive(frame) {
+    switch (frame.type) {
+      case "welcome":
+        this.retry = 0;
+        this.seq = frame.seq;
+        this.handlers.onStatus && this.handlers.onStatus("open");
+        this.handlers.onView(frame.view, [], "welcome");
+        break;
+      case "update":
+        if (this.seq !== null && frame.seq <= this.seq) break; // already seen
+        if (this.seq !== null && frame.seq > this.seq + 1) {
+          this.send({ type: "resync" }); // a gap: the welcome brings the fresh view
+          break;
+        }
+        this.seq = frame.seq;
+        this.handlers.onView(frame.view, frame.events || [], frame.kind);
+        break;
+      case "ack":
+        this.settle(frame.ref, { ok: true, seq: frame.seq });
+        break;
+      case "refused":
+        this.settle(frame.ref, { ok: false, code: frame.code, message: frame.message });
+        this.handlers.onRefused && this.handlers.onRefused(frame);
+        break;
+      case "error":
+        this.handlers.onError && this.handlers.onError(frame);
+        break;
+      default:
+        break;
+    }
+  }
+
+  send(frame) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  // Send an intent; resolves with {ok, seq} or {ok:false, code, message}.
+  request(frame) {
+    this.refs += 1;
+    const ref = `r${this.refs}`;
+    return new Promise((resolve) => {
+      if (!this.send({ ...frame, ref })) {
+        resolve({ ok: false, code: "offline", message: "" });
+        return;
+      }
+      this.pending.set(ref, resolve);
+    });
+  }
+
+  act(action, seq) {
+    return this.request({ type: "act", seq, action });
+  }
+
+  settle(ref, result) {
+    const resolve = this.pending.get(ref);
+    if (resolve) {
+      this.pending.delete(ref);
+      resolve(result);
+    }
+  }
+
+  failPending() {
+    for (const resolve of this.pending.values()) resolve({ ok: false, code: "offline", message: "" });
+    this.pending.clear();
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.timer);
+    clearTimeout(this.reconnectTimer);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    this.failPending();
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.close();
+    }
+  }
+}

@@ -1,0 +1,226 @@
+// One open table: its socket, the lobby or the game renderer chosen by the game's name, refusals and game over.
+
+import { h, clear, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { TableSocket } from "./net.js";
+import { renderLobby } from "./lobby.js";
+import * as tg from "./tg.js";
+
+// Each game's table is its own module exporting createRenderer(container, ctx) -> {update(view, events), destroy()}.
+const RENDERERS = {
+  coins: () => import("./coins.js"),
+};
+
+export class TableScreen {
+  constructor(app, tableId) {
+    this.app = app;
+    this.tableId = tableId;
+    this.view = null;
+    this.renderer = null;
+    this.rendererGame = null;
+    this.loading = null;
+    this.busy = false;
+    this.sheetShownFor = null;
+    this.body = h("div", { class: "table-body" });
+    this.conn = h("span", { class: "conn", title: t("connecting"), "aria-label": t("connecting") });
+    this.el = h("section", { class: "screen table-screen", dataset: { table: tableId } },
+      h("header", { class: "topbar" },
+        h("button", { class: "icon-btn home-btn", type: "button", "aria-label": t("home"), onclick: () => app.goHome() },
+          "‹"),
+        this.title = h("h1", { class: "title", text: t("loading") }),
+        this.conn),
+      this.body);
+    this.socket = new TableSocket(tableId, () => app.initData, {
+      onView: (view, events, kind) => this.onView(view, events, kind),
+      onRefused: (frame) => this.onRefused(frame),
+      onError: (frame) => this.onError(frame),
+      onStatus: (status) => this.onStatus(status),
+    });
+  }
+
+  destroy() {
+    this.socket.close();
+    if (this.renderer) this.renderer.destroy();
+    tg.mainButton(null);
+    this.el.remove();
+  }
+
+  onStatus(status) {
+    this.conn.className = `conn ${status}`;
+    const label = status === "open" ? t("connected") : t("reconnecting");
+    this.conn.title = label;
+    this.conn.setAttribute("aria-label", label);
+  }
+
+  onError(frame) {
+    if (frame.code === "unauthorized") {
+      this.app.authFailed();
+      return;
+    }
+    toast(frame.message || t("error_generic"), "error");
+  }
+
+  onRefused(frame) {
+    tg.haptic("error");
+    toast(frame.message || t("refused"), "error");
+    if (this.renderer && this.renderer.refused) this.renderer.refused(frame);
+  }
+
+  onView(view, events, kind) {
+    this.view = view;
+    this.el.dataset.seq = String(view.seq);
+    this.el.dataset.status = view.table.status;
+    this.title.textContent = view.table.title;
+    if (view.table.status === "lobby") {
+      this.dropRenderer();
+      renderLobby(this.body, view, this.lobbyContext());
+      return;
+    }
+    if (view.table.status === "abandoned") {
+      this.dropRenderer();
+      this.showAbandoned(view);
+      return;
+    }
+    this.showGame(view, events, kind);
+  }
+
+  dropRenderer() {
+    if (this.renderer) this.renderer.destroy();
+    this.renderer = null;
+    this.rendererGame = null;
+    tg.mainButton(null);
+  }
+
+  async showGame(view, events, kind) {
+    const game = (view.state && view.state.game) || view.table.game;
+    if (this.renderer && this.rendererGame === game) {
+      this.renderer.update(view, events, kind);
+      this.maybeGameOver(view);
+      return;
+    }
+    if (this.loading === game) return; // the newest view is applied once the module arrives
+    const load = RENDERERS[game];
+    this.dropRenderer();
+    if (!load) {
+      clear(this.body).append(h("div", { class: "notice", text: t("unknown_game", { game }) }));
+      return;
+    }
+    this.loading = game;
+    const module = await load();
+    this.loading = null;
+    if (!this.view) return;
+    clear(this.body);
+    this.renderer = module.createRenderer(this.body, this.gameContext());
+    this.rendererGame = game;
+    this.renderer.update(this.view, [], "welcome");
+    this.maybeGameOver(this.view);
+  }
+
+  seatName(seat) {
+    const s = this.view && this.view.table.seats[seat];
+    if (!s) return t("seat_n", { n: seat + 1 });
+    if (this.view.you === seat) return t("you");
+    return s.name || t("seat_n", { n: seat + 1 });
+  }
+
+  gameContext() {
+    return {
+      name: (seat) => this.seatName(seat),
+      seatInfo: (seat) => this.view && this.view.table.seats[seat],
+      act: (action) => this.act(action),
+      isBusy: () => this.busy,
+      showResult: () => this.showGameOver(this.view),
+    };
+  }
+
+  async act(action) {
+    if (this.busy || !this.view) return { ok: false, code: "busy" };
+    this.busy = true;
+    try {
+      const result = await this.socket.act(action, this.view.seq);
+      if (!result.ok && result.code === "offline") toast(t("offline"), "error");
+      return result;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  lobbyContext() {
+    return {
+      userId: this.app.user && this.app.user.id,
+      botUsername: this.app.config && this.app.config.bot_username,
+      games: (this.app.config && this.app.config.games) || [],
+      op: (op, body) => this.lobbyOp(op, body),
+    };
+  }
+
+  async lobbyOp(op, body = {}) {
+    try {
+      const info = await this.app.api.post(`/api/tables/${encodeURIComponent(this.tableId)}/${op}`, body);
+      if (op === "leave" && info && info.status === "lobby") this.app.goHome();
+      return info;
+    } catch (err) {
+      tg.haptic("error");
+      if (err.status === 401) this.app.authFailed();
+      else toast(err.message || t("error_generic"), "error");
+      return null;
+    }
+  }
+
+  maybeGameOver(view) {
+    if (view.table.status !== "finished" || this.sheetShownFor === view.table.id) return;
+    this.sheetShownFor = view.table.id;
+    const you = view.you;
+    if (you !== null && you !== undefined && view.table.result && view.table.result.placements[you] === 1) {
+      tg.haptic("success");
+    }
+    this.showGameOver(view);
+  }
+
+  showGameOver(view) {
+    const table = view.table;
+    const result = table.result || { scores: [], placements: [], winners: [] };
+    const order = table.seats.map((s) => s.seat).sort((a, b) => (result.placements[a] || 9) - (result.placements[b] || 9));
+    const winners = (result.winners || []).map((seat) => this.seatName(seat)).join(", ");
+    const target = view.state && view.state.target_score;
+    const close = () => sheet.remove();
+    const sheet = h("div", { class: "sheet-backdrop", role: "dialog", "aria-modal": "true", "aria-labelledby": "go-title" },
+      h("div", { class: "sheet game-over" },
+        h("h2", { id: "go-title", text: t("game_over") }),
+        h("p", { class: "winner", text: t("winner_is", { name: winners }) }),
+        h("ol", { class: "placements" },
+          order.map((seat) => h("li", { class: result.placements[seat] === 1 ? "first" : "" },
+            h("span", { class: "place", text: String(result.placements[seat] || "") }),
+            h("span", { class: "pname", text: this.seatName(seat) }),
+            h("span", { class: "pscore", text: t("points_n", { n: result.scores[seat] ?? 0 }) })))),
+        target ? h("p", { class: "hint", text: t("target_was", { n: target }) }) : null,
+        h("div", { class: "seed" },
+          h("div", {}, h("span", { class: "label", text: t("seed") }), h("code", { class: "seed-value", text: table.seed || "" })),
+          h("div", {}, h("span", { class: "label", text: t("seed_hash") }), h("code", { text: table.seed_hash || "" })),
+          h("p", { class: "hint", text: t("seed_explained") })),
+        h("div", { class: "row" },
+          h("button", { class: "btn primary play-again", type: "button", onclick: () => this.playAgain(), text: t("play_again") }),
+          h("button", { class: "btn", type: "button", onclick: close, text: t("view_table") })),
+        h("button", { class: "btn link", type: "button", onclick: () => this.app.goHome(), text: t("home") })));
+    document.querySelectorAll(".sheet-backdrop").forEach((el) => el.remove());
+    this.el.append(sheet);
+  }
+
+  async playAgain() {
+    const table = this.view.table;
+    try {
+      const info = await this.app.api.post("/api/tables", { game: table.game, options: table.options });
+      this.app.openTable(info.id);
+    } catch (err) {
+      toast(err.message || t("error_generic"), "error");
+    }
+  }
+
+  showAbandoned(view) {
+    clear(this.body).append(h("div", { class: "notice" },
+      h("p", { text: t("table_cancelled") }),
+      view.table.seed ? h("p", { class: "seed" }, h("span", { class: "label", text: t("seed") }),
+        h("code", { text: view.table.seed })) : null,
+      h("button", { class: "btn primary", type: "button", onclick: () => this.app.goHome(), text: t("home") })));
+  }
+}

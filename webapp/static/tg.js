@@ -1,0 +1,110 @@
+// Telegram WebApp wrapper: theme, viewport, safe areas, buttons and haptics; every call is a no-op outside Telegram.
+
+const W = (window.Telegram && window.Telegram.WebApp) || null;
+
+export const inTelegram = Boolean(W && W.initData);
+
+const THEME = {
+  bg_color: "--bg", text_color: "--text", hint_color: "--hint", link_color: "--link",
+  button_color: "--accent", button_text_color: "--accent-text", secondary_bg_color: "--bg2",
+  section_bg_color: "--panel", destructive_text_color: "--danger", accent_text_color: "--accent-strong",
+};
+
+function safe(fn) {
+  try { return fn(); } catch { return undefined; }
+}
+
+function applyTheme() {
+  const root = document.documentElement;
+  const params = (W && W.themeParams) || {};
+  for (const [key, variable] of Object.entries(THEME)) {
+    if (params[key]) root.style.setProperty(variable, params[key]);
+  }
+  if (W && W.colorScheme) root.dataset.scheme = W.colorScheme;
+}
+
+function applyViewport() {
+  const root = document.documentElement;
+  if (W && W.viewportStableHeight) root.style.setProperty("--vh", `${W.viewportStableHeight}px`);
+  const a = (W && W.safeAreaInset) || {};
+  const c = (W && W.contentSafeAreaInset) || {};
+  for (const side of ["top", "bottom", "left", "right"]) {
+    root.style.setProperty(`--tg-safe-${side}`, `${(a[side] || 0) + (c[side] || 0)}px`);
+  }
+}
+
+export function init() {
+  if (!W) return;
+  applyTheme();
+  applyViewport();
+  safe(() => W.ready());
+  safe(() => W.expand());
+  safe(() => W.disableVerticalSwipes && W.disableVerticalSwipes());
+  safe(() => W.onEvent("themeChanged", applyTheme));
+  for (const name of ["viewportChanged", "safeAreaChanged", "contentSafeAreaChanged"]) {
+    safe(() => W.onEvent(name, applyViewport));
+  }
+}
+
+export function initData() {
+  return inTelegram ? W.initData : "";
+}
+
+export function startParam() {
+  return (inTelegram && W.initDataUnsafe && W.initDataUnsafe.start_param) || null;
+}
+
+export function language() {
+  return (inTelegram && W.initDataUnsafe && W.initDataUnsafe.user && W.initDataUnsafe.user.language_code) || null;
+}
+
+export function haptic(kind) {
+  const f = inTelegram && W.HapticFeedback;
+  if (!f) return;
+  safe(() => {
+    if (kind === "select") f.selectionChanged();
+    else if (kind === "error") f.notificationOccurred("error");
+    else if (kind === "success") f.notificationOccurred("success");
+    else if (kind === "turn") f.impactOccurred("medium");
+  });
+}
+
+let mainHandler = null;
+
+// Show Telegram's MainButton with ``text`` calling ``onClick``; ``null`` hides it. Returns false outside Telegram.
+export function mainButton(text, onClick) {
+  const b = inTelegram && W.MainButton;
+  if (!b) return false;
+  safe(() => {
+    if (mainHandler) b.offClick(mainHandler);
+    mainHandler = null;
+    if (text) {
+      mainHandler = onClick;
+      b.setText(text);
+      b.onClick(mainHandler);
+      b.show();
+      b.enable();
+    } else {
+      b.hide();
+    }
+  });
+  return true;
+}
+
+let backHandler = null;
+
+export function backButton(onClick) {
+  const b = inTelegram && W.BackButton;
+  if (!b) return false;
+  safe(() => {
+    if (backHandler) b.offClick(backHandler);
+    backHandler = onClick || null;
+    if (backHandler) { b.onClick(backHandler); b.show(); } else b.hide();
+  });
+  return true;
+}
+
+export function openLink(url) {
+  if (inTelegram && url.startsWith("https://t.me/") && W.openTelegramLink) safe(() => W.openTelegramLink(url));
+  else window.open(url, "_blank", "noopener");
+}
