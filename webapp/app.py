@@ -1,0 +1,92 @@
+"""The aiohttp application: page, static files, JSON API, table sockets and, with a bot token, the bot.
+
+``make_app(settings)`` builds it; each resource is one ``cleanup_ctx`` pair started and
+stopped in order: the store, then the table service, then the bot (only when a bot token
+is configured). Tests pass their own ``service`` (and ``bot=False``) to skip the first two
+or the last.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+
+from engine.config import Settings
+from engine.store import Store, database_url
+from engine.tables import TableService
+from webapp.api import MAX_BODY, errors_middleware, setup_api
+from webapp.assets import StaticFiles
+from webapp.auth import Verifier, local_token
+from webapp.keys import BOT, SERVICE, SETTINGS, STATIC, STORE, VERIFIER
+from webapp.pages import setup_pages
+from webapp.webhook import setup_webhook
+from webapp.ws import setup_ws
+
+log = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES_DIR = ROOT / "templates"
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+
+async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
+    store = Store(database_url(settings.database_url, settings.data_dir))
+    await store.open()
+    app[STORE] = store
+    yield
+    await store.close()
+
+
+async def _service_ctx(app: web.Application) -> AsyncIterator[None]:
+    service = TableService(app[STORE], ai_delay=app[SETTINGS].ai_delay)
+    await service.start()
+    app[SERVICE] = service
+    yield
+    await service.close()
+
+
+async def _bot_ctx(app: web.Application) -> AsyncIterator[None]:
+    from tgbot.app import build_application, start_bot, stop_bot
+
+    settings = app[SETTINGS]
+    application = build_application(settings, app[SERVICE])
+    app[BOT] = application
+    await start_bot(application, settings)
+    yield
+    await stop_bot(application)
+
+
+def make_app(
+    settings: Settings,
+    *,
+    service: TableService | None = None,
+    bot: bool = True,
+    templates_dir: Path = TEMPLATES_DIR,
+    static_dir: Path = STATIC_DIR,
+) -> web.Application:
+    """The web application for ``settings``; ``service`` if given is used as is (and not closed)."""
+    app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_BODY)
+    app[SETTINGS] = settings
+    token = settings.bot_token or local_token(settings.data_dir)
+    app[VERIFIER] = Verifier(token, settings.initdata_max_age, local=settings.local_mode)
+    app[STATIC] = StaticFiles(static_dir)
+    aiohttp_jinja2.setup(
+        app, loader=jinja2.FileSystemLoader(str(templates_dir)), autoescape=jinja2.select_autoescape(default=True)
+    )
+    if service is None:
+        app.cleanup_ctx.append(_store_ctx)
+        app.cleanup_ctx.append(_service_ctx)
+    else:
+        app[SERVICE] = service
+    if settings.bot_token and bot:
+        app.cleanup_ctx.append(_bot_ctx)
+        setup_webhook(app)
+    setup_pages(app)
+    setup_api(app)
+    setup_ws(app)
+    return app

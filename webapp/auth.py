@@ -1,0 +1,185 @@
+"""Who is asking: Telegram Mini App ``initData`` checked with the bot token's HMAC, and nothing else.
+
+Telegram signs ``initData`` (a query string) like this: every field except ``hash`` is
+written as ``key=value``, the lines are sorted and joined with ``\\n`` (the data-check
+string), and ``hash`` is the hex HMAC-SHA256 of that string under the key
+``HMAC-SHA256(key="WebAppData", msg=bot_token)``. The server recomputes it, compares in
+constant time, refuses an ``auth_date`` older than the allowed age, and only then reads
+the user. In local mode (no bot token) the process signs its own ``initData`` with a
+random local token, so exactly the same check applies to everyone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+MAX_INIT_DATA = 4096
+FUTURE_SKEW = 300  # seconds an auth_date may lie ahead of our clock (clock drift)
+MAX_NAME = 64
+
+
+class AuthError(Exception):
+    """initData that is missing, malformed, forged or too old; ``reason`` says which."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.code = "unauthorized"
+        self.reason = reason
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        """The refusal as a JSON-ready value."""
+        return {"code": self.code, "reason": self.reason, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class WebUser:
+    """A Telegram user as vouched for by validated initData."""
+
+    id: int
+    first_name: str
+    last_name: str = ""
+    username: str = ""
+    language_code: str = ""
+
+    @property
+    def name(self) -> str:
+        """The name shown at a table."""
+        full = f"{self.first_name} {self.last_name}".strip() or self.username or f"Player {self.id}"
+        return full[:MAX_NAME]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        out: dict[str, Any] = {"id": self.id, "first_name": self.first_name}
+        if self.last_name:
+            out["last_name"] = self.last_name
+        if self.username:
+            out["username"] = self.username
+        if self.language_code:
+            out["language_code"] = self.language_code
+        return out
+
+
+def secret_key(token: str) -> bytes:
+    """The HMAC key Telegram derives from a bot token for Mini App data."""
+    return hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
+
+
+def data_check_string(fields: Mapping[str, str]) -> str:
+    """Every field but ``hash`` as sorted ``key=value`` lines."""
+    return "\n".join(f"{k}={v}" for k, v in sorted(fields.items()) if k != "hash")
+
+
+def sign_init_data(token: str, user: Mapping[str, Any], auth_date: int | None = None, **extra: str) -> str:
+    """initData for ``user`` signed with ``token`` exactly as Telegram would (tests and local mode)."""
+    fields = {
+        "auth_date": str(int(time.time()) if auth_date is None else auth_date),
+        "user": json.dumps(dict(user), separators=(",", ":"), ensure_ascii=False),
+        **extra,
+    }
+    digest = hmac.new(secret_key(token), data_check_string(fields).encode(), hashlib.sha256).hexdigest()
+    return urlencode({**fields, "hash": digest})
+
+
+class Verifier:
+    """Checks initData against one bot token (or the local token) and a maximum age."""
+
+    def __init__(self, token: str, max_age: int, *, local: bool = False) -> None:
+        self.local = local
+        self.max_age = max_age
+        self._token = token
+        self._key = secret_key(token)
+
+    def sign(self, user: Mapping[str, Any], auth_date: int | None = None) -> str:
+        """initData for a locally signed-in user (local mode only)."""
+        if not self.local:
+            raise RuntimeError("only the local token signs initData; Telegram signs the real ones")
+        return sign_init_data(self._token, user, auth_date)
+
+    def verify(self, init_data: object, now: float | None = None) -> WebUser:
+        """The user vouched for by ``init_data``; raises AuthError."""
+        if not isinstance(init_data, str) or not init_data:
+            raise AuthError("missing", "Sign in first: this request carries no Telegram data.")
+        if len(init_data) > MAX_INIT_DATA:
+            raise AuthError("malformed", "The sign-in data is far too long.")
+        try:
+            pairs = parse_qsl(init_data, keep_blank_values=True, strict_parsing=True)
+        except ValueError:
+            raise AuthError("malformed", "The sign-in data is not a query string.") from None
+        fields = dict(pairs)
+        if len(fields) != len(pairs):
+            raise AuthError("malformed", "The sign-in data repeats a field.")
+        received = fields.get("hash", "")
+        if not received:
+            raise AuthError("missing_hash", "The sign-in data is not signed.")
+        expected = hmac.new(self._key, data_check_string(fields).encode(), hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(expected.encode(), received.encode()):
+            raise AuthError("bad_hash", "The sign-in data was not signed by this bot.")
+        self._check_age(fields.get("auth_date", ""), time.time() if now is None else now)
+        return _user_from(fields.get("user", ""))
+
+    def _check_age(self, raw: str, now: float) -> None:
+        if not raw.isdigit():
+            raise AuthError("malformed", "The sign-in data has no valid auth_date.")
+        age = now - int(raw)
+        if age > self.max_age:
+            raise AuthError("stale", "The sign-in data has expired; reopen the app.")
+        if age < -FUTURE_SKEW:
+            raise AuthError("malformed", "The sign-in data is dated in the future.")
+
+
+def _user_from(raw: str) -> WebUser:
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise AuthError("malformed", "The sign-in data names no user.")
+    user_id = data.get("id")
+    if isinstance(user_id, bool) or not isinstance(user_id, int) or user_id <= 0:
+        raise AuthError("malformed", "The sign-in data has no valid user id.")
+
+    def text(key: str) -> str:
+        value = data.get(key)
+        return value.strip()[:MAX_NAME] if isinstance(value, str) else ""
+
+    return WebUser(user_id, text("first_name"), text("last_name"), text("username"), text("language_code"))
+
+
+def local_token(data_dir: Path | None) -> str:
+    """The local signing token: kept in ``data_dir`` so sign-ins outlive a restart, else per process."""
+    if data_dir is None:
+        return secrets.token_hex(32)
+    path = data_dir / "local-signin.key"
+    try:
+        existing = path.read_text().strip()
+        if len(existing) >= 32:
+            return existing
+    except OSError:
+        pass
+    token = secrets.token_hex(32)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        path.touch(mode=0o600)
+        path.write_text(token)
+    except OSError:
+        pass
+    return token
+
+
+def new_local_user(name: object) -> dict[str, Any]:
+    """A fresh local identity for a sign-in name; raises ValueError when the name is unusable."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError("Type a name to sign in.")
+    clean = " ".join(name.split())[:MAX_NAME]
+    # far above the ids Telegram hands out today, so a local database never mixes the two
+    return {"id": 9_000_000_000_000 + secrets.randbelow(10**12), "first_name": clean}

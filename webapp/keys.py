@@ -1,0 +1,23 @@
+"""The application's typed state: one ``web.AppKey`` per shared object."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from engine.config import Settings
+from engine.store import Store
+from engine.tables import TableService
+from webapp.assets import StaticFiles
+from webapp.auth import Verifier
+
+SETTINGS = web.AppKey("settings", Settings)
+STORE = web.AppKey("store", Store)
+SERVICE = web.AppKey("service", TableService)
+VERIFIER = web.AppKey("verifier", Verifier)
+STATIC = web.AppKey("static", StaticFiles)
+BOT = web.AppKey("bot", object)  # the python-telegram-bot Application, when a bot token is set
+# open table sockets, closed on shutdown
+SOCKETS: web.AppKey[set[web.WebSocketResponse[Any]]] = web.AppKey("sockets", set)
+LANG = web.RequestKey("lang", str)  # the signed-in user's language, for refusal messages

@@ -1,0 +1,90 @@
+"""The Mini App page (rendered from ``templates/app.html``), its static files, and the health check."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from engine.i18n import gettext_for
+from webapp.keys import SETTINGS, STATIC
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+_LANG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?")
+
+
+def page_language(request: web.Request) -> str:
+    """The page's language: ``?lang=``, else the browser's first choice, else English."""
+    for candidate in (request.query.get("lang", ""), request.headers.get("Accept-Language", "").split(",")[0]):
+        tag = candidate.split(";")[0].strip()
+        if _LANG.fullmatch(tag):
+            return tag.lower().replace("_", "-")
+    return "en"
+
+
+def static_url_for(version: str) -> Callable[[str], str]:
+    """A ``static_url("app.js")`` helper for templates: the versioned, long-cached URL."""
+
+    def static_url(path: str) -> str:
+        return f"/static/{path.lstrip('/')}?v={version}"
+
+    return static_url
+
+
+async def page(request: web.Request) -> web.StreamResponse:
+    """GET /: the Mini App page."""
+    settings = request.app[SETTINGS]
+    lang = page_language(request)
+    version = request.app[STATIC].version()
+    context: dict[str, Any] = {
+        "local_mode": settings.local_mode,
+        "bot_username": settings.bot_username,
+        "static_version": version,
+        "static_url": static_url_for(version),
+        "lang": lang,
+        "_": gettext_for(lang),
+        "table_id": request.query.get("table", "")[:32],
+    }
+    response = aiohttp_jinja2.render_template("app.html", request, context)
+    response.headers["Cache-Control"] = REVALIDATE
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "same-origin"
+    response.enable_compression()
+    return response
+
+
+async def static_file(request: web.Request) -> web.StreamResponse:
+    """GET /static/{path}: a static file, gzipped when the client accepts it, with cache headers."""
+    asset = request.app[STATIC].get(request.match_info["path"])
+    if asset is None:
+        raise web.HTTPNotFound(text="Not found.")
+    version = request.query.get("v")
+    headers = {
+        "Cache-Control": IMMUTABLE if version and version == request.app[STATIC].version() else REVALIDATE,
+        "ETag": asset.etag,
+        "Vary": "Accept-Encoding",
+        "X-Content-Type-Options": "nosniff",
+    }
+    if asset.etag in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers=headers)
+    body = asset.body
+    if asset.gzipped is not None and "gzip" in request.headers.get("Accept-Encoding", ""):
+        body = asset.gzipped
+        headers["Content-Encoding"] = "gzip"
+    return web.Response(body=body, headers={**headers, "Content-Type": asset.content_type})
+
+
+async def healthz(_request: web.Request) -> web.Response:
+    """GET /healthz: the process is up."""
+    return web.json_response({"ok": True})
+
+
+def setup_pages(app: web.Application) -> None:
+    """Add the page, static and health routes."""
+    app.router.add_get("/", page)
+    app.router.add_get("/static/{path:.+}", static_file)
+    app.router.add_get("/healthz", healthz)
