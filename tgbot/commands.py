@@ -1,0 +1,167 @@
+"""Commands besides the lobby's: /start (with deep links), /help, /rules, /settings, /stats, and the menu."""
+
+from __future__ import annotations
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Update,
+)
+from telegram.ext import ExtBot
+
+from engine import games
+from engine.errors import Refusal
+from tgbot.callbacks import Verb, button_data
+from tgbot.context import Context, display_name, is_private, locale_of, reply, reply_refusal
+from tgbot.links import TABLE_PAYLOAD
+from tgbot.lobby import answer, game_name
+from tgbot.render import has_template, render, translate
+
+GROUP_COMMANDS = (
+    ("new", "Start a table: /new [game] [target=15]"),
+    ("join", "Take a seat at the open table"),
+    ("leave", "Give up your seat"),
+    ("cancel", "Cancel the table (host or admin)"),
+    ("rules", "The rules in a few lines: /rules [game]"),
+    ("stats", "Your games played and won"),
+    ("help", "What I can do"),
+)
+PRIVATE_COMMANDS = (
+    ("new", "Play against AI players: /new [game]"),
+    ("rules", "The rules in a few lines: /rules [game]"),
+    ("settings", "Turn messages on or off"),
+    ("stats", "Your games played and won"),
+    ("help", "What I can do"),
+)
+
+
+async def set_commands(bot: ExtBot[None]) -> None:
+    """Register the command menus for groups and for private chats."""
+    def commands(pairs: tuple[tuple[str, str], ...]) -> list[BotCommand]:
+        return [BotCommand(name, translate(None, description)) for name, description in pairs]
+
+    await bot.set_my_commands(commands(GROUP_COMMANDS), scope=BotCommandScopeAllGroupChats())
+    await bot.set_my_commands(commands(PRIVATE_COMMANDS), scope=BotCommandScopeAllPrivateChats())
+
+
+async def remember_private(update: Update, context: Context) -> None:
+    """Someone wrote to the bot privately: from now on it may write to them."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or not is_private(chat):
+        return
+    known: set[int] = context.bot_data.reachable
+    if user.id in known:
+        return
+    store = context.bot_data.service.store
+    await store.upsert_user(user.id, display_name(user))
+    await store.set_user_flags(user.id, can_message=True)
+    known.add(user.id)
+
+
+async def start_command(update: Update, context: Context) -> None:
+    """/start: a greeting, or (with a table deep link) the table and its Open button."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None:
+        return
+    locale = locale_of(user)
+    if not is_private(chat):
+        await reply(update, translate(locale, "Send /start to me in a private chat; in a group, use /new."))
+        return
+    payload = (context.args or [""])[0]
+    if payload.startswith(TABLE_PAYLOAD):
+        await table_deeplink(update, context, payload.removeprefix(TABLE_PAYLOAD))
+        return
+    await reply(update, render("help.html", locale, private=True, bot=context.bot.username))
+
+
+async def table_deeplink(update: Update, context: Context, table_id: str) -> None:
+    """``?start=t_<table>``: confirm the seat, offer the table, and (now that we may) send turn messages."""
+    room, user = context.bot_data, update.effective_user
+    assert user is not None
+    locale = locale_of(user)
+    try:
+        info = await room.service.info(table_id)
+    except Refusal as refusal:
+        await reply_refusal(update, refusal)
+        return
+    button = room.links.open_button(translate(locale, "Open table"), info.id, private=True)
+    await reply(update, render("hello.html", locale, table=info, seated=info.seat_of(user.id) is not None),
+                reply_markup=InlineKeyboardMarkup([[button]]))
+    if info.chat_id is not None and info.chat_id < 0:
+        room.notifier.refresh_later(info.id, info.chat_id)
+    room.notifier.recheck_turn(info, user.id)
+
+
+async def help_command(update: Update, context: Context) -> None:
+    """/help: what the bot does and its commands."""
+    await reply(update, render("help.html", locale_of(update.effective_user), private=is_private(update.effective_chat),
+                               bot=context.bot.username))
+
+
+async def rules_command(update: Update, context: Context) -> None:
+    """/rules [game]: the rules in a few lines."""
+    locale = locale_of(update.effective_user)
+    try:
+        name = game_name(context.args[0]) if context.args else "coins"
+    except Refusal as refusal:
+        await reply_refusal(update, refusal)
+        return
+    template = f"rules_{name}.html"
+    if not has_template(template):
+        await reply(update, translate(locale, "I have no summary of those rules yet."))
+        return
+    await reply(update, render(template, locale, title=games.get(name).title))
+
+
+def _settings_markup(notify: bool, locale: str | None) -> InlineKeyboardMarkup:
+    label = "Turn messages: on" if notify else "Turn messages: off"
+    target = "off" if notify else "on"
+    return InlineKeyboardMarkup([[InlineKeyboardButton(translate(locale, label),
+                                                       callback_data=button_data(Verb.NOTIFY, target))]])
+
+
+async def settings_command(update: Update, context: Context) -> None:
+    """/settings (private): turn messages on or off."""
+    user = update.effective_user
+    if user is None:
+        return
+    locale = locale_of(user)
+    if not is_private(update.effective_chat):
+        await reply(update, translate(locale, "Your settings are private: send /settings to me in a private chat."))
+        return
+    person = await context.bot_data.service.store.user_settings(user.id) or {}
+    notify = bool(person.get("notify", True))
+    await reply(update, render("settings.html", locale, notify=notify), reply_markup=_settings_markup(notify, locale))
+
+
+async def notify_button(update: Update, context: Context) -> None:
+    """The /settings button: switch turn messages."""
+    query = update.callback_query
+    if query is None:
+        return
+    locale = locale_of(query.from_user)
+    message = query.message
+    if message is None or message.chat.id != query.from_user.id:
+        await answer(query, translate(locale, "Change your settings in a private chat with me."))
+        return
+    notify = (query.data or "").endswith(":on")
+    store = context.bot_data.service.store
+    await store.upsert_user(query.from_user.id, display_name(query.from_user))
+    await store.set_user_flags(query.from_user.id, notify=notify)
+    await answer(query, translate(locale, "Turn messages are on." if notify else "Turn messages are off."))
+    await context.bot.edit_message_text(render("settings.html", locale, notify=notify), message.chat.id,
+                                        message.message_id, parse_mode="HTML",
+                                        reply_markup=_settings_markup(notify, locale))
+
+
+async def stats_command(update: Update, context: Context) -> None:
+    """/stats: finished games played and won, per game."""
+    user = update.effective_user
+    if user is None:
+        return
+    found = await context.bot_data.service.store.stats(user.id)
+    rows = [(games.get(name).title, entry["played"], entry["won"]) for name, entry in sorted(found.items())]
+    await reply(update, render("stats.html", locale_of(user), player=display_name(user), rows=rows))

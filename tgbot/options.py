@@ -1,0 +1,129 @@
+"""The Options keyboard, built from the game's declared settings (and the table's own: seats, timer, AI).
+
+Each setting is one button showing its value; a press moves it to the next allowed
+value. Only the host may change anything; the lobby message shows this keyboard
+until the host presses Done.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
+
+from engine import games
+from engine.errors import Refusal
+from engine.table import TIMERS, TableInfo
+from tgbot.callbacks import Verb, button_data, parse
+from tgbot.context import Context, locale_of
+from tgbot.lobby import answer, pressed_table
+from tgbot.render import refusal_text, show_value, translate
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One setting a lobby can change: its name, label, allowed values and current value."""
+
+    name: str
+    label: str
+    values: tuple[Any, ...]
+    current: Any
+
+    def next_index(self) -> int:
+        """The index of the value after the current one (the first when the current one is not a preset)."""
+        if self.current in self.values:
+            return (self.values.index(self.current) + 1) % len(self.values)
+        return 0
+
+
+def choices(info: TableInfo) -> list[Choice]:
+    """Every setting of a table that has more than one value to pick from, in a fixed order."""
+    game = games.get(info.game)
+    found = [Choice(s.name, s.label, tuple(s.choices), info.options.get(s.name, s.default))
+             for s in game.settings if len(s.choices) > 1]
+    if game.min_players != game.max_players:
+        found.append(Choice("players", "Players", tuple(range(game.min_players, game.max_players + 1)), info.size))
+    found.append(Choice("timer", "Turn timer", tuple(TIMERS), info.timer))
+    return found
+
+
+def options_keyboard(info: TableInfo, locale: str | None) -> InlineKeyboardMarkup:
+    """One button per setting (label: value), then Done."""
+    rows = [
+        [InlineKeyboardButton(f"{translate(locale, c.label)}: {show_value(c.current)}",
+                              callback_data=button_data(Verb.SET_OPTION, info.id, i, c.next_index()))]
+        for i, c in enumerate(choices(info))
+    ]
+    done = InlineKeyboardButton(translate(locale, "Done"), callback_data=button_data(Verb.OPTIONS_DONE, info.id))
+    rows.append([done])
+    return InlineKeyboardMarkup(rows)
+
+
+async def _host_in_lobby(update: Update, context: Context) -> tuple[CallbackQuery, TableInfo] | None:
+    pressed = await pressed_table(update, context)
+    if pressed is None:
+        return None
+    query, _found, info = pressed
+    locale = locale_of(query.from_user)
+    if info.status != "lobby":
+        await answer(query, translate(locale, "The game has already started."), show_alert=True)
+        return None
+    if query.from_user.id != info.host_user_id:
+        await answer(query, translate(locale, "Only the host can change the options."), show_alert=True)
+        return None
+    return query, info
+
+
+async def options_button(update: Update, context: Context) -> None:
+    """Options: the host opens the settings keyboard on the lobby message."""
+    found = await _host_in_lobby(update, context)
+    if found is None:
+        return
+    query, info = found
+    context.bot_data.options_open.add(info.id)
+    if info.chat_id is not None:
+        context.bot_data.notifier.refresh(info.id, info.chat_id)
+    await answer(query)
+
+
+async def options_done_button(update: Update, context: Context) -> None:
+    """Done: back to the lobby's buttons."""
+    found = await _host_in_lobby(update, context)
+    if found is None:
+        return
+    query, info = found
+    context.bot_data.options_open.discard(info.id)
+    if info.chat_id is not None:
+        context.bot_data.notifier.refresh(info.id, info.chat_id)
+    await answer(query)
+
+
+async def set_option_button(update: Update, context: Context) -> None:
+    """A setting's button: the host moves it to the value the button names."""
+    found = await _host_in_lobby(update, context)
+    if found is None:
+        return
+    query, info = found
+    locale = locale_of(query.from_user)
+    pressed = pressed_args(query.data)
+    table_choices = choices(info)
+    if pressed is None or pressed[0] >= len(table_choices) or pressed[1] >= len(table_choices[pressed[0]].values):
+        await answer(query, translate(locale, "That option is no longer offered."), show_alert=True)
+        return
+    choice = table_choices[pressed[0]]
+    value = choice.values[pressed[1]]
+    try:
+        await context.bot_data.service.set_options(info.id, query.from_user.id, {choice.name: value})
+    except Refusal as refusal:
+        await answer(query, refusal_text(refusal, locale), show_alert=True)
+        return
+    await answer(query, f"{translate(locale, choice.label)}: {show_value(value)}")
+
+
+def pressed_args(data: str | None) -> tuple[int, int] | None:
+    """The (setting, value) indexes of a setting button."""
+    found = parse(data)
+    if found is None or found.verb is not Verb.SET_OPTION:
+        return None
+    return found.args[0], found.args[1]
