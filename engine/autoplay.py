@@ -57,7 +57,7 @@ class Autoplay:
     @staticmethod
     def _ai_to_act(table: LiveTable) -> list[int]:
         seats = table.row.seats
-        return [s for s in sorted(table.to_act()) if seats[s].is_ai or seats[s].autopilot]
+        return [s for s in sorted(table.to_act()) if seats[s].is_ai or seats[s].autopilot or s in table.standins]
 
     async def _run(self, table: LiveTable) -> None:
         try:
@@ -71,6 +71,7 @@ class Autoplay:
                     seat = waiting[0]
                     action = self.decide(table, seat)
                     await self.service.apply_locked(table, seat, action, auto=True)
+                    table.standins &= table.to_act()  # a stand-in plays only the turn that timed out
                 await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise

@@ -84,6 +84,7 @@ class LiveTable:
     state: Any = None
     seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    standins: set[int] = field(default_factory=set)  # people whose timed-out turn an AI is playing
 
     @property
     def id(self) -> str:

@@ -26,6 +26,7 @@ from engine.rng import new_seed, seed_hash
 from engine.rules import replay
 from engine.store import LoggedAction, SeatRow, Store, TableRow
 from engine.table import TIMERS, LiveTable, TableInfo
+from engine.timers import TurnTimers
 
 log = logging.getLogger(__name__)
 TABLE_SETTINGS = ("players", "timer", "ai_level")
@@ -51,12 +52,14 @@ class TableService:
         *,
         ai_delay: float = 0.0,
         clock: Callable[[], float] = time.time,
+        run_timers: bool = True,
     ) -> None:
         self.store = store
         self.bus = bus or MemoryBus()
         self.clock = clock
         self._tables: dict[str, LiveTable] = {}
         self.autoplay = Autoplay(self, delay=ai_delay)
+        self.timers = TurnTimers(self, run_loop=run_timers)
 
     # life cycle ---------------------------------------------------------------
 
@@ -65,10 +68,20 @@ class TableService:
         for row in await self.store.unfinished_tables():
             table = await self._revive(row)
             self.autoplay.kick(table)
+        self.timers.start()  # stored deadlines are kept as they were, so a restart gives nobody extra time
 
     async def close(self) -> None:
         """Stop the AI and timers."""
+        await self.timers.close()
         await self.autoplay.close()
+
+    async def tick_timers(self) -> None:
+        """Handle the reminders and expiries due now (the timer loop does this by itself)."""
+        await self.timers.tick()
+
+    def tables(self) -> list[LiveTable]:
+        """Every table this process is serving."""
+        return list(self._tables.values())
 
     async def _revive(self, row: TableRow) -> LiveTable:
         game = games.get(row.game)
@@ -204,9 +217,25 @@ class TableService:
             self._seat_ai(table, row)
             row.name = f"{name} (AI)" if not name.endswith("(AI)") else name
             await self.store.save_table(table.row)
+            await self.timers.arm(table)
             info = self._publish(table, "seat_changed", [public({"type": "left", "seat": seat, "name": name})])
         self.autoplay.kick(table)
         return info
+
+    async def back(self, table_id: str, user_id: int) -> TableInfo:
+        """A person is back at the table: their seat leaves autopilot and waits for them again."""
+        table = await self._table(table_id)
+        async with table.lock:
+            table.require_status("playing")
+            row = table.seat_row(table.require_seat(user_id))
+            if row.is_ai:
+                raise Refusal("seat_taken_by_ai", "You left this game; an AI plays your seat now.")
+            if not row.autopilot and not row.missed:
+                return table.info()
+            row.autopilot, row.missed = False, 0
+            await self.store.save_table(table.row)
+            await self.timers.arm(table)
+            return self._publish(table, "seat_changed", [public({"type": "autopilot", "seat": row.seat, "on": False})])
 
     async def start_game(self, table_id: str, by_user_id: int) -> TableInfo:
         """Fill empty seats with AI players and deal (host only)."""
@@ -221,6 +250,7 @@ class TableService:
             table.seq = 0
             table.row.status = "playing"
             await self.store.save_table(table.row)
+            await self.timers.arm(table)
             events = [public({"type": "started", "seed_hash": table.row.seed_hash}),
                       *table.game.start_events(table.state)]
             info = self._publish(table, "started", events)
@@ -269,11 +299,14 @@ class TableService:
             raise
         table.state, table.seq = state, entry.seq
         seat_row = table.seat_row(seat)
+        if not auto:
+            table.standins.discard(seat)
         if not auto and (seat_row.autopilot or seat_row.missed):
             seat_row.autopilot, seat_row.missed = False, 0
             await self.store.save_table(table.row)
         outcome = table.game.outcome(state)
         if outcome is None:
+            await self.timers.arm(table)
             self._publish(table, "moved", events)
             return events
         table.row.status = "finished"

@@ -1,0 +1,138 @@
+"""Turn timers with an injected clock: reminder, expiry, autopilot, return, re-arming after a restart."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from engine.tables import TableService
+from engine.timers import AUTOPILOT_AFTER
+from tests.service.conftest import StoreFactory
+from tests.service.helpers import ANN, BOB, CAT, human_move
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def timed(store_factory: StoreFactory, clock: FakeClock) -> AsyncIterator[TableService]:
+    svc = TableService(await store_factory(), clock=clock, run_timers=False)
+    await svc.start()
+    yield svc
+    await svc.close()
+
+
+async def live_table(service: TableService) -> str:
+    info = await service.create_table("coins", ANN, "Ann", {"timer": "live"})
+    await service.join(info.id, BOB, "Bob")
+    await service.join(info.id, CAT, "Cat")
+    await service.start_game(info.id, ANN)
+    return info.id
+
+
+async def test_deadline_is_armed_when_a_person_is_to_act(timed: TableService, clock: FakeClock) -> None:
+    table_id = await live_table(timed)
+    info = await timed.info(table_id)
+    assert info.timer == "live" and info.deadline == clock.now + 60
+    user, action, seq = await human_move(timed, table_id)
+    clock.now += 10
+    await timed.act(table_id, user, action, seq)
+    assert (await timed.info(table_id)).deadline == clock.now + 60
+
+
+async def test_reminder_comes_once_before_expiry(timed: TableService, clock: FakeClock) -> None:
+    table_id = await live_table(timed)
+    sub = timed.subscribe(table_id)
+    clock.now += 44
+    await timed.tick_timers()
+    assert sub.queue.empty()
+    clock.now += 2  # 14 s left: within the last quarter
+    await timed.tick_timers()
+    await timed.tick_timers()
+    updates = [sub.queue.get_nowait() for _ in range(sub.queue.qsize())]
+    assert [u.kind for u in updates] == ["reminder"]
+    seat = (await timed.info(table_id)).to_act[0]
+    assert updates[0].events[0].data == {"type": "reminder", "seat": seat, "deadline": clock.now + 14}
+
+
+async def test_expiry_lets_an_ai_move_and_says_so(timed: TableService, clock: FakeClock) -> None:
+    table_id = await live_table(timed)
+    seat = (await timed.info(table_id)).to_act[0]
+    sub = timed.subscribe(table_id)
+    clock.now += 61
+    await timed.tick_timers()
+    await timed.autoplay.idle()
+    info = await timed.info(table_id)
+    assert info.seq == 1 and info.to_act == ((seat + 1) % 3,)
+    assert info.deadline == clock.now + 60  # the next person's clock starts
+    log = await timed.store.load_actions(table_id)
+    assert log[0].seat == seat and log[0].auto
+    kinds = [sub.queue.get_nowait() for _ in range(sub.queue.qsize())]
+    timed_out = next(u for u in kinds if u.kind == "timed_out")
+    assert timed_out.events[0].data["type"] == "timed_out" and timed_out.events[0].data["seat"] == seat
+    assert not info.seats[seat].autopilot
+
+
+async def test_repeated_expiry_puts_the_seat_on_autopilot_until_its_owner_returns(
+    timed: TableService, clock: FakeClock
+) -> None:
+    table_id = await live_table(timed)
+    absent = (await timed.info(table_id)).to_act[0]
+    absent_user = (await timed.info(table_id)).seats[absent].user_id
+    assert absent_user is not None
+    for _ in range(AUTOPILOT_AFTER):
+        while (await timed.info(table_id)).to_act[0] != absent:
+            user, action, seq = await human_move(timed, table_id)
+            await timed.act(table_id, user, action, seq)
+        clock.now += 61
+        await timed.tick_timers()
+        await timed.autoplay.idle()
+    info = await timed.info(table_id)
+    assert info.seats[absent].autopilot
+    # on autopilot the seat no longer waits: when its turn comes the AI plays at once
+    while (await timed.info(table_id)).to_act[0] != absent:
+        user, action, seq = await human_move(timed, table_id)
+        await timed.act(table_id, user, action, seq)
+    await timed.autoplay.idle()
+    assert (await timed.info(table_id)).to_act[0] != absent
+    info = await timed.back(table_id, absent_user)
+    assert not info.seats[absent].autopilot
+    while (await timed.info(table_id)).to_act[0] != absent:
+        user, action, seq = await human_move(timed, table_id)
+        await timed.act(table_id, user, action, seq)
+    info = await timed.info(table_id)
+    assert info.to_act == (absent,) and info.deadline == clock.now + 60
+
+
+async def test_deadlines_survive_a_restart(store_factory: StoreFactory, clock: FakeClock) -> None:
+    first = TableService(await store_factory(), clock=clock, run_timers=False)
+    await first.start()
+    table_id = await live_table(first)
+    deadline = (await first.info(table_id)).deadline
+    await first.close()
+    clock.now += 30
+    second = TableService(await store_factory(), clock=clock, run_timers=False)
+    await second.start()
+    assert (await second.info(table_id)).deadline == deadline  # not extended by the restart
+    clock.now += 31
+    await second.tick_timers()
+    await second.autoplay.idle()
+    assert (await second.info(table_id)).seq == 1
+    await second.close()
+
+
+async def test_tables_without_a_timer_have_no_deadline(timed: TableService) -> None:
+    info = await timed.create_table("coins", ANN, "Ann")
+    info = await timed.start_game(info.id, ANN)
+    assert info.timer == "none" and info.deadline is None
