@@ -54,9 +54,13 @@ async def simulate(
             table = service.live(info.id)
             assert table is not None
             table.row.seats[0].is_ai = True  # the simulator hands its own seat to the AI too
+            updates = service.subscribe(info.id)
             await service.start_game(info.id, 0)
-            while (final := await service.info(info.id)).status == "playing":
-                await asyncio.sleep(0.01)
+            async for update in updates:
+                if update.kind in ("finished", "abandoned"):
+                    break
+            updates.close()
+            final = await service.info(info.id)
             if final.result is None:
                 raise RuntimeError(f"game {i} did not finish (status {final.status})")
             for seat in final.result["winners"]:
