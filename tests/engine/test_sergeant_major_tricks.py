@@ -77,7 +77,8 @@ def test_legal_play_l3_no_duty_to_overtrump() -> None:
     )
     legal = [a["card"] for a in GAME.legal_actions(state, CAT)]
     assert "J-hearts" in legal and "4-clubs" in legal
-    done, events = act(state, CAT, {"type": "play", "card": "4-clubs"})
+    after, events = act(state, CAT, {"type": "play", "card": "4-clubs"})
+    assert after.tricks == (0, 1, 0) and after.turn == BOB
     assert of_type(events, "trick_won")[0]["seat"] == BOB
 
 

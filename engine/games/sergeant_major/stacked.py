@@ -14,7 +14,7 @@ from engine.cards import Card
 from engine.events import Event
 from engine.games.sergeant_major import flow
 from engine.games.sergeant_major.options import SMOptions, parse
-from engine.games.sergeant_major.state import CALLS, DECK, N, SUITS, Match, Phase, SMState, evolve
+from engine.games.sergeant_major.state import CALLS, DECK, SUITS, Match, N, Phase, SMState, evolve
 
 Place = int | str  # a seat, or "kitty", "face_up", "removed"
 
