@@ -10,8 +10,8 @@ from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
-from webapp.auth import AuthError, Verifier, sign_init_data
 from tests.web.conftest import TEST_TOKEN, Client, signed, tma
+from webapp.auth import AuthError, Verifier, sign_init_data
 
 NOW = 1_750_000_000
 

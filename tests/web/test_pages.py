@@ -1,0 +1,99 @@
+"""The page, the health check and the static files' cache headers."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+from engine.config import Settings
+from tests.web.conftest import Client, ClientFactory
+from webapp.keys import STATIC
+
+MODULE = "export const hello = 'cards';\n" * 50
+
+
+async def test_page_renders_html_that_loads_the_static_modules(client: Client) -> None:
+    resp = await client.get("/?table=abc")
+    assert resp.status == 200
+    assert resp.content_type == "text/html"
+    assert resp.headers["Cache-Control"] == "no-cache"
+    assert "/static/" in await resp.text()
+
+
+async def test_healthz_says_ok(client: Client) -> None:
+    resp = await client.get("/healthz")
+    assert (resp.status, await resp.json()) == (200, {"ok": True})
+
+
+async def test_config_lists_coins_and_local_mode(client: Client) -> None:
+    body = await (await client.get("/api/config")).json()
+    assert body["local_mode"] is True
+    coins = next(g for g in body["games"] if g["name"] == "coins")
+    assert (coins["min_players"], coins["max_players"]) == (3, 3)
+    assert "target_score" in [s["name"] for s in coins["settings"]]
+
+
+async def _static_client(make_client: ClientFactory, settings: Settings, tmp_path: Path) -> Client:
+    static = tmp_path / "static"
+    (static / "img").mkdir(parents=True)
+    (static / "app.js").write_text(MODULE)
+    (static / "img" / "cup.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
+    (tmp_path / "secret.txt").write_text("nope")
+    return await make_client(settings, static_dir=static)
+
+
+async def test_static_file_with_current_version_is_cached_for_a_year(
+    make_client: ClientFactory, settings: Settings, tmp_path: Path
+) -> None:
+    client = await _static_client(make_client, settings, tmp_path)
+    page = await (await client.get("/")).text()
+    version = client.app[STATIC].version()
+    assert version in page
+    resp = await client.get(f"/static/app.js?v={version}")
+    assert resp.status == 200
+    assert resp.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert resp.content_type == "text/javascript"
+    assert await resp.text() == MODULE
+
+
+async def test_static_file_without_version_is_revalidated_by_etag(
+    make_client: ClientFactory, settings: Settings, tmp_path: Path
+) -> None:
+    client = await _static_client(make_client, settings, tmp_path)
+    resp = await client.get("/static/app.js?v=old")
+    assert resp.headers["Cache-Control"] == "no-cache"
+    again = await client.get("/static/app.js", headers={"If-None-Match": resp.headers["ETag"]})
+    assert again.status == 304
+
+
+async def test_static_file_is_gzipped_when_accepted(
+    make_client: ClientFactory, settings: Settings, tmp_path: Path
+) -> None:
+    client = await _static_client(make_client, settings, tmp_path)
+    resp = await client.get("/static/app.js", headers={"Accept-Encoding": "gzip"}, auto_decompress=False)
+    raw = await resp.read()
+    assert resp.headers["Content-Encoding"] == "gzip"
+    assert len(raw) < len(MODULE) // 5
+    assert gzip.decompress(raw).decode() == MODULE
+
+
+async def test_static_version_changes_when_a_file_changes(
+    make_client: ClientFactory, settings: Settings, tmp_path: Path
+) -> None:
+    client = await _static_client(make_client, settings, tmp_path)
+    files = client.app[STATIC]
+    before = files.version()
+    (tmp_path / "static" / "img" / "cup.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'><g/></svg>")
+    files._checked = -1e9  # look at the folder again now
+    assert files.version() != before
+    resp = await client.get("/static/img/cup.svg")
+    assert (resp.content_type, "<g/>" in await resp.text()) == ("image/svg+xml", True)
+
+
+async def test_static_refuses_paths_outside_the_folder_and_unknown_files(
+    make_client: ClientFactory, settings: Settings, tmp_path: Path
+) -> None:
+    client = await _static_client(make_client, settings, tmp_path)
+    for path in ("/static/../secret.txt", "/static/%2e%2e/secret.txt", "/static/img/../../secret.txt",
+                 "/static/missing.js", "/static/.hidden.js"):
+        assert (await client.get(path)).status == 404, path
