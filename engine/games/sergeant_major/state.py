@@ -1,7 +1,7 @@
 """The Sergeant Major state: the match (across hands), the deal (one hand) and the fast play fields.
 
 The state is split so the hot path (playing cards) rebuilds only ``SMState`` itself and
-shares the ``Match`` and ``Deal`` records, which change only between tricks' phases.
+shares the ``Match`` and ``Deal`` records, which change only outside the tricks.
 Hands, kitty, discards and the like are card masks (``engine.cards``).
 """
 

@@ -27,7 +27,11 @@ from engine.options import options_dict
 
 
 def hidden_mask(state: SMState, seat: int | None) -> Mask:
-    """The cards whose place ``seat`` (None: a spectator) may not know now."""
+    """The cards whose place ``seat`` (None: a spectator) may not know now.
+
+    Cards privately shown to the seat this hand (its own exchanges, the §4.6 reveal) and the
+    card taken in the §5.8 swap are not hidden from it.
+    """
     deal = state.deal
     mask = deal.kitty
     if state.options.removed_card == RANDOM_CARD:
