@@ -60,7 +60,7 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
         .base_url(base_url)
         .base_file_url(base_file_url)
         .rate_limiter(limiter or rate_limiter())
-        .context_types(ContextTypes(context=Context, bot_data=Room))
+        .context_types(ContextTypes(bot_data=Room))
         .concurrent_updates(True)
         .build()
     ))

@@ -65,13 +65,17 @@ class ChatPacedRateLimiter(AIORateLimiter):
         return await super().process_request(paced, args, kwargs, endpoint, data, rate_limit_args)
 
 
-def rate_limiter(scale: float = 1.0, *, max_retries: int = 2) -> ChatPacedRateLimiter:
-    """Telegram's limits (30/s overall, 20/min per group, 1/s per chat); ``scale`` shortens every period."""
+def rate_limiter(scale: float = 1.0, *, slack: float = 0.1, max_retries: int = 2) -> ChatPacedRateLimiter:
+    """Telegram's limits (30/s overall, 20/min per group, 1/s per chat); ``scale`` shortens every period.
+
+    ``slack`` seconds are added to the per-chat pace: the pace is measured as requests
+    leave, Telegram counts them as they arrive.
+    """
     return ChatPacedRateLimiter(
         overall_max_rate=14,
         overall_time_period=1.0 * scale,
         group_max_rate=9,
         group_time_period=60.0 * scale,
-        chat_period=1.1 * scale,
+        chat_period=1.0 * scale + slack,
         max_retries=max_retries,
     )

@@ -21,7 +21,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
 from engine import games
@@ -77,6 +77,12 @@ class Notifier:
             timer.cancel()
         self._timers.clear()
         await self._outbox.close()
+
+    @property
+    def busy(self) -> bool:
+        """Whether updates, timers or Telegram calls are still pending."""
+        queued = self._subscription is not None and not self._subscription.queue.empty()
+        return queued or bool(self._timers) or self._outbox.busy
 
     async def idle(self) -> None:
         """Wait until every update received so far is shown (throttled edits included; for tests)."""
@@ -147,10 +153,25 @@ class Notifier:
             info = await self.room.service.info(table_id)
         except Refusal:
             return
-        if kind == "table":
-            await self._sync_table(chat_id, info)
-        else:
-            await self._sync_turn(chat_id, info)
+        try:
+            if kind == "table":
+                await self._sync_table(chat_id, info)
+            else:
+                await self._sync_turn(chat_id, info)
+        except RetryAfter as error:  # Telegram's flood control: try again when it says
+            self._retry(chat_id, key, error.retry_after)
+
+    def _retry(self, chat_id: int, key: Hashable, after: Any) -> None:
+        seconds = after.total_seconds() if hasattr(after, "total_seconds") else float(after)
+        name = f"retry:{chat_id}:{key}"
+        if name in self._timers:
+            return
+
+        def again() -> None:
+            self._timers.pop(name, None)
+            self._outbox.submit(chat_id, key)
+
+        self._timers[name] = asyncio.get_running_loop().call_later(seconds + 0.05, again)
 
     # the table's message ----------------------------------------------------------
 
@@ -255,6 +276,8 @@ class Notifier:
         try:
             message = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
                                                   disable_web_page_preview=True)
+        except RetryAfter:
+            raise
         except Forbidden:
             if chat_id > 0:
                 await self.cannot_message(chat_id)
@@ -273,6 +296,8 @@ class Notifier:
         try:
             await self.bot.edit_message_text(text, chat_id, message_id, parse_mode=ParseMode.HTML,
                                              reply_markup=markup, disable_web_page_preview=True)
+        except RetryAfter:
+            raise
         except BadRequest as error:
             if "not modified" not in error.message.lower():
                 log.info("message %s in chat %s cannot be edited: %s", message_id, chat_id, error)

@@ -1,0 +1,112 @@
+"""The real bot Application against the local Bot API server, with a real table service on SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from telegram import Update
+from telegram.ext import TypeHandler
+
+from engine.config import Settings
+from engine.store import Store, database_url
+from engine.tables import TableService
+from tests.fakes.botapi import FakeBotApi
+from tgbot.app import build_application, start_bot, stop_bot
+from tgbot.limits import rate_limiter
+
+os.environ.setdefault("PTB_TIMEDELTA", "1")
+
+SCALE = 0.05  # every flood-control period, on the fake and in the bot's limiter alike
+GROUP = -1001
+ANN, BOB, CID, DAN = 11, 12, 13, 14
+BOT_USERNAME = "cardroom_test_bot"
+SHORT_NAME = "play"
+
+
+@dataclass
+class Harness:
+    """The fake Telegram, the service and the running bot, with a way to wait until all is quiet."""
+
+    fake: FakeBotApi
+    service: TableService
+    application: Any
+    settings: Settings
+    processed: set[int] = field(default_factory=set)
+
+    async def send(self, update: dict[str, Any]) -> dict[str, Any]:
+        """Hand an update to the fake Telegram (the bot polls it) and wait until everything settled."""
+        await self.fake.send_update(update)
+        await self.settle()
+        return update
+
+    async def settle(self, within: float = 20.0) -> None:
+        """Wait until the bot took every update, handled it, the AI moved and every message is up to date."""
+        async with asyncio.timeout(within):
+            while True:
+                wanted = {u["update_id"] for u in self.fake.pending_updates}
+                if wanted or not self.application.update_queue.empty():
+                    await asyncio.sleep(0.005)
+                    continue
+                if self.fake.calls_to("getUpdates") and self._unhandled():
+                    await asyncio.sleep(0.005)
+                    continue
+                await self.service.autoplay.idle()
+                await self.application.bot_data.notifier.idle()
+                await asyncio.sleep(0.01)
+                if (not self.fake.pending_updates and self.application.update_queue.empty()
+                        and not self._unhandled() and not self.application.bot_data.notifier.busy):
+                    return
+
+    def _unhandled(self) -> bool:
+        sent = {u["update_id"] for call in self.fake.calls_to("getUpdates") for u in call.response.get("result", [])}
+        return bool(sent - self.processed)
+
+    async def table_id(self) -> str:
+        """The newest table of the group."""
+        rows = sorted((r for r in await self.service.store.unfinished_tables() if r.chat_id == GROUP),
+                      key=lambda r: r.created_at)
+        return rows[-1].id
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[TableService]:
+    store = Store(database_url(None, tmp_path))
+    await store.open()
+    service = TableService(store, ai_delay=0)
+    await service.start()
+    yield service
+    await service.close()
+    await store.close()
+
+
+async def make_harness(service: TableService, *, scale: float = SCALE, webapp_url: str = "http://cards.test",
+                       status_interval: float = 0.2) -> Harness:
+    fake = FakeBotApi(bot_username=BOT_USERNAME, time_scale=scale)
+    await fake.start()
+    settings = Settings(bot_token=fake.token, bot_api_base_url=fake.base_url, webapp_url=webapp_url,
+                        miniapp_short_name=SHORT_NAME, webhook_secret="s3cret")
+    application = build_application(settings, service, limiter=rate_limiter(scale, slack=0.02, max_retries=0),
+                                    status_interval=status_interval)
+    harness = Harness(fake, service, application, settings)
+
+    async def mark(update: Update, _context: Any) -> None:
+        harness.processed.add(update.update_id)
+
+    application.add_handler(TypeHandler(Update, mark), group=99)
+    await start_bot(application, settings)
+    fake.add_group(GROUP)
+    return harness
+
+
+@pytest.fixture
+async def bot(service: TableService) -> AsyncIterator[Harness]:
+    harness = await make_harness(service)
+    yield harness
+    await stop_bot(harness.application)
+    await harness.fake.close()
