@@ -117,7 +117,8 @@ export class TableSocket {
         this.handlers.onView(frame.view, [], "welcome");
         break;
       case "update":
-        if (this.seq !== null && frame.seq <= this.seq) break; // already seen
+        // lobby changes keep the seq; only moves advance it, so an older seq is all that can be skipped
+        if (this.seq !== null && frame.seq < this.seq) break;
         if (this.seq !== null && frame.seq > this.seq + 1) {
           this.send({ type: "resync" }); // a gap: the welcome brings the fresh view
           break;

@@ -34,6 +34,7 @@ function applyViewport() {
 }
 
 export function init() {
+  if (inTelegram) document.documentElement.dataset.tg = "1";
   if (!W) return;
   applyTheme();
   applyViewport();
