@@ -98,5 +98,9 @@ async def test_coins_game_from_new_to_summary_in_a_group(bot: Harness) -> None:
     assert fake.messages(ANN) == []  # never started the bot: nothing private was even tried to succeed
     assert fake.count_429 == 0
 
+    await bot.send(fake.message(BOB, BOB, "/stats"))
+    won = 1 if info.seat_of(BOB) in info.result["winners"] else 0
+    assert f"Coins: played 1, won {won}" in fake.last_message(BOB).plain
+
     scopes = sorted(c.params["scope"]["type"] for c in fake.calls_to("setMyCommands"))
     assert scopes == ["all_group_chats", "all_private_chats"]
