@@ -112,7 +112,7 @@ async def start_bot(application: App, settings: Settings) -> None:
     await commands.set_commands(application.bot)
     room.notifier.start()
     if settings.public_url:
-        secret = settings.webhook_secret or secrets.token_urlsafe(32)
+        secret = room.webhook_secret = settings.webhook_secret or secrets.token_urlsafe(32)
         await application.bot.set_webhook(f"{settings.webapp_url}{WEBHOOK_PATH}", secret_token=secret,
                                           allowed_updates=Update.ALL_TYPES)
     elif application.updater is not None:

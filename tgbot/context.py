@@ -28,6 +28,7 @@ class Room:
         self.options_open: set[str] = set()  # lobbies whose message shows the Options keyboard
         self.reachable: set[int] = set()  # people known to have started the bot (saves a write per message)
         self._links: Links | None = None
+        self.webhook_secret: str | None = None  # the secret_token given to setWebhook (the route must check it)
 
     def bind_links(self, bot_username: str) -> Links:
         """Fix the links once the bot's username is known."""

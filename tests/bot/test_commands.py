@@ -50,7 +50,7 @@ async def test_options_keyboard_changes_settings_for_the_host(bot: Harness) -> N
 async def test_new_in_a_private_chat_starts_a_game_against_ai_with_a_web_app_button(public_bot: Harness) -> None:
     bot = public_bot
     assert bot.fake.webhook["url"] == "https://cards.example/telegram/webhook"
-    assert bot.fake.webhook["secret_token"] == "s3cret"
+    assert bot.fake.webhook["secret_token"] == "s3cret" == bot.application.bot_data.webhook_secret
     await push(bot, bot.fake.message(ANN, ANN, "/new"))
     [table] = await bot.service.tables_of(ANN)
     assert table.status == "playing" and [s.is_ai for s in table.seats] == [False, True, True]
