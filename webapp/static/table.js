@@ -9,6 +9,7 @@ import * as tg from "./tg.js";
 // Each game's table is its own module exporting createRenderer(container, ctx) -> {update(view, events), destroy()}.
 const RENDERERS = {
   coins: () => import("./coins.js"),
+  sergeant_major: () => import("./sergeant_major.js"),
 };
 
 export class TableScreen {
