@@ -188,7 +188,7 @@ class TableService:
             seated = [s for s in table.row.seats if s.user_id is not None or s.is_ai]
             if size < len(seated):
                 raise Refusal("too_many_players", f"{len(seated)} seats are taken; the table cannot shrink to {size}.")
-                table.options, table.row.options = parsed, options_dict(parsed)
+            table.options, table.row.options = parsed, options_dict(parsed)
             table.row.timer, table.row.meta["ai_level"] = timer, level
             seats = seated + [SeatRow(seat=0, name="", ai_level=level) for _ in range(size - len(seated))]
             for i, s in enumerate(seats):

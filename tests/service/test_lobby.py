@@ -84,3 +84,13 @@ async def test_cancel_by_host_reveals_the_seed_and_stops_play(service: TableServ
     with pytest.raises(Refusal) as refused:
         await service.act(table_id, ANN, {"type": "play", "card": "A-cups"}, info.seq)
     assert refused.value.code == "abandoned"
+
+
+async def test_host_changes_game_settings_seats_and_timer_in_the_lobby(service: TableService) -> None:
+    info = await service.create_table("coins", ANN, "Ann")
+    info = await service.set_options(info.id, ANN, {"target_score": "15", "timer": "relaxed", "ai_level": "strong"})
+    assert info.options["target_score"] == 15 and info.timer == "relaxed"
+    table = service.live(info.id)
+    assert table is not None and table.options.target_score == 15
+    state = (await service.view((await service.start_game(info.id, ANN)).id, ANN))["state"]
+    assert state["target_score"] == 15
