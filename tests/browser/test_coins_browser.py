@@ -52,7 +52,7 @@ async def start_against_ai(phone: Phone) -> str:
     await expect(page.locator(".lobby")).to_be_visible()
     for n in (1, 2):
         await page.locator(".add-ai-btn").tap()
-        await expect(page.locator(".seats .badge.ai")).to_have_count(n)
+        await expect(page.locator(".seats li.ai")).to_have_count(n)
     await page.locator(".start-btn").tap()
     await expect(page.locator(".coins-table")).to_be_visible()
     table_id = await page.locator(".table-screen").get_attribute("data-table")
@@ -177,8 +177,8 @@ async def test_coins_refused_move_shows_the_servers_message(browser: Any, server
     assert await hand_of(page) == hand
     assert ["haptic.notification", "error"] in await ann.tg_calls()
 
-    await tap_select(page, card)
-    await page.locator(f'.hand .card[data-card="{card}"]').tap()
+    await expect(page.locator(f'.hand .card[data-card="{card}"]')).to_have_attribute("aria-pressed", "true")
+    await page.locator(f'.hand .card[data-card="{card}"]').tap()  # still selected: one more tap plays it
     await page.wait_for_function("s => Number(document.querySelector('.table-screen').dataset.seq) > s", arg=seq)
     await expect(page.locator(f'.hand .card[data-card="{card}"]')).to_have_count(0)
     assert len(refusals) == 1
@@ -233,17 +233,13 @@ async def test_coins_two_seats_never_see_each_others_hands(browser: Any, server:
              for who, p in (("ann", ann), ("bob", bob))}
     assert len(dealt["ann"]) == 16 and not dealt["ann"] & dealt["bob"]
 
-    moves = 0
-    while moves < 6:
-        await ann.page.wait_for_function("() => document.querySelector('.status.mine') || "
-                                         "[...document.querySelectorAll('.player.turn')].length")
-        for phone in (ann, bob):
-            if await phone.page.locator(".status.mine").count():
-                await play_first_card(phone.page)
-                moves += 1
-                break
-        else:
-            await bob.page.wait_for_function(TURN_OR_OVER, timeout=5000)
+    phones = {0: ann, 1: bob}
+    assert (await server.service.view(table_id, BOB["id"]))["you"] == 1
+    for _ in range(6):
+        await server.service.autoplay.idle()
+        seat = (await server.service.info(table_id)).to_act[0]
+        await phones[seat].page.wait_for_function(MY_TURN)
+        await play_first_card(phones[seat].page)
     await server.service.autoplay.idle()
 
     for me, other in (("ann", "bob"), ("bob", "ann")):
@@ -267,6 +263,7 @@ async def test_local_mode_sign_in_lobby_link_and_second_profile_takes_a_seat(bro
     await page.locator("#signin-name").fill("Cleo")
     await page.locator(".signin button[type=submit]").tap()
     await expect(page.locator(".new-game")).to_be_visible()
+    await page.screenshot(path=str(screenshot_path("local-home-390x844.png")))
     await page.locator(".create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()
     link = await page.locator(".share-link").input_value()
@@ -278,6 +275,7 @@ async def test_local_mode_sign_in_lobby_link_and_second_profile_takes_a_seat(bro
     await dan.page.locator(".signin button[type=submit]").tap()
     await dan.page.locator(".join-btn").tap()
     await expect(page.locator(".seats")).to_contain_text("Dan")
+    await page.screenshot(path=str(screenshot_path("local-lobby-390x844.png")))
     await page.locator(".start-btn").tap()
     for phone in (cleo, dan):
         await expect(phone.page.locator(".hand .card")).to_have_count(16)

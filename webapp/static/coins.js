@@ -127,16 +127,18 @@ class CoinsTable {
     const pct = Math.min(100, Math.round((100 * score) / Math.max(1, s.target_score)));
     const turn = s.phase === "play" && s.to_act.includes(seat);
     const winner = s.phase === "over" && s.winner === seat;
+    const name = this.ctx.name(seat);
+    const aiTag = t("ai");
     return h("div", { class: `player ${where}${turn ? " turn" : ""}${winner ? " winner" : ""}`, dataset: { seat: String(seat) } },
       h("div", { class: "pline" },
-        h("span", { class: "pname", text: this.ctx.name(seat) }),
-        info.is_ai || info.autopilot ? h("span", { class: "badge ai", text: t("ai") }) : null,
-        s.dealer === seat ? h("span", { class: "badge dealer", title: t("dealer"), text: t("dealer_short") }) : null),
+        h("span", { class: "pname", text: name }),
+        (info.is_ai || info.autopilot) && !name.includes(aiTag) ? h("span", { class: "badge ai", text: aiTag }) : null,
+        h("span", { class: "points", text: t("score_of", { n: score, target: s.target_score }) })),
       h("div", { class: "pline small" },
         where === "bottom" ? null : h("span", { class: "count" }, backEl("mini"),
           h("span", { text: t("cards_n", { n: s.hand_counts[seat] }) })),
         h("span", { class: "won", text: t("won_n", { n: s.won_cards[seat] }) }),
-        h("span", { class: "points", text: t("score_of", { n: score, target: s.target_score }) })),
+        s.dealer === seat ? h("span", { class: "badge dealer", title: t("dealer"), text: t("dealer") }) : null),
       h("div", { class: "bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(s.target_score),
         "aria-valuenow": String(score) }, h("span", { style: `width:${pct}%` })));
   }
@@ -212,7 +214,7 @@ class CoinsTable {
     const cards = sortHand(s.hand || [], DECK, s.suit_cycle);
     const legal = new Set(s.legal || []);
     const myTurn = this.isMyTurn();
-    this.hand.style.setProperty("--cols", String(Math.max(4, Math.ceil(cards.length / 2))));
+    this.hand.style.setProperty("--cols", String(Math.min(8, Math.max(4, Math.ceil(cards.length / 2)))));
     for (const card of cards) {
       const classes = [card === this.selected ? "selected" : "", myTurn && !legal.has(card) ? "illegal" : ""].join(" ");
       const el = cardEl(card, DECK, { classes, onTap: () => this.tap(card) });

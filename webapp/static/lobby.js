@@ -42,13 +42,16 @@ export function renderLobby(container, view, ctx) {
 
   const seats = h("ol", { class: "seats" }, table.seats.map((s) => {
     let who;
-    if (s.is_ai) who = h("span", {}, h("span", { class: "pname", text: s.name }), h("span", { class: "badge ai", text: t("ai") }));
+    if (s.is_ai) {
+      who = h("span", {}, h("span", { class: "pname", text: s.name }),
+        s.name.includes(t("ai")) ? null : h("span", { class: "badge ai", text: t("ai") }));
+    }
     else if (s.user_id !== null) {
       who = h("span", {}, h("span", { class: "pname", text: s.name }),
         s.user_id === table.host_user_id ? h("span", { class: "badge", text: t("host") }) : null,
         s.seat === view.you ? h("span", { class: "badge you", text: t("you") }) : null);
     } else who = h("span", { class: "empty", text: t("empty_seat") });
-    return h("li", { dataset: { seat: String(s.seat) } }, who);
+    return h("li", { class: s.is_ai ? "ai" : s.user_id !== null ? "taken" : "free", dataset: { seat: String(s.seat) } }, who);
   }));
 
   const buttons = h("div", { class: "lobby-actions" });
