@@ -13,9 +13,9 @@ from typing import Any
 from engine.ai.sergeant_major.choices import discard, give, misere_discard, should_swap
 from engine.ai.sergeant_major.hand import (
     SUITS,
+    best_call,
     best_trump,
     bid_tricks,
-    call_values,
     misere_trump,
     parse,
 )
@@ -63,11 +63,11 @@ class EasySergeantMajor:
 
     def _call(self, view: dict[str, Any], legal: list[Action], hand: list[int]) -> Action:
         seat = view["seat"]
-        values = call_values(hand, view["targets"][seat], MISERE_MAX[view["positions"][seat]])
-        calls = [a for a in legal if a["type"] == "call"]
+        calls = [a["call"] for a in legal if a["type"] == "call"]
         if not calls:
             return legal[0]
-        return max(calls, key=lambda a: values.get(a["call"], float("-inf")))
+        call = best_call(hand, view["targets"][seat], MISERE_MAX[view["positions"][seat]], calls)
+        return {"type": "call", "call": call}
 
     def _play(self, view: dict[str, Any], legal: list[Action], hand: list[int]) -> Action:
         cards = [FRENCH.parse(a["card"]) for a in legal if a["type"] == "play"]

@@ -14,7 +14,14 @@ from engine.cards import FRENCH, Card
 WIDTH = len(FRENCH.ranks)
 SUITS = FRENCH.suits  # hearts, diamonds, clubs, spades
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
-KITTY_BONUS = 1.5  # what taking the kitty and discarding four is worth to the dealer, in tricks
+# Dealer's tricks from an estimate, fitted over hands played by this player against itself: the
+# kitty, the discard and the choice of trump are worth about three tricks in a suit call.
+SUIT_BONUS = 2.9
+NO_TRUMP_SCALE, NO_TRUMP_BONUS = 0.55, 4.3
+MISERE_SCALE, MISERE_BONUS = 0.77, -0.6
+# The usual result of each kind of call: each call is made once (§5.3), so a call is best spent
+# on the hand where it does better than usual, not where it scores most.
+CALL_PAR = {"no_trump": -1.9, "misere": 0.3}
 MAX_BID = 11  # the easy player never promises more than this as Woburn dealer
 
 
@@ -132,7 +139,7 @@ def misere_trump(hand: Sequence[Card]) -> int:
 
 def bid_tricks(hand: Sequence[Card], lowest: int) -> int | None:
     """The Woburn bid (sergeant-major.md §5.2.1): the lowest allowed if the hand makes it as dealer, else None."""
-    expected = trump_estimate(hand, best_trump(hand)) + KITTY_BONUS
+    expected = trump_estimate(hand, best_trump(hand)) + SUIT_BONUS
     if lowest <= MAX_BID and expected >= lowest:
         return lowest
     return None
@@ -140,8 +147,14 @@ def bid_tricks(hand: Sequence[Card], lowest: int) -> int | None:
 
 def call_values(hand: Sequence[Card], target: int, maximum: int) -> dict[str, float]:
     """Expected result of each alternate call (sergeant-major.md §5.3) for a dealer with ``target``."""
-    values = {SUITS[s]: trump_estimate(hand, s) + KITTY_BONUS - target for s in range(len(SUITS))}
-    values["no_trump"] = no_trump_estimate(hand) + KITTY_BONUS - target
-    # Misère: the result is maximum - tricks; the kitty lets the dealer throw away four dangers.
-    values["misere"] = maximum - max(0.0, forced_tricks(hand) - KITTY_BONUS)
+    values = {SUITS[s]: trump_estimate(hand, s) + SUIT_BONUS - target for s in range(len(SUITS))}
+    values["no_trump"] = NO_TRUMP_SCALE * no_trump_estimate(hand) + NO_TRUMP_BONUS - target
+    # Misère: the result is maximum - tricks.
+    values["misere"] = maximum - max(0.0, MISERE_SCALE * forced_tricks(hand) + MISERE_BONUS)
     return values
+
+
+def best_call(hand: Sequence[Card], target: int, maximum: int, calls: Sequence[str]) -> str:
+    """The call among ``calls`` that beats its usual result by the most."""
+    values = call_values(hand, target, maximum)
+    return max(calls, key=lambda c: values.get(c, float("-inf")) - CALL_PAR.get(c, 0.0))
