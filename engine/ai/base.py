@@ -44,6 +44,6 @@ def player_for(game: str, level: str) -> AiPlayer:
 
 def choose(game: str, level: str, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
     """One decision for a seat of ``game`` at ``level``."""
-    if len(legal) == 1:
+    if len(legal) == 1 and not view.get("choose"):  # a multi-card choice lists one canonical pick only
         return legal[0]
     return player_for(game, level).choose(view, legal, seed)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.ai import player_for
+from engine.ai import choose, player_for
 from engine.ai.base import RandomPlayer
 from engine.ai.sergeant_major import EasySergeantMajor
 from engine.ai.sergeant_major.choices import discard, give, misere_discard, should_swap
@@ -220,3 +220,7 @@ def test_ai_sm_choose_answers_a_discard_view_with_count_cards_from_the_offer() -
     check_choice(view, GAME.legal_actions(state, seat), action)
     assert not {t for t in action["cards"] if t.endswith("-hearts") or t.startswith("A-")}
     GAME.apply(state, seat, action)
+    # The table service's entry point asks the player too, though legal lists one canonical pick.
+    legal = GAME.legal_actions(state, seat)
+    assert len(legal) == 1 and legal[0] != action
+    assert choose("sergeant_major", "easy", view, legal, "x") == action
