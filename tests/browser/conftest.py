@@ -1,4 +1,4 @@
-"""Browser fixtures: the real server on a loopback port, Debian's Chromium, and phones signed in through a Telegram stub.
+"""Browser fixtures: the real server on a loopback port, Debian's Chromium, phones signed in through a Telegram stub.
 
 ``telegram-web-app.js`` is routed to a stub generated per player: it supplies initData
 signed with the test bot token (and the table id as ``start_param``), a theme, and
