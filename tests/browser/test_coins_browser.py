@@ -267,6 +267,7 @@ async def test_local_mode_sign_in_lobby_link_and_second_profile_takes_a_seat(
     await page.locator(".signin button[type=submit]").tap()
     await expect(page.locator(".new-game")).to_be_visible()
     await page.screenshot(path=str(screenshot_path("local-home-390x844.png")))
+    await page.locator("#opt-timer").select_option("live")
     await page.locator(".create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()
     link = await page.locator(".share-link").input_value()
@@ -282,6 +283,7 @@ async def test_local_mode_sign_in_lobby_link_and_second_profile_takes_a_seat(
     await page.locator(".start-btn").tap()
     for phone in (cleo, dan):
         await expect(phone.page.locator(".hand .card")).to_have_count(16)
+        await expect(phone.page.locator(".status .clock")).to_have_text(re.compile(r"^(1:00|0:[0-5]\d)$"))
     await page.screenshot(path=str(screenshot_path("local-table-390x844.png")))
     info = await local_server.service.info(table_id)
     assert [s.name for s in info.seats][:2] == ["Cleo", "Dan"] and info.seats[2].is_ai

@@ -210,7 +210,10 @@ export class TableScreen {
   async playAgain() {
     const table = this.view.table;
     try {
-      const info = await this.app.api.post("/api/tables", { game: table.game, options: table.options });
+      const options = { ...table.options, timer: table.timer };
+      const game = ((this.app.config && this.app.config.games) || []).find((g) => g.name === table.game);
+      if (game && game.min_players !== game.max_players) options.players = table.size;
+      const info = await this.app.api.post("/api/tables", { game: table.game, options });
       this.app.openTable(info.id);
     } catch (err) {
       toast(err.message || t("error_generic"), "error");
