@@ -30,6 +30,10 @@ def _public(events: list[Event]) -> list[JSON]:
 def remember(old: KingsState, new: KingsState, events: list[Event]) -> KingsState:
     """``new`` with the recent public events: the last finished turn and the current one so far."""
     shown = _public(events)
+    dealt = [i for i, e in enumerate(shown) if e["type"] == "hand_over"]
+    if dealt and new.hand_no != old.hand_no:
+        # A new hand: of the old one only its summary stays, its plays would name cards dealt again.
+        return evolve(new, last_turn=(shown[dealt[-1]],), this_turn=tuple(shown[dealt[-1] + 1 :]))
     cut = max((i for i, e in enumerate(shown) if e["type"] in _BOUNDARIES), default=-1)
     if cut < 0:
         return evolve(new, this_turn=old.this_turn + tuple(shown))
