@@ -94,7 +94,7 @@ class KingsCorner:
         return outcome(state)
 
     def hidden_cards(self, state: KingsState, seat: int | None) -> frozenset[str]:
-        """The stock and, until the game is over, the other seats' hands."""
+        """The other seats' hands and the stock."""
         return hidden_cards(state, seat)
 
 

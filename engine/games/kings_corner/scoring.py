@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.cards import Mask
 from engine.events import Event, public
-from engine.games.kings_corner.board import DECK, KING_MASK
+from engine.games.kings_corner.board import KING_MASK
 from engine.games.kings_corner.deal import new_hand
 from engine.games.kings_corner.state import KingsState, Phase
 from engine.rules import Outcome, placements_by
@@ -70,7 +70,7 @@ def _game_over(state: KingsState, events: list[Event]) -> KingsState:
         "type": "game_over", "scoring": state.options.scoring, "winners": list(result.winners),
         "scores": list(result.scores), "placements": list(result.placements),
         "went_out": None if state.went_out < 0 else state.went_out, "blocked": state.blocked,
-        "hands": [DECK.texts(h) for h in state.hands],
+        "hand_counts": [h.bit_count() for h in state.hands],
     }))
     return state
 

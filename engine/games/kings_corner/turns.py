@@ -236,7 +236,7 @@ def legal_actions(state: KingsState, seat: int) -> list[ActionDict]:
 
 def idle_action(state: KingsState, seat: int) -> ActionDict | None:
     """The next action of an automatic turn end for an absent player (§6 K-D17), or None if not their turn."""
-    if seat not in (state.turn,) or state.phase is Phase.OVER:
+    if seat != state.turn or state.phase is Phase.OVER:
         return None
     if state.phase is Phase.MUST_PLAY:
         return card_actions(state.piles, state.options, state.pending)[0]

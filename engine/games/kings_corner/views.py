@@ -49,9 +49,6 @@ def view(state: KingsState, seat: int | None) -> dict[str, Any]:
         "placements": None if result is None else list(result.placements),
         "winners": [] if result is None else list(result.winners),
     }
-    if over:
-        # The game is over: the hands left are shown to everyone (kings-in-the-corner.md §4).
-        out["hands"] = [DECK.texts(h) for h in state.hands]
     if seat is not None and 0 <= seat < state.n:
         out["hand"] = DECK.texts(state.hands[seat])
         out["legal"] = [dict(a) for a in legal_actions(state, seat)]
@@ -60,12 +57,11 @@ def view(state: KingsState, seat: int | None) -> dict[str, Any]:
 
 
 def hidden_cards(state: KingsState, seat: int | None) -> frozenset[str]:
-    """The stock, and the other seats' hands until the game is over."""
+    """The other seats' hands and the stock (they stay secret after the game too)."""
     mask = 0
-    if state.phase is not Phase.OVER:
-        for other, hand in enumerate(state.hands):
-            if other != seat:
-                mask |= hand
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            mask |= hand
     for card in state.stock:
         mask |= 1 << card
     return frozenset(DECK.texts(mask))
