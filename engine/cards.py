@@ -7,13 +7,15 @@ one. A set of cards is an int bitmask with bit ``card`` set.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from engine.errors import MalformedAction
 
 Card = int
 Mask = int
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,3 +132,27 @@ def mask_of(cards: Iterable[Card]) -> Mask:
 def count(mask: Mask) -> int:
     """How many cards a mask holds."""
     return mask.bit_count()
+
+
+class PerCard(Generic[T]):
+    """One value per card (an action, an event), listed for a mask by a table lookup per 12 bits."""
+
+    __slots__ = ("_chunks",)
+    BITS = 12
+
+    def __init__(self, values: Sequence[T]) -> None:
+        bits, n = self.BITS, len(values)
+        self._chunks = tuple(
+            tuple(tuple(values[off + i] for i in range(bits) if b >> i & 1 and off + i < n) for b in range(1 << bits))
+            for off in range(0, n, bits)
+        )
+
+    def of(self, mask: Mask) -> list[T]:
+        """The values of the cards in ``mask``, lowest card first."""
+        out: list[T] = []
+        for table in self._chunks:
+            if not mask:
+                break
+            out += table[mask & 4095]
+            mask >>= 12
+        return out

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine.cards import SPANISH, Card, Mask, cards_in
+from engine.cards import SPANISH, Card, Mask, PerCard
 from engine.errors import BadOptions, IllegalAction, MalformedAction
 from engine.events import Event, private, public
 from engine.options import Setting, options_dict, parse_options
@@ -136,7 +136,12 @@ def _dealt_events(state: CoinsState) -> list[Event]:
 # actions ----------------------------------------------------------------------
 
 PLAY_ACTIONS: tuple[dict[str, str], ...] = tuple({"type": "play", "card": DECK.text(c)} for c in range(DECK.size))
+_LEGAL = PerCard(PLAY_ACTIONS)
 _TURN_SETS = tuple(frozenset((seat,)) for seat in range(N))
+# Events are immutable by convention, so the "played" events can be built once.
+_PLAYED = tuple(
+    tuple(public({"type": "played", "seat": seat, "card": DECK.text(c)}) for c in range(DECK.size)) for seat in range(N)
+)
 _NOBODY: frozenset[int] = frozenset()
 
 
@@ -169,16 +174,18 @@ def can_play(state: CoinsState, seat: int, card: Card) -> bool:
 
 
 def _play(state: CoinsState, seat: int, card: Card) -> tuple[CoinsState, list[Event]]:
-    hands = list(state.hands)
-    hands[seat] &= ~(1 << card)
+    # The hot path of AI playouts: no intermediate lists, events prebuilt per (seat, card).
+    h0, h1, h2 = state.hands
+    keep = ~(1 << card)
+    hands = (h0 & keep, h1, h2) if seat == 0 else (h0, h1 & keep, h2) if seat == 1 else (h0, h1, h2 & keep)
     trick = (*state.trick, (seat, card))
-    events = [public({"type": "played", "seat": seat, "card": DECK.text(card)})]
+    events = [_PLAYED[seat][card]]
     if len(trick) < N:
         return CoinsState(
-            state.options, state.seed, state.phase, state.hand_no, state.dealer, tuple(hands), trick,
+            state.options, state.seed, state.phase, state.hand_no, state.dealer, hands, trick,
             (seat + 1) % N, state.trick_no, state.scores, state.won, state.last_trick, None,
         ), events
-    return _finish_trick(state, tuple(hands), trick, events)
+    return _finish_trick(state, hands, trick, events)
 
 
 def _finish_trick(
@@ -187,15 +194,13 @@ def _finish_trick(
     # coins.md §3.2 TRICK_DONE: the winner scores the Coins cards in the trick.
     cards = [card for _, card in trick]
     w = trick[_winner_index(cards)][0]
-    points = sum(1 for c in cards if COINS_MASK >> c & 1)
+    points = (COINS_MASK >> cards[0] & 1) + (COINS_MASK >> cards[1] & 1) + (COINS_MASK >> cards[2] & 1)
     scores = list(state.scores)
     scores[w] += points
     won = list(state.won)
     won[w] += N
-    events.append(public({
-        "type": "trick_won", "seat": w, "points": points,
-        "scores": scores, "trick_no": state.trick_no,
-    }))
+    events.append(public({"type": "trick_won", "seat": w, "points": points, "scores": scores,
+                          "trick_no": state.trick_no}))
     opts = state.options
     if scores[w] >= opts.target_score:
         # coins.md §4 and D6: the game ends the moment the target is reached, even mid-hand.
@@ -260,7 +265,7 @@ class Coins:
         """Any card in hand, for the seat on turn (coins.md §3.2: no duty to follow suit)."""
         if state.phase is Phase.OVER or seat != state.turn:
             return []
-        return [PLAY_ACTIONS[c] for c in cards_in(state.hands[seat])]
+        return _LEGAL.of(state.hands[seat])  # type: ignore[return-value]
 
     def apply(self, state: CoinsState, seat: int, action: Action) -> tuple[CoinsState, list[Event]]:
         """Play a card; raises IllegalAction."""
