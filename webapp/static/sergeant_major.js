@@ -3,14 +3,10 @@
 
 import { h, clear, toast, formatClock } from "./dom.js";
 import { t } from "./i18n.js";
-import { cardEl, backEl, cardName, sortHand, suitIcon } from "./cards.js";
+import { cardEl, cardName, sortHand, suitIcon } from "./cards.js";
 import * as tg from "./tg.js";
+import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes } from "./sergeant_major_panels.js";
 
-const DECK = "french";
-const SUITS = ["hearts", "spades", "diamonds", "clubs"]; // display order: the colours alternate
-const CALLS = ["hearts", "clubs", "diamonds", "spades", "no_trump", "misere"];
-const MIN_BID = 8;
-const MAX_BID = 16;
 const LOG_SIZE = 3;
 
 // The table's own rules, loaded before the first render (a top-level await holds the import until then).
@@ -25,30 +21,6 @@ await new Promise((resolve) => {
 
 export function createRenderer(container, ctx) {
   return new SergeantMajorTable(container, ctx);
-}
-
-function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
-}
-
-// A small inline card: rank and suit sign, in the suit's colour.
-function chip(card) {
-  const [rank, suit] = card.split("-");
-  return h("span", { class: `sm-chip suit-${DECK}-${suit}`, title: cardName(card, DECK) },
-    h("b", { text: rank }), suitIcon(suit, DECK, 12));
-}
-
-function chips(cards) {
-  return h("span", { class: "sm-chips" }, (cards || []).map(chip));
-}
-
-function callLabel(call) {
-  return SUITS.includes(call) ? t(`suit_${call}`) : t(`sm_call_${call}`);
-}
-
-function callIcon(call, size) {
-  if (SUITS.includes(call)) return suitIcon(call, DECK, size);
-  return h("span", { class: "sm-call-sign", "aria-hidden": "true", text: call === "misere" ? "✕" : "NT" });
 }
 
 class SergeantMajorTable {
@@ -123,83 +95,27 @@ class SergeantMajorTable {
     this.render();
   }
 
-  note(text, cards = null) {
-    this.log.push({ text, cards });
-    if (this.log.length > LOG_SIZE) this.log.shift();
-    this.flashed = { text, until: Date.now() + 2500 };
+  onEvent(e, before) {
+    if (e.type === "dealt" && e.seat === (this.you ?? 0)) {
+      this.log = [];
+      this.lastWinner = null;
+      this.showLast = false;
+    } else if (e.type === "trick_won") {
+      this.lastWinner = e.seat;
+    } else if (e.type === "hand_over") {
+      this.summary = e;
+    } else if (e.type === "play_started" || (e.type === "played" && before && before.trick.length === 0)) {
+      this.showLast = false;
+    }
+    const line = eventLine(e, this.you, (seat) => this.ctx.name(seat));
+    if (!line) return;
+    if (!line.quiet) {
+      this.log.push(line);
+      if (this.log.length > LOG_SIZE) this.log.shift();
+    }
+    this.flashed = { text: line.text, until: Date.now() + 2500 };
   }
 
-  onEvent(e, before) {
-    const name = (seat) => this.ctx.name(seat);
-    switch (e.type) {
-      case "dealt":
-        if (e.seat === this.you || (this.you === null && e.seat === 0)) {
-          this.log = [];
-          this.lastWinner = null;
-          this.showLast = false;
-          this.note(t("new_hand", { n: e.hand_no, name: name(e.dealer) }));
-        }
-        break;
-      case "redeal":
-        this.note(t("sm_redeal", { name: name(e.dealer) }));
-        break;
-      case "bid":
-        this.note(t("sm_bid_made", { name: name(e.seat), n: e.tricks }));
-        break;
-      case "passed":
-        this.note(t("sm_bid_pass", { name: name(e.seat) }));
-        break;
-      case "bid_won":
-        this.note(t("sm_bid_won", { name: name(e.seat), n: e.tricks }));
-        break;
-      case "gave":
-        if (e.seat === this.you) this.note(t("sm_you_gave", { to: name(e.to) }), e.cards);
-        else if (e.to === this.you) this.note(t("sm_gave_you", { from: name(e.seat) }), e.cards);
-        else this.note(t("sm_gave", { from: name(e.seat), to: name(e.to), n: e.count }));
-        break;
-      case "returned":
-        if (e.to === this.you) this.note(t("sm_returned_to_you", { from: name(e.seat) }), e.cards);
-        else if (e.seat === this.you) this.note(t("sm_you_returned", { to: name(e.to) }), e.cards);
-        else this.note(t("sm_returned", { from: name(e.seat), to: name(e.to), n: e.count }));
-        break;
-      case "trump_named":
-        this.note(t("sm_named", { name: name(e.seat), suit: t(`suit_${e.suit}`) }));
-        break;
-      case "called":
-        this.note(t("sm_called", { name: name(e.seat), call: callLabel(e.call) }));
-        break;
-      case "took_kitty":
-        if (e.seat !== this.you) this.note(t("sm_took_kitty", { name: name(e.seat) }));
-        break;
-      case "discarded":
-        this.note(e.seat === this.you ? t("sm_you_discarded") : t("sm_discarded", { name: name(e.seat) }), e.cards);
-        break;
-      case "kitty_shown":
-        if (e.cards) this.note(t("sm_kitty_shown", { name: name(e.dealer) }), e.cards);
-        break;
-      case "swapped":
-        this.note(t("sm_swapped", { name: name(e.seat) }), [e.took]);
-        break;
-      case "declined_swap":
-        this.note(t("sm_declined", { name: name(e.seat) }));
-        break;
-      case "play_started":
-        this.showLast = false;
-        break;
-      case "played":
-        if (before && before.trick.length === 0) this.showLast = false;
-        break;
-      case "trick_won":
-        this.lastWinner = e.seat;
-        this.flashed = { text: t("took_trick", { name: name(e.seat) }), until: Date.now() + 2500 };
-        break;
-      case "hand_over":
-        this.summary = e;
-        break;
-      default:
-        break;
-    }
-  }
 
   seatsAround() {
     const bottom = this.you === null ? 0 : this.you;
@@ -211,11 +127,11 @@ class SergeantMajorTable {
     const seats = this.seatsAround();
     this.el.dataset.phase = s.phase;
     this.renderScorebar(s);
-    clear(this.opps).append(this.playerPanel(seats.left, "left"), this.playerPanel(seats.right, "right"));
-    this.renderNotes(s);
+    clear(this.opps).append(playerPanel(this, seats.left, "left"), playerPanel(this, seats.right, "right"));
+    renderNotes(this, s);
     this.renderFelt(s, seats);
     this.renderStatus(s);
-    clear(this.me).append(this.playerPanel(seats.bottom, "bottom"));
+    clear(this.me).append(playerPanel(this, seats.bottom, "bottom"));
     this.renderHand(s);
     this.renderActions(s);
   }
@@ -225,10 +141,10 @@ class SergeantMajorTable {
   renderScorebar(s) {
     const hand = s.last_hand ? t("sm_hand_of", { n: s.hand_no, of: s.last_hand }) : t("hand_n", { n: s.hand_no });
     const playing = s.phase === "play" || s.phase === "over";
+    const trick = Math.min(s.trick_no + (s.trick.length ? 1 : 0), s.tricks_per_hand) || 1;
     clear(this.scorebar).append(
       h("span", { class: "hand-no", text: hand }),
-      playing ? h("span", { class: "trick-no",
-        text: t("trick_n", { n: Math.min(s.trick_no + (s.trick.length ? 1 : 0), s.tricks_per_hand) || 1, of: s.tricks_per_hand }) }) : null,
+      h("span", { class: "trick-no", text: playing ? t("trick_n", { n: trick, of: s.tricks_per_hand }) : "" }),
       this.trumpChip(s));
   }
 
@@ -246,94 +162,6 @@ class SergeantMajorTable {
       h("span", { class: "label", text: s.call && !SUITS.includes(s.call) ? t("sm_call") : t("sm_trumps") }), ...parts);
   }
 
-  // --- the seats --------------------------------------------------------------------------------
-
-  playerPanel(seat, where) {
-    const s = this.state;
-    const info = this.ctx.seatInfo(seat) || {};
-    const pos = s.positions[seat];
-    const target = s.targets[seat];
-    const won = s.tricks[seat];
-    const maximum = s.target_kind === "maximum";
-    const turn = !s.over && s.turn === seat;
-    const winner = s.over && s.winners.includes(seat);
-    const pct = Math.min(100, Math.round((100 * won) / Math.max(1, target)));
-    const made = maximum ? won <= target : won >= target;
-    const tricks = h("span", { class: `sm-tricks${made && !maximum ? " made" : ""}${maximum && won > target ? " over" : ""}`,
-      text: t(maximum ? "sm_tricks_max" : "sm_tricks", { n: won, target }) });
-    return h("div", { class: `player ${where} sm-player${turn ? " turn" : ""}${winner ? " winner" : ""}`, dataset: { seat: String(seat) } },
-      h("div", { class: "pline" },
-        h("span", { class: `sm-pos pos-${pos}`, title: t(`sm_pos_${pos}_long`), text: t(`sm_pos_${pos}`) }),
-        h("span", { class: "pname", text: this.ctx.name(seat) }),
-        info.is_ai || info.autopilot ? h("span", { class: "badge ai", text: t("ai") }) : null,
-        this.bidTag(s, seat)),
-      h("div", { class: "pline small" },
-        where === "bottom" ? null : h("span", { class: "count" }, backEl("mini"), h("span", { text: String(s.hand_counts[seat]) })),
-        tricks),
-      h("div", { class: `bar${maximum ? " max" : ""}`, role: "progressbar", "aria-valuemin": "0",
-        "aria-valuemax": String(target), "aria-valuenow": String(won) }, h("span", { style: `width:${pct}%` })),
-      h("div", { class: "pline small sm-score" },
-        this.prevBadge(s, seat),
-        h("span", { class: "sm-total", text: t(s.score_kind === "running" ? "sm_total_running" : "sm_total_ledger",
-          { n: signed(s.totals[seat]) }) })));
-  }
-
-  bidTag(s, seat) {
-    if (s.phase !== "bid" || !s.bidding) return null;
-    if (s.bidding.passed.includes(seat)) return h("span", { class: "badge sm-passed", text: t("sm_passed") });
-    if (s.bidding.by === seat) return h("span", { class: "badge sm-bid", text: String(s.bidding.high) });
-    return null;
-  }
-
-  prevBadge(s, seat) {
-    if (!s.prev_result) return h("span", { class: "sm-prev none", text: "" });
-    const r = s.prev_result[seat];
-    const cls = r > 0 ? "up" : r < 0 ? "down" : "even";
-    const text = r > 0 ? `▲${r}` : r < 0 ? `▼${-r}` : "=";
-    const title = r > 0 ? t("sm_prev_up", { n: r }) : r < 0 ? t("sm_prev_down", { n: -r }) : t("sm_prev_even");
-    return h("span", { class: `sm-prev ${cls}`, title, "aria-label": title }, h("span", { class: "label", text: t("sm_last_hand") }),
-      h("b", { text }));
-  }
-
-  // --- notes: the last hand's result, this hand's exchanges and kitty reveal --------------------
-
-  renderNotes(s) {
-    clear(this.notes);
-    const name = (seat) => this.ctx.name(seat);
-    const early = s.phase !== "play" || (s.trick_no === 0 && s.trick.length === 0);
-    const summary = this.summary;
-    if (summary && summary.hand_no === s.hand_no - 1 && early) {
-      this.notes.append(h("div", { class: "sm-note summary" },
-        h("b", { text: t("sm_hand_result", { n: summary.hand_no }) }),
-        [0, 1, 2].map((seat) => h("span", { class: "sm-res" }, `${name(seat)} ${summary.tricks[seat]}/${summary.targets[seat]} `,
-          h("b", { class: summary.results[seat] > 0 ? "up" : summary.results[seat] < 0 ? "down" : "", text: signed(summary.results[seat]) })))));
-    }
-    for (const x of s.exchanges || []) {
-      let line;
-      if (x.gave && x.seat === this.you) {
-        line = [t("sm_you_gave", { to: name(x.to) }), chips(x.gave), t("sm_got_back"), chips(x.returned)];
-      } else if (x.gave && x.to === this.you) {
-        line = [t("sm_gave_you", { from: name(x.seat) }), chips(x.gave), t("sm_you_returned_short"), chips(x.returned)];
-      } else {
-        line = [t("sm_gave", { from: name(x.seat), to: name(x.to), n: x.count })];
-      }
-      this.notes.append(h("div", { class: "sm-note exchange" }, line));
-    }
-    for (const x of s.escrow || []) {
-      const line = x.gave
-        ? [x.seat === this.you ? t("sm_you_gave", { to: name(x.to) }) : t("sm_gave_you", { from: name(x.seat) }), chips(x.gave)]
-        : [t("sm_gave", { from: name(x.seat), to: name(x.to), n: x.count })];
-      this.notes.append(h("div", { class: "sm-note exchange" }, line));
-    }
-    if (s.shown && s.shown.length) {
-      this.notes.append(h("div", { class: "sm-note shown" }, t("sm_kitty_shown", { name: name(s.dealer) }), chips(s.shown)));
-    }
-    if (s.phase === "kitty" && s.discards && s.discards.length) {
-      this.notes.append(h("div", { class: "sm-note" }, t("sm_you_discarded"), chips(s.discards)));
-    }
-    this.notes.hidden = !this.notes.firstChild;
-  }
-
   // --- the felt: a phase's decision, or the trick -----------------------------------------------
 
   renderFelt(s, seats) {
@@ -346,150 +174,7 @@ class SergeantMajorTable {
       this.renderTrick(s, seats);
       return;
     }
-    const panel = h("div", { class: "sm-panel" });
-    if (s.phase === "bid") this.bidPanel(s, panel);
-    else if (s.phase === "trump") this.trumpPanel(s, panel);
-    else if (s.phase === "call") this.callPanel(s, panel);
-    else if (s.phase === "kitty") this.kittyPanel(s, panel);
-    else if (s.phase === "exchange") this.exchangePanel(s, panel);
-    else if (s.phase === "swap") this.swapPanel(s, panel);
-    else if (s.phase === "over") this.overPanel(s, panel);
-    if (s.phase !== "over" && this.log.length) {
-      panel.append(h("ul", { class: "sm-log" }, this.log.map((x) => h("li", {}, x.text, x.cards ? chips(x.cards) : null))));
-    }
-    this.felt.append(panel);
-  }
-
-  waiting(panel, text) {
-    panel.append(h("p", { class: "sm-wait" }, h("span", { class: "sm-dots", "aria-hidden": "true" }), h("span", { text })));
-  }
-
-  bidPanel(s, panel) {
-    const b = s.bidding || { high: null, by: null, passed: [] };
-    panel.append(h("h2", { text: t("sm_bid_title") }),
-      h("p", { class: "sm-sub", text: b.high ? t("sm_high_bid", { n: b.high, name: this.ctx.name(b.by) }) : t("sm_no_bid") }));
-    if (!this.isMyTurn()) {
-      this.waiting(panel, t("sm_bidding", { name: this.ctx.name(s.turn) }));
-      return;
-    }
-    const low = Math.max(MIN_BID, (b.high || 0) + 1);
-    const bids = [];
-    for (let n = low; n <= MAX_BID; n += 1) {
-      bids.push(h("button", { class: "btn sm-bid-btn", type: "button", dataset: { bid: String(n) }, text: String(n),
-        "aria-label": t("sm_bid_n", { n }), onclick: () => this.send({ type: "bid", tricks: n }) }));
-    }
-    panel.append(h("p", { class: "hint", text: t("sm_bid_explained") }),
-      h("div", { class: "sm-bids" }, bids),
-      h("button", { class: "btn sm-pass-btn", type: "button", text: t("sm_pass"), onclick: () => this.send({ type: "pass" }) }));
-  }
-
-  trumpPanel(s, panel) {
-    if (!this.isMyTurn()) {
-      panel.append(h("h2", { text: t("sm_trumps") }));
-      this.waiting(panel, t("sm_naming", { name: this.ctx.name(s.turn) }));
-      return;
-    }
-    panel.append(h("h2", { text: t("sm_name_trumps") }),
-      h("div", { class: "sm-suits" }, SUITS.map((suit) => h("button", {
-        class: `btn sm-suit-btn suit-${DECK}-${suit}`, type: "button", dataset: { suit },
-        onclick: () => this.send({ type: "name_trump", suit }) },
-      suitIcon(suit, DECK, 30), h("span", { text: t(`suit_${suit}`) })))));
-  }
-
-  callPanel(s, panel) {
-    const dealer = s.turn;
-    const used = (s.calls_used && s.calls_used[dealer]) || [];
-    if (!this.isMyTurn()) {
-      panel.append(h("h2", { text: t("sm_call") }));
-      this.waiting(panel, t("sm_calling", { name: this.ctx.name(dealer) }));
-      if (used.length) panel.append(h("p", { class: "sm-sub", text: t("sm_calls_used", { calls: used.map(callLabel).join(", ") }) }));
-      return;
-    }
-    const left = new Set(s.calls_left || CALLS.filter((c) => !used.includes(c)));
-    panel.append(h("h2", { text: t("sm_make_call") }), h("p", { class: "hint", text: t("sm_calls_explained") }),
-      h("div", { class: "sm-calls" }, CALLS.map((call) => {
-        const spent = !left.has(call);
-        return h("button", { class: `btn sm-call-btn${SUITS.includes(call) ? ` suit-${DECK}-${call}` : ""}${spent ? " used" : ""}`,
-          type: "button", disabled: spent, dataset: { call }, onclick: () => this.send({ type: "call", call }) },
-        callIcon(call, 24), h("span", { text: callLabel(call) }),
-        spent ? h("small", { text: t("sm_used") }) : null);
-      })));
-  }
-
-  choosePanel(choice, panel, title, hint) {
-    const n = choice.count;
-    panel.append(h("h2", { text: title }),
-      h("p", { class: "sm-count", text: t("sm_chosen", { k: this.chosen.size, n }) }),
-      hint ? h("p", { class: "hint", text: hint }) : null);
-  }
-
-  kittyPanel(s, panel) {
-    const choice = this.myChoice();
-    if (choice && choice.type === "discard") {
-      const taken = s.kitty && s.kitty.length;
-      this.choosePanel(choice, panel, t("sm_discard_title", { n: choice.count }),
-        taken ? t("sm_discard_after") : t("sm_discard_before"));
-    } else {
-      panel.append(h("h2", { text: t("sm_kitty") }));
-      this.waiting(panel, t("sm_discarding", { name: this.ctx.name(s.turn) }));
-    }
-    if (s.kitty_count) {
-      const backs = [];
-      for (let i = 0; i < s.kitty_count; i += 1) backs.push(backEl());
-      panel.append(h("div", { class: "sm-kitty", "aria-label": t("sm_kitty") }, backs));
-    }
-  }
-
-  exchangePanel(s, panel) {
-    const choice = this.myChoice();
-    if (choice && choice.type === "give") {
-      const to = this.ctx.name(choice.to);
-      this.choosePanel(choice, panel, t("sm_give_title", { n: choice.count, name: to }), t("sm_give_hint", { name: to }));
-    } else {
-      panel.append(h("h2", { text: t("sm_exchange") }));
-      const now = (s.pending_exchanges || [])[0];
-      this.waiting(panel, now ? t("sm_gives", { from: this.ctx.name(now.seat), to: this.ctx.name(now.to), n: now.count })
-        : t("sm_to_act", { name: this.ctx.name(s.turn) }));
-    }
-    const later = (s.pending_exchanges || []).slice(1);
-    if (later.length) {
-      panel.append(h("p", { class: "sm-sub", text: t("sm_then", { list: later.map((x) =>
-        t("sm_gives", { from: this.ctx.name(x.seat), to: this.ctx.name(x.to), n: x.count })).join("; ") }) }));
-    }
-  }
-
-  swapPanel(s, panel) {
-    if (!this.isMyTurn()) {
-      panel.append(h("h2", { text: t("sm_swap_title_other") }));
-      this.waiting(panel, t("sm_swapping", { name: this.ctx.name(s.turn) }));
-      return;
-    }
-    panel.append(h("h2", { text: t("sm_swap_title") }),
-      h("div", { class: "sm-swap-cards" }, cardEl("2-diamonds", DECK), h("span", { class: "sm-arrow", text: "⇄" }),
-        s.face_up ? cardEl(s.face_up, DECK) : null),
-      h("div", { class: "row" },
-        h("button", { class: "btn primary sm-swap-btn", type: "button", text: t("sm_swap"), onclick: () => this.send({ type: "swap" }) }),
-        h("button", { class: "btn sm-keep-btn", type: "button", text: t("sm_keep"), onclick: () => this.send({ type: "decline_swap" }) })));
-  }
-
-  overPanel(s, panel) {
-    const winners = s.winners || [];
-    const me = this.you !== null && winners.includes(this.you);
-    let text;
-    if (me && winners.length === 1) text = t("you_won");
-    else if (winners.length > 1) text = t("sm_co_winners", { names: winners.map((w) => this.ctx.name(w)).join(", ") });
-    else text = t("sm_won_game", { name: this.ctx.name(winners[0]) });
-    panel.classList.add("over");
-    panel.append(h("div", { class: "sm-trophy", "aria-hidden": "true", text: "🏆" }), h("h2", { class: "sm-winner", text }));
-    if (s.score_kind === "ledger" && winners.length === 1) {
-      panel.append(h("p", { class: "sm-sub", text: t("sm_won_with", { n: s.tricks[winners[0]], hand: s.hand_no }) }));
-    }
-    panel.append(h("table", { class: "sm-final" },
-      h("thead", {}, h("tr", {}, h("th", {}), h("th", { text: t("sm_col_tricks") }),
-        h("th", { text: t(s.score_kind === "running" ? "sm_col_score" : "sm_col_stakes") }))),
-      h("tbody", {}, [0, 1, 2].map((seat) => h("tr", { class: winners.includes(seat) ? "win" : "" },
-        h("td", { text: this.ctx.name(seat) }), h("td", { text: `${s.tricks[seat]}/${s.targets[seat]}` }),
-        h("td", { text: signed(s.totals[seat]) }))))));
+    this.felt.append(decisionPanel(this, s));
   }
 
   renderTrick(s, seats) {
