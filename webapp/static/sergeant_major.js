@@ -5,7 +5,7 @@ import { h, clear, toast, formatClock } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardEl, cardName, sortHand, suitIcon } from "./cards.js";
 import * as tg from "./tg.js";
-import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes } from "./sergeant_major_panels.js";
+import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes, tn } from "./sergeant_major_panels.js";
 
 const LOG_SIZE = 3;
 
@@ -220,7 +220,7 @@ class SergeantMajorTable {
       case "trump": return t("sm_name_trumps");
       case "call": return t("sm_make_call");
       case "kitty": return t("sm_discard_title", { n: choice ? choice.count : 4 });
-      case "exchange": return choice ? t("sm_give_title", { n: choice.count, name: this.ctx.name(choice.to) }) : t("your_turn");
+      case "exchange": return choice ? tn("sm_give_title", { n: choice.count, name: this.ctx.name(choice.to) }) : t("your_turn");
       case "swap": return t("sm_swap_short");
       default: return t("your_turn");
     }
@@ -303,7 +303,7 @@ class SergeantMajorTable {
     const choice = this.myChoice();
     if (choice) {
       const ready = this.chosen.size === choice.count;
-      const label = t(choice.type === "discard" ? "sm_discard_btn" : "sm_give_btn", { n: choice.count });
+      const label = tn(choice.type === "discard" ? "sm_discard_btn" : "sm_give_btn", { n: choice.count });
       const native = tg.mainButton(ready ? label : null, () => this.confirm());
       if (!native) {
         this.actions.append(h("button", { class: "btn primary sm-confirm", type: "button", disabled: !ready,

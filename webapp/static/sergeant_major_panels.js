@@ -12,6 +12,11 @@ const MIN_BID = 8;
 const MAX_BID = 16;
 const TROPHY = '<svg viewBox="0 0 24 24" width="40" height="40"><path d="M7 2h10v2h4v3a5 5 0 01-4.6 5A5 5 0 0113 15.9V19h3v3H8v-3h3v-3.1A5 5 0 017.6 12 5 5 0 013 7V4h4zm0 4H5v1a3 3 0 002 2.8zm10 0v3.8A3 3 0 0019 7V6z" fill="#e3a81b" stroke="#9a6b00" stroke-width=".6"/></svg>';
 
+// ``t`` for a count in params.n: the key's "_one" form when n is 1 ("Give 1 card" beside "Give 2 cards").
+export function tn(key, params) {
+  return t(params.n === 1 ? `${key}_one` : key, params);
+}
+
 export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }
@@ -44,14 +49,14 @@ export function eventLine(e, you, name) {
     case "bid": return { text: t("sm_bid_made", { name: name(e.seat), n: e.tricks }) };
     case "passed": return { text: t("sm_bid_pass", { name: name(e.seat) }) };
     case "bid_won": return { text: t("sm_bid_won", { name: name(e.seat), n: e.tricks }) };
-    case "gave":
-      if (e.seat === you) return { text: t("sm_you_gave", { to: name(e.to) }), cards: e.cards };
-      if (e.to === you) return { text: t("sm_gave_you", { from: name(e.seat) }), cards: e.cards };
-      return { text: t("sm_gave", { from: name(e.seat), to: name(e.to), n: e.count }) };
+    case "gave": // the notes above the felt list every exchange of the hand, so these only flash
+      if (e.seat === you) return { text: t("sm_you_gave", { to: name(e.to) }), cards: e.cards, quiet: true };
+      if (e.to === you) return { text: t("sm_gave_you", { from: name(e.seat) }), cards: e.cards, quiet: true };
+      return { text: tn("sm_gave", { from: name(e.seat), to: name(e.to), n: e.count }), quiet: true };
     case "returned":
-      if (e.to === you) return { text: t("sm_returned_to_you", { from: name(e.seat) }), cards: e.cards };
-      if (e.seat === you) return { text: t("sm_you_returned", { to: name(e.to) }), cards: e.cards };
-      return { text: t("sm_returned", { from: name(e.seat), to: name(e.to), n: e.count }) };
+      if (e.to === you) return { text: t("sm_returned_to_you", { from: name(e.seat) }), cards: e.cards, quiet: true };
+      if (e.seat === you) return { text: t("sm_you_returned", { to: name(e.to) }), cards: e.cards, quiet: true };
+      return { text: tn("sm_returned", { from: name(e.seat), to: name(e.to), n: e.count }), quiet: true };
     case "trump_named": return { text: t("sm_named", { name: name(e.seat), suit: t(`suit_${e.suit}`) }) };
     case "called": return { text: t("sm_called", { name: name(e.seat), call: callLabel(e.call) }) };
     case "took_kitty": return e.seat === you ? null : { text: t("sm_took_kitty", { name: name(e.seat) }) };
@@ -148,14 +153,14 @@ export function renderNotes(tb, s) {
     } else if (x.gave && x.to === tb.you) {
       line = [t("sm_gave_you", { from: name(x.seat) }), chips(x.gave), t("sm_you_returned_short"), chips(x.returned)];
     } else {
-      line = [t("sm_gave", { from: name(x.seat), to: name(x.to), n: x.count })];
+      line = [tn("sm_gave", { from: name(x.seat), to: name(x.to), n: x.count })];
     }
     tb.notes.append(h("div", { class: "sm-note exchange" }, line));
   }
   for (const x of s.escrow || []) {
     const line = x.gave
       ? [x.seat === tb.you ? t("sm_you_gave", { to: name(x.to) }) : t("sm_gave_you", { from: name(x.seat) }), chips(x.gave)]
-      : [t("sm_gave", { from: name(x.seat), to: name(x.to), n: x.count })];
+      : [tn("sm_gave", { from: name(x.seat), to: name(x.to), n: x.count })];
     tb.notes.append(h("div", { class: "sm-note exchange" }, line));
   }
   if (s.shown && s.shown.length) {
@@ -251,17 +256,17 @@ function exchangePanel(tb, s, panel) {
   const choice = tb.myChoice();
   if (choice && choice.type === "give") {
     const to = tb.ctx.name(choice.to);
-    choosePanel(tb, choice, panel, t("sm_give_title", { n: choice.count, name: to }), t("sm_give_hint", { name: to }));
+    choosePanel(tb, choice, panel, tn("sm_give_title", { n: choice.count, name: to }), t("sm_give_hint", { name: to }));
   } else {
     panel.append(h("h2", { text: t("sm_exchange") }));
     const now = (s.pending_exchanges || [])[0];
-    waiting(panel, now ? t("sm_gives", { from: tb.ctx.name(now.seat), to: tb.ctx.name(now.to), n: now.count })
+    waiting(panel, now ? tn("sm_gives", { from: tb.ctx.name(now.seat), to: tb.ctx.name(now.to), n: now.count })
       : t("sm_to_act", { name: tb.ctx.name(s.turn) }));
   }
   const later = (s.pending_exchanges || []).slice(1);
   if (later.length) {
     panel.append(h("p", { class: "sm-sub", text: t("sm_then", { list: later.map((x) =>
-      t("sm_gives", { from: tb.ctx.name(x.seat), to: tb.ctx.name(x.to), n: x.count })).join("; ") }) }));
+      tn("sm_gives", { from: tb.ctx.name(x.seat), to: tb.ctx.name(x.to), n: x.count })).join("; ") }) }));
   }
 }
 
