@@ -21,6 +21,7 @@ from multiprocessing import Pool
 
 from engine.ai.base import AiPlayer, RandomPlayer
 from engine.ai.coins import EasyCoins, StrongCoins
+from engine.ai.coins.strong import GREEDY
 from engine.games import get
 
 LINEUPS = {
@@ -51,20 +52,20 @@ class Tally:
         self.search_seconds += other.search_seconds
 
 
-def make_player(level: str, playouts: int, seconds: float | None) -> AiPlayer:
+def make_player(level: str, playouts: int, seconds: float | None, greedy: float) -> AiPlayer:
     """A fresh player for a level."""
     if level == "strong":
-        return StrongCoins(playouts=playouts, seconds=seconds)
+        return StrongCoins(playouts=playouts, seconds=seconds, greedy=greedy)
     if level == "easy":
         return EasyCoins()
     return RandomPlayer()
 
 
-def play_game(job: tuple[str, str, str, int, int, int, float | None]) -> Tally:
+def play_game(job: tuple[str, str, str, int, int, int, float | None, float]) -> Tally:
     """One game: ``subject`` level in seat ``rot``, ``opponent`` level in the two others."""
-    subject, opponent, seed, rot, target, playouts, seconds = job
+    subject, opponent, seed, rot, target, playouts, seconds, greedy = job
     game = get("coins")
-    players = [make_player(subject if s == rot else opponent, playouts, seconds) for s in range(3)]
+    players = [make_player(subject if s == rot else opponent, playouts, seconds, greedy) for s in range(3)]
     state = game.new_game({"target_score": target, "first_dealer": "seat:0"}, 3, seed)
     tally = Tally(games=1)
     move = 0
@@ -128,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=20, help="deals per line-up (each played 3 times)")
     parser.add_argument("--playouts", type=int, default=1200, help="strong player's playouts per decision")
     parser.add_argument("--seconds", type=float, default=0.2, help="strong player's time cap per decision (0: none)")
+    parser.add_argument("--greedy", type=float, default=GREEDY,
+                        help="strong player's chance of an easy-player card in its playouts")
     parser.add_argument("--target", type=int, default=10, help="target score")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (timings are fairest with 1)")
     parser.add_argument("--lineups", nargs="*", choices=sorted(LINEUPS), default=list(LINEUPS))
@@ -139,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.lineups:
         subject, opponent = LINEUPS[name]
         jobs = [
-            (subject, opponent, f"{args.seed}:{d}", rot, args.target, args.playouts, seconds)
+            (subject, opponent, f"{args.seed}:{d}", rot, args.target, args.playouts, seconds, args.greedy)
             for d in range(args.deals) for rot in range(3)
         ]
         total = Tally()

@@ -2,7 +2,9 @@
 
 Each playout samples the unseen cards into the other hands (``seen.sample_hands``),
 picks one of the seat's cards by UCB1, and plays the hand out on plain lists of card
-ints with the precomputed trick table (``fast.WINNERS``) until someone reaches the
+ints with the precomputed trick table (``fast.WINNERS``): the last card of a trick is
+its player's best, the others mostly what the easy player would play and sometimes
+random (``GREEDY``). A playout runs until someone reaches the
 target (a win is 1, a loss 0) or the hand ends (the race odds from the scores). The
 playout count is the budget; the clock is only a safety cap. Randomness comes from
 ``deal_rng(seed, ...)``, so a seed and a playout budget give one answer.
@@ -16,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine.ai.coins.fast import COIN, RANK, STRIDE0, STRIDE1, WINNERS, race_odds
+from engine.ai.coins.fast import COIN, COINS, RANK, STRIDE0, STRIDE1, WIDTH, WINNERS, race_odds
 from engine.ai.coins.seen import N, Seen, card_choice, read_view, sample_hands
 from engine.cards import SPANISH
 from engine.rng import deal_rng
@@ -25,7 +27,9 @@ from engine.rules import Action
 DEFAULT_PLAYOUTS = 1200
 DEFAULT_SECONDS = 0.2
 EXPLORE = 0.7
+GREEDY = 0.8  # measured: 0.0 won 56% against two easy players, 0.5 won 67%, 0.9 won 69%
 _CLOCK_EVERY = 32
+_COINS_END = (COINS + 1) * WIDTH
 
 
 def _end_value(scores: list[int], target: int, me: int) -> float:
@@ -47,16 +51,48 @@ def _last_card(hand: list[int], c0: int, c1: int) -> int:
     return best_i
 
 
+def _first_card(hand: list[int]) -> int:
+    """The index in ``hand`` of its lowest plain card (its lowest Coins card if it has no other)."""
+    best_i = 0
+    best = 1000
+    for i, card in enumerate(hand):
+        key = COIN[card] * 16 + RANK[card]
+        if key < best:
+            best, best_i = key, i
+    return best_i
+
+
+def _second_card(hand: list[int], led: int) -> int:
+    """Over a led Coins card, the lowest higher card of its suit; else the lowest plain card."""
+    if COIN[led]:
+        best_i = -1
+        for i, card in enumerate(hand):
+            if led < card < _COINS_END and (best_i < 0 or card < hand[best_i]):
+                best_i = i
+        if best_i >= 0:
+            return best_i
+    return _first_card(hand)
+
+
 def playout(
     hands: list[list[int]], trick: list[int], leader: int, scores: list[int], target: int, me: int,
-    rnd: Callable[[], float],
+    rnd: Callable[[], float], greedy: float = 0.0,
 ) -> float:
-    """Play the hand out from this position (mutating its arguments); ``me``'s value in [0, 1]."""
+    """Play the hand out from this position (mutating its arguments); ``me``'s value in [0, 1].
+
+    The last card of each trick is the best one for its player; the others are random, or
+    with chance ``greedy`` the easy player's choice.
+    """
     n = len(trick)
     while True:
         while n < N:
             hand = hands[(leader + n) % N]
-            i = _last_card(hand, trick[0], trick[1]) if n == 2 else int(rnd() * len(hand))
+            if n == 2:
+                i = _last_card(hand, trick[0], trick[1])
+            elif rnd() < greedy:
+                i = _second_card(hand, trick[0]) if n else _first_card(hand)
+            else:
+                i = int(rnd() * len(hand))
             trick.append(hand[i])
             hand[i] = hand[-1]
             hand.pop()
@@ -82,9 +118,10 @@ class StrongCoins:
 
     def __init__(
         self, playouts: int = DEFAULT_PLAYOUTS, seconds: float | None = DEFAULT_SECONDS,
-        clock: Callable[[], float] = time.perf_counter,
+        clock: Callable[[], float] = time.perf_counter, greedy: float = GREEDY,
     ) -> None:
         self.playouts = playouts
+        self.greedy = greedy
         self.seconds = seconds
         self.clock = clock
         self.playouts_done = 0
@@ -118,7 +155,8 @@ class StrongCoins:
             hands = sample_hands(seen, rnd)
             card = moves[i]
             hands[me].remove(card)
-            value = playout(hands, [*seen.trick, card], seen.leader, list(seen.scores), seen.target, me, rnd)
+            trick = [*seen.trick, card]
+            value = playout(hands, trick, seen.leader, list(seen.scores), seen.target, me, rnd, self.greedy)
             visits[i] += 1
             totals[i] += value
             if deadline is not None and done % _CLOCK_EVERY == 0 and self.clock() >= deadline:
