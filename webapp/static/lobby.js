@@ -39,6 +39,9 @@ export function renderLobby(container, view, ctx) {
   const game = ctx.games.find((g) => g.name === table.game);
   const settings = game ? game.settings : Object.keys(table.options).map((name) => ({ name, label: name, choices: [] }));
   const link = shareLink(table.id, ctx.botUsername);
+  // games for 2 to 4 players: the host picks the table size here too
+  const sizes = game && game.min_players !== game.max_players ? [{ name: "players", choices: Array.from(
+    { length: game.max_players - game.min_players + 1 }, (_, i) => game.min_players + i) }] : [];
 
   const seats = h("ol", { class: "seats" }, table.seats.map((s) => {
     let who;
@@ -88,6 +91,7 @@ export function renderLobby(container, view, ctx) {
     buttons,
     h("h3", { text: t("options") }),
     h("ul", { class: "options" },
+      sizes.map((s) => optionRow(s, table.size, isHost, ctx)),
       settings.map((s) => optionRow(s, table.options[s.name] ?? s.value ?? s.default, isHost, ctx)),
       h("li", {}, h("span", { class: "label", text: t("setting_timer") }),
         h("span", { class: "value", text: valueLabel("timer", table.timer) }))),

@@ -10,6 +10,7 @@ import * as tg from "./tg.js";
 const RENDERERS = {
   coins: () => import("./coins.js"),
   sergeant_major: () => import("./sergeant_major.js"),
+  kings_corner: () => import("./kings_corner.js"),
 };
 
 export class TableScreen {
@@ -131,6 +132,7 @@ export class TableScreen {
       act: (action) => this.act(action),
       isBusy: () => this.busy,
       showResult: () => this.showGameOver(this.view),
+      playAgain: () => this.playAgain(),
     };
   }
 
@@ -170,6 +172,8 @@ export class TableScreen {
 
   maybeGameOver(view) {
     if (view.table.status !== "finished" || this.sheetShownFor === view.table.id) return;
+    // a renderer still replaying the last moves calls back once they are shown
+    if (this.renderer && this.renderer.settling && this.renderer.settling(() => this.maybeGameOver(this.view))) return;
     this.sheetShownFor = view.table.id;
     const you = view.you;
     if (you !== null && you !== undefined && view.table.result && view.table.result.placements[you] === 1) {
@@ -193,7 +197,8 @@ export class TableScreen {
           order.map((seat) => h("li", { class: result.placements[seat] === 1 ? "first" : "" },
             h("span", { class: "place", text: String(result.placements[seat] || "") }),
             h("span", { class: "pname", text: this.seatName(seat) }),
-            h("span", { class: "pscore", text: t("points_n", { n: result.scores[seat] ?? 0 }) })))),
+            h("span", { class: "pscore", text: this.renderer && this.renderer.scoreText
+              ? this.renderer.scoreText(seat, result.scores[seat] ?? 0) : t("points_n", { n: result.scores[seat] ?? 0 }) })))),
         target ? h("p", { class: "hint", text: t("target_was", { n: target }) }) : null,
         h("div", { class: "seed" },
           h("div", {}, h("span", { class: "label", text: t("seed") }), h("code", { class: "seed-value", text: table.seed || "" })),

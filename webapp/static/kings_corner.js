@@ -1,0 +1,519 @@
+// The Kings in the Corner table for a phone in portrait: opponents on top, the plus of side piles and the four
+// corners around the stock, your hand below. Tap a card, then a glowing pile; tap a pile, then where it goes.
+// Other players' moves are replayed one by one (a card flies to its pile, the pile lights up) so they can be followed.
+
+import { h, clear, toast, formatClock } from "./dom.js";
+import { t } from "./i18n.js";
+import * as tg from "./tg.js";
+import { DECK, boardEl, cardEl, cardName, chip, isCorner, seatEl, sortKings, spaceName, splitTurns, turnLine, value }
+  from "./kings_corner_parts.js";
+
+// The table's own styles, loaded before the first render (a top-level await holds the import until then).
+await new Promise((resolve) => {
+  const href = new URL("./kings_corner.css", import.meta.url).href;
+  if (document.querySelector(`link[href="${href}"]`)) { resolve(); return; }
+  const link = h("link", { rel: "stylesheet", href });
+  link.addEventListener("load", resolve);
+  link.addEventListener("error", resolve);
+  document.head.append(link);
+});
+
+const BOARD_EVENTS = new Set(["built", "king_placed", "side_filled", "pile_moved", "corner_collected"]);
+const FLY_MS = 300;
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+const reducedMotion = () => Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+export function createRenderer(container, ctx) {
+  return new KingsTable(container, ctx);
+}
+
+// What the board shows: the piles, the stock and the hand sizes, stepped through the events being replayed.
+function snapshot(s) {
+  return { piles: JSON.parse(JSON.stringify(s.piles)), stock: s.stock, counts: [...s.hand_counts], turn: s.turn };
+}
+
+function applyEvent(shown, e) {
+  const p = shown.piles;
+  switch (e.type) {
+    case "built": p[e.space].push(e.card); shown.counts[e.seat] -= 1; break;
+    case "king_placed": p[e.corner] = [e.card]; shown.counts[e.seat] -= 1; break;
+    case "side_filled": p[e.side] = [e.card]; shown.counts[e.seat] -= 1; break;
+    case "pile_moved": p[e.dst] = [...p[e.dst], ...p[e.src]]; p[e.src] = []; break;
+    case "corner_collected": p[e.corner] = []; break;
+    case "drew": shown.counts[e.seat] += e.count; shown.stock = e.stock; break;
+    case "dealt": shown.counts[e.seat] = e.cards ? e.cards.length : e.count; break;
+    case "laid_out": shown.piles = JSON.parse(JSON.stringify(e.piles)); shown.stock = e.stock; shown.turn = e.turn; break;
+    case "turn_ended": if (e.next !== null) shown.turn = e.next; break;
+    default: break;
+  }
+}
+
+function spaceOf(e) {
+  return e.space || e.corner || e.side || e.dst || null;
+}
+
+// Move ``node`` from the rectangle ``from`` to ``to`` in ``ms``, above everything, then drop it.
+function fly(node, from, to, ms) {
+  node.classList.add("kc-fly");
+  Object.assign(node.style, { left: `${from.left}px`, top: `${from.top}px`, width: `${to.width}px`,
+    transition: `transform ${ms}ms cubic-bezier(.3,.7,.4,1)` });
+  document.body.append(node);
+  node.getBoundingClientRect();
+  node.style.transform = `translate(${to.left - from.left}px, ${to.top - from.top}px)`;
+  return sleep(ms + 20).then(() => node.remove());
+}
+
+class KingsTable {
+  constructor(container, ctx) {
+    this.ctx = ctx;
+    this.view = null;
+    this.sel = null; // {card} from the hand or {space} of a pile to move
+    this.shown = null;
+    this.log = [];
+    this.queue = [];
+    this.running = false;
+    this.skip = false;
+    this.waiters = [];
+    this.flashSpace = null;
+    this.notice = null;
+    this.drawn = new Set();
+    this.wasMyTurn = false;
+    this.el = h("div", { class: "kc-table", dataset: { turn: "wait" } },
+      this.scorebar = h("div", { class: "scorebar kc-scorebar" }),
+      this.opps = h("div", { class: "kc-opps" }),
+      this.felt = h("div", { class: "felt kc-felt" }),
+      this.logEl = h("div", { class: "kc-log", "aria-live": "polite" }),
+      this.status = h("div", { class: "status", role: "status", "aria-live": "polite" }),
+      this.hand = h("div", { class: "hand kc-hand", role: "group", "aria-label": t("your_hand") }),
+      this.actions = h("div", { class: "actions kc-actions" }));
+    container.append(this.el);
+    tg.mainButton(null);
+    this.clock = setInterval(() => this.renderClock(), 1000);
+  }
+
+  destroy() {
+    clearInterval(this.clock);
+    this.queue = [];
+    this.skip = true;
+    this.el.remove();
+  }
+
+  get you() {
+    return this.view && typeof this.view.you === "number" ? this.view.you : null;
+  }
+
+  get state() {
+    return this.view.state;
+  }
+
+  isOver() {
+    return this.state.phase === "over";
+  }
+
+  isMyTurn() {
+    return this.you !== null && !this.isOver() && !this.running && this.state.turn === this.you;
+  }
+
+  // The shell asks before its game-over sheet: true (and ``done`` later) while the last moves still play out.
+  settling(done) {
+    if (!this.running && !this.queue.length) return false;
+    this.waiters.push(done);
+    return true;
+  }
+
+  scoreText(seat, score) {
+    const scoring = this.state.options.scoring;
+    if (scoring === "corners") return t("kc_corners_n", { n: score });
+    if (scoring === "penalty") return t("kc_total_n", { n: score });
+    return t("kc_cards_left", { n: score });
+  }
+
+  update(view, events, kind) {
+    const fresh = !this.view || kind === "welcome" || !this.shown;
+    this.view = view;
+    const s = this.state;
+    if (fresh) {
+      this.queue = [];
+      this.skip = true;
+    } else {
+      this.queue.push(...(events || []));
+    }
+    for (const e of events || []) {
+      if (e.type === "drew" && e.seat === this.you && e.cards) this.drawn = new Set(e.cards);
+      if (e.type === "dealt" && e.seat === this.you) this.drawn = new Set();
+    }
+    if (this.sel && this.sel.card && !(s.hand || []).includes(this.sel.card)) this.sel = null;
+    if (s.must_play) this.sel = { card: s.must_play };
+    this.pump();
+  }
+
+  refused() {
+    this.sel = this.state.must_play ? { card: this.state.must_play } : null;
+    this.render();
+  }
+
+  // Replay the queued events one by one, then show the server's view as it is.
+  async pump() {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.queue.length) await this.step(this.queue.shift());
+    } finally {
+      this.running = false;
+    }
+    this.skip = false;
+    this.flashSpace = null;
+    this.shown = snapshot(this.state);
+    this.log = [...(this.state.recent || [])];
+    const mine = this.isMyTurn();
+    if (mine && !this.wasMyTurn) tg.haptic("turn");
+    this.wasMyTurn = mine;
+    this.render();
+    for (const done of this.waiters.splice(0)) done();
+  }
+
+  idle() {
+    return this.running ? new Promise((resolve) => this.waiters.push(resolve)) : Promise.resolve();
+  }
+
+  // A tap while others' moves are replayed: finish the replay at once, then handle the tap.
+  async catchUp() {
+    if (!this.running && !this.queue.length) return;
+    this.skip = true;
+    await this.idle();
+  }
+
+  async step(e) {
+    const animate = !this.skip && !document.hidden && typeof e.seat === "number" && e.seat !== this.you;
+    if (animate && BOARD_EVENTS.has(e.type) && !reducedMotion()) await this.flyMove(e);
+    if (animate && e.type === "drew" && !reducedMotion()) await this.flyDraw(e);
+    if (!this.shown) this.shown = snapshot(this.state);
+    applyEvent(this.shown, e);
+    this.log.push(e);
+    this.noteEvent(e);
+    this.flashSpace = BOARD_EVENTS.has(e.type) ? spaceOf(e) : null;
+    if (this.skip) return;
+    this.render();
+    if (animate && BOARD_EVENTS.has(e.type)) await sleep(reducedMotion() ? 500 : 330);
+    else if (animate && e.type === "turn_ended") await sleep(200);
+  }
+
+  noteEvent(e) {
+    const name = (seat) => this.ctx.name(seat);
+    if (e.type === "corner_collected") this.notice = t("kc_note_collected", { name: name(e.seat), space: spaceName(e.corner) });
+    else if (e.type === "hand_over") {
+      this.notice = e.went_out !== null ? t("kc_note_hand_out", { n: e.hand_no, name: name(e.went_out) })
+        : t("kc_note_hand_blocked", { n: e.hand_no });
+    } else if (e.type === "turn_ended" && e.seat === this.you) this.notice = null;
+  }
+
+  pileNode(space) {
+    return this.felt.querySelector(`.kc-pile[data-space="${space}"]`);
+  }
+
+  // Where a card put on ``space`` comes to rest: over the top card, or in the empty slot.
+  landing(space) {
+    const pile = this.pileNode(space);
+    if (!pile) return null;
+    const top = pile.querySelector(".kc-top") || pile.querySelector(".kc-bottom");
+    const slot = pile.querySelector(".kc-stack").getBoundingClientRect();
+    if (!top) return slot;
+    const r = top.getBoundingClientRect();
+    const step = pile.querySelector(".kc-top") ? 0 : r.height * 0.4;
+    return { left: r.left, top: r.top + step, width: r.width, height: r.height };
+  }
+
+  async flyMove(e) {
+    let node;
+    let from;
+    if (e.type === "corner_collected") return;
+    if (e.type === "pile_moved") {
+      const stack = this.pileNode(e.src) && this.pileNode(e.src).querySelector(".kc-stack");
+      if (!stack) return;
+      from = stack.getBoundingClientRect();
+      node = stack.cloneNode(true);
+      stack.style.visibility = "hidden";
+    } else {
+      const seat = this.opps.querySelector(`.kc-seat[data-seat="${e.seat}"] .count`) || this.opps;
+      from = seat.getBoundingClientRect();
+      node = cardEl(e.card, DECK);
+    }
+    const to = this.landing(spaceOf(e));
+    if (!to) return;
+    this.el.dataset.animating = "1";
+    await fly(node, from, to, FLY_MS);
+  }
+
+  async flyDraw(e) {
+    const stock = this.felt.querySelector(".kc-stock .card");
+    const seat = this.opps.querySelector(`.kc-seat[data-seat="${e.seat}"] .count`);
+    if (!stock || !seat) return;
+    const from = stock.getBoundingClientRect();
+    const to = seat.getBoundingClientRect();
+    const node = stock.cloneNode(true);
+    await fly(node, from, { left: to.left, top: to.top - from.height / 3, width: from.width }, 240);
+  }
+
+  // Legal moves by what is tapped first: a card (to spaces) or a pile (to spaces), and end_turn.
+  moves() {
+    const byCard = new Map();
+    const byPile = new Map();
+    let end = null;
+    if (!this.isMyTurn()) return { byCard, byPile, end };
+    const add = (map, key, space, action) => {
+      if (!map.has(key)) map.set(key, new Map());
+      map.get(key).set(space, action);
+    };
+    for (const a of this.state.legal || []) {
+      if (a.type === "build") add(byCard, a.card, a.space, a);
+      else if (a.type === "place_king") add(byCard, a.card, a.corner, a);
+      else if (a.type === "fill_side") add(byCard, a.card, a.side, a);
+      else if (a.type === "move_pile") add(byPile, a.src, a.dst, a);
+      else if (a.type === "move_king_pile") add(byPile, a.side, a.corner, a);
+      else if (a.type === "end_turn") end = a;
+    }
+    return { byCard, byPile, end };
+  }
+
+  targets(moves) {
+    if (!this.sel) return new Map();
+    return (this.sel.card ? moves.byCard.get(this.sel.card) : moves.byPile.get(this.sel.space)) || new Map();
+  }
+
+  async tapCard(card) {
+    await this.catchUp();
+    const s = this.state;
+    if (s.must_play && card !== s.must_play) {
+      toast(t("kc_must_play", { card: cardName(s.must_play, DECK) }));
+      return;
+    }
+    if (this.sel && this.sel.card === card) {
+      const targets = this.targets(this.moves());
+      if (targets.size === 1) { this.send([...targets.values()][0]); return; }
+      if (!s.must_play) this.sel = null;
+    } else {
+      this.sel = { card };
+      tg.haptic("select");
+    }
+    this.render();
+  }
+
+  async tapPile(space) {
+    await this.catchUp();
+    if (this.isOver()) return;
+    if (!this.isMyTurn()) { toast(t("kc_wait", { name: this.ctx.name(this.state.turn) })); return; }
+    const moves = this.moves();
+    const action = this.targets(moves).get(space);
+    if (action) { this.send(action); return; }
+    if (this.sel && this.sel.space === space) { this.sel = null; this.render(); return; }
+    if (moves.byPile.has(space) && !this.state.must_play) {
+      this.sel = { space };
+      tg.haptic("select");
+      this.render();
+      return;
+    }
+    const piles = this.shown.piles;
+    if (this.sel && this.sel.card) {
+      // Not a place for this card: send it anyway, so the refusal says why in the rules' own words.
+      const card = this.sel.card;
+      if (piles[space].length) this.send({ type: "build", card, space });
+      else if (isCorner(space)) this.send({ type: "place_king", card, corner: space });
+      else this.send({ type: "fill_side", card, side: space });
+    } else if (this.sel && this.sel.space) {
+      const src = this.sel.space;
+      if (isCorner(space) && !piles[space].length) this.send({ type: "move_king_pile", side: src, corner: space });
+      else this.send({ type: "move_pile", src, dst: space });
+    } else {
+      toast(piles[space].length ? t("kc_pile_stuck") : t("kc_pick_card"));
+    }
+  }
+
+  async send(action) {
+    if (this.ctx.isBusy()) return;
+    this.el.classList.add("busy");
+    const result = await this.ctx.act(action);
+    this.el.classList.remove("busy");
+    if (result.ok) this.sel = this.state.must_play ? { card: this.state.must_play } : null;
+    if (action.type === "end_turn" && result.ok) this.drawn = new Set();
+    this.render();
+  }
+
+  render() {
+    if (!this.view || !this.shown) return;
+    const s = this.state;
+    const moves = this.moves();
+    this.el.dataset.turn = this.isOver() && !this.running ? "over" : this.running ? "wait" : this.isMyTurn() ? "mine" : "other";
+    this.el.dataset.animating = this.running ? "1" : "0";
+    this.el.classList.toggle("spectator", this.you === null);
+    this.renderScorebar(s);
+    this.renderSeats(s);
+    this.renderBoard(s, moves);
+    this.renderLog();
+    this.renderStatus(s, moves);
+    this.renderHand(s, moves);
+    this.renderActions(s, moves);
+  }
+
+  renderScorebar(s) {
+    const scoring = s.options.scoring;
+    clear(this.scorebar).append(...[
+      h("span", { class: "kc-rule", text: scoring === "penalty"
+        ? t("kc_scoring_penalty", { n: s.options.penalty_limit }) : t(`kc_scoring_${scoring}`) }),
+      scoring === "penalty" ? h("span", { text: t("hand_n", { n: s.hand_no }) }) : null,
+      this.you !== null ? h("span", { class: "kc-mine", text: t("kc_you_hold", { n: (s.hand || []).length }) }) : null,
+    ].filter(Boolean));
+  }
+
+  figure(s, seat) {
+    if (s.options.scoring === "corners") return t("kc_corners_n", { n: s.collected[seat] });
+    if (s.options.scoring === "penalty") return t("kc_total_n", { n: s.totals[seat] });
+    return null;
+  }
+
+  renderSeats(s) {
+    const n = s.players;
+    const order = [];
+    for (let i = this.you === null ? 0 : 1; i < n; i += 1) order.push(((this.you || 0) + i) % n);
+    const over = this.isOver() && !this.running;
+    this.opps.dataset.n = String(order.length);
+    clear(this.opps).append(...order.map((seat) => seatEl(seat, {
+      name: this.ctx.name(seat), info: this.ctx.seatInfo(seat), count: this.shown.counts[seat],
+      turn: !over && this.shown.turn === seat, winner: over && s.winners.includes(seat), figure: this.figure(s, seat),
+      cards: over && s.hands ? sortKings(s.hands[seat]) : null,
+    })));
+  }
+
+  renderBoard(s, moves) {
+    const targets = this.targets(moves);
+    const piles = this.shown.piles;
+    const marksOf = (space) => {
+      const pile = piles[space] || [];
+      return {
+        target: targets.has(space),
+        source: Boolean(this.sel && this.sel.space === space),
+        movable: !this.sel && moves.byPile.has(space),
+        flash: this.flashSpace === space,
+        closed: pile.length > 0 && value(pile[pile.length - 1]) === 1,
+      };
+    };
+    this.felt.classList.toggle("choosing", targets.size > 0);
+    clear(this.felt).append(boardEl(piles, this.shown.stock, marksOf, (space) => this.tapPile(space)));
+  }
+
+  renderLog() {
+    const turns = splitTurns(this.log).slice(-2);
+    const lines = turns.map((turn, i) => turnLine(turn.seat, turn.events, this.ctx.name(turn.seat),
+      i === turns.length - 1 && !turn.closed)).filter(Boolean);
+    clear(this.logEl).append(...lines);
+    if (this.notice) this.logEl.append(h("div", { class: "kc-notice", text: this.notice }));
+  }
+
+  statusText(s, moves) {
+    if (this.isOver()) return this.resultLine(s);
+    if (this.running) return t("to_play", { name: this.ctx.name(this.shown.turn) });
+    if (!this.isMyTurn()) return t("to_play", { name: this.ctx.name(s.turn) });
+    if (s.must_play) return t("kc_must_play", { card: cardName(s.must_play, DECK) });
+    return t("your_turn");
+  }
+
+  hintText(s, moves) {
+    if (!this.isMyTurn() || this.isOver()) return "";
+    const targets = this.targets(moves);
+    if (this.sel && this.sel.card) {
+      return targets.size ? t("kc_hint_card", { card: cardName(this.sel.card, DECK) })
+        : t("kc_hint_no_place", { card: cardName(this.sel.card, DECK) });
+    }
+    if (this.sel && this.sel.space) return t("kc_hint_pile", { space: spaceName(this.sel.space) });
+    if (!moves.end && !s.must_play) return t("kc_reason_king");
+    return moves.byCard.size || moves.byPile.size ? t("kc_hint_start") : t("kc_hint_nothing");
+  }
+
+  resultLine(s) {
+    const names = s.winners.map((seat) => this.ctx.name(seat)).join(", ");
+    const youWon = s.winners.includes(this.you);
+    if (s.options.scoring === "first_out" && s.went_out !== null && !s.blocked) {
+      return s.went_out === this.you ? t("kc_you_went_out") : t("kc_went_out_won", { name: this.ctx.name(s.went_out) });
+    }
+    if (s.winners.length > 1) return t("kc_share_win", { names });
+    return youWon ? t("you_won") : t("winner_is", { name: names });
+  }
+
+  renderStatus(s, moves) {
+    const mine = this.isMyTurn();
+    this.status.className = `status${mine ? " mine" : ""}${this.isOver() && !this.running ? " over" : ""}`;
+    const hint = this.hintText(s, moves);
+    this.clockEl = h("span", { class: "clock" });
+    clear(this.status).append(h("span", { class: "kc-status-main", text: this.statusText(s, moves) }),
+      ...(hint ? [h("span", { class: "kc-hint", text: hint })] : []), this.clockEl);
+    this.renderClock();
+  }
+
+  renderClock() {
+    if (!this.clockEl || !this.view) return;
+    const table = this.view.table;
+    if (!table.deadline || table.timer === "none" || this.isOver()) {
+      this.clockEl.textContent = "";
+      return;
+    }
+    const left = table.deadline - Date.now() / 1000;
+    this.clockEl.textContent = formatClock(left);
+    this.clockEl.classList.toggle("low", left < 15);
+  }
+
+  renderHand(s, moves) {
+    clear(this.hand);
+    if (this.you === null) {
+      this.hand.append(h("p", { class: "hint", text: t("watching") }));
+      return;
+    }
+    const cards = sortKings(s.hand || []);
+    const mine = this.isMyTurn();
+    this.hand.style.setProperty("--cols", String(Math.min(7, Math.max(4, Math.ceil(cards.length / 2)))));
+    for (const card of cards) {
+      const selected = Boolean(this.sel && this.sel.card === card);
+      const playable = moves.byCard.has(card);
+      const classes = [selected ? "selected" : "", mine && playable ? "playable" : "", mine && !playable ? "idle" : "",
+        this.drawn.has(card) ? "kc-new" : ""].join(" ");
+      const el = cardEl(card, DECK, { classes, onTap: () => this.tapCard(card) });
+      el.setAttribute("aria-pressed", String(selected));
+      this.hand.append(el);
+    }
+  }
+
+  renderActions(s, moves) {
+    clear(this.actions);
+    if (this.isOver()) {
+      this.actions.append(this.resultPanel(s));
+      return;
+    }
+    if (this.you === null) return;
+    const mine = this.isMyTurn();
+    let reason = "";
+    if (!mine) reason = t("kc_wait", { name: this.ctx.name(this.running ? this.shown.turn : s.turn) });
+    else if (!moves.end) reason = s.must_play ? t("kc_reason_drawn") : t("kc_reason_king");
+    const draws = s.options.draw_timing === "end" && s.stock > 0;
+    const button = h("button", { class: "btn primary kc-end-turn", type: "button", disabled: !moves.end,
+      "aria-describedby": reason ? "kc-reason" : null, onclick: () => this.send({ type: "end_turn" }) },
+    h("span", { text: t("kc_end_turn") }),
+    draws ? h("span", { class: "kc-sub", text: t("kc_and_draw", { n: Math.min(s.options.draw_count, s.stock) }) }) : null);
+    this.actions.append(button, h("p", { class: "kc-reason", id: "kc-reason", text: reason }));
+  }
+
+  resultPanel(s) {
+    const order = [...Array(s.players).keys()].sort((a, b) => (s.placements[a] || 9) - (s.placements[b] || 9));
+    let how = t("kc_how_out");
+    if (s.blocked) how = t(`kc_how_blocked_${s.options.scoring}`);
+    else if (s.options.scoring !== "first_out") how = t(`kc_how_${s.options.scoring}`);
+    return h("div", { class: "kc-result" },
+      h("p", { class: "kc-how", text: how }),
+      h("ol", { class: "kc-places" }, order.map((seat) => h("li", { class: s.winners.includes(seat) ? "first" : "" },
+        h("span", { class: "place", text: String(s.placements[seat] || "") }),
+        h("span", { class: "pname", text: this.ctx.name(seat) }),
+        h("span", { class: "kc-left" }, (s.hands ? sortKings(s.hands[seat]) : []).map(chip)),
+        h("span", { class: "pscore", text: this.scoreText(seat, s.scores[seat]) })))),
+      h("div", { class: "row" },
+        h("button", { class: "btn primary kc-again", type: "button", text: t("play_again"),
+          onclick: () => (this.ctx.playAgain ? this.ctx.playAgain() : this.ctx.showResult()) }),
+        h("button", { class: "btn kc-show-result", type: "button", text: t("show_result"), onclick: () => this.ctx.showResult() })));
+  }
+}

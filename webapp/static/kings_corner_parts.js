@@ -1,0 +1,157 @@
+// Kings in the Corner, the pieces of the table: card values, piles, the board's plus and corners, seats and
+// the one-line story of each turn. Pure DOM builders; the table module decides what is selected or glowing.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { cardEl, backEl, cardName, parseCard, suitIcon } from "./cards.js";
+
+export const DECK = "french";
+export const SIDES = ["N", "E", "S", "W"];
+export const CORNERS = ["NE", "SE", "SW", "NW"];
+// The board read row by row: corners at the diagonals, the four sides in a plus around the stock.
+const GRID = ["NW", "N", "NE", "W", "stock", "E", "SW", "S", "SE"];
+const VALUES = { A: 1, J: 11, Q: 12, K: 13 };
+const SUIT_ORDER = ["hearts", "clubs", "diamonds", "spades"];
+
+// kings-in-the-corner.md §1.1: Ace low (1) to King (13).
+export function value(card) {
+  const c = parseCard(card);
+  return c ? VALUES[c.rank] || Number(c.rank) : 0;
+}
+
+export function isKing(card) {
+  return value(card) === 13;
+}
+
+// Kings first down to Aces, colours alternating within a rank, the way piles are built.
+export function sortKings(cards) {
+  const key = (card) => (13 - value(card)) * 10 + SUIT_ORDER.indexOf(parseCard(card)?.suit);
+  return [...cards].sort((a, b) => key(a) - key(b));
+}
+
+export function isCorner(space) {
+  return CORNERS.includes(space);
+}
+
+// ``template`` with {name} placeholders filled by strings or DOM nodes (so a card can be shown with its suit).
+export function tNodes(key, params = {}) {
+  const text = t(key, Object.fromEntries(Object.keys(params).map((k) => [k, `\u0000${k}\u0000`])));
+  return text.split("\u0000").map((part, i) => (i % 2 ? params[part] : part)).filter((p) => p !== "");
+}
+
+// A small inline card: rank and suit in the suit's colour.
+export function chip(card) {
+  const c = parseCard(card);
+  if (!c) return h("span", { class: "kc-chip", text: "?" });
+  return h("span", { class: `kc-chip suit-${DECK}-${c.suit}`, title: cardName(card, DECK) },
+    h("b", { text: c.rank }), suitIcon(c.suit, DECK, 12));
+}
+
+export function spaceName(space) {
+  return t(`kc_space_${space}`);
+}
+
+// One pile as a button: its bottom card, its top card over it, and its length.
+export function pileEl(space, cards, marks = {}, onTap = null) {
+  const corner = isCorner(space);
+  const n = cards.length;
+  const classes = ["kc-pile", corner ? "corner" : "side", n ? "" : "empty", n > 1 ? "fanned" : "",
+    marks.target ? "target" : "", marks.source ? "source" : "", marks.movable ? "movable" : "",
+    marks.flash ? "flash" : "", marks.closed ? "closed" : ""].filter(Boolean).join(" ");
+  const label = n === 0
+    ? t(corner ? "kc_pile_empty_corner" : "kc_pile_empty_side", { space: spaceName(space) })
+    : n === 1 ? t("kc_pile_one", { space: spaceName(space), card: cardName(cards[0], DECK) })
+      : t("kc_pile_aria", { space: spaceName(space), n, bottom: cardName(cards[0], DECK), top: cardName(cards[n - 1], DECK) });
+  const stack = h("div", { class: "kc-stack" });
+  if (n === 0) stack.append(h("div", { class: "kc-slot", text: corner ? t("kc_slot_king") : "" }));
+  else {
+    stack.append(cardEl(cards[0], DECK, { classes: "kc-bottom" }));
+    if (n > 2) stack.append(h("div", { class: "kc-depth", "aria-hidden": "true" }));
+    if (n > 1) stack.append(cardEl(cards[n - 1], DECK, { classes: "kc-top" }));
+  }
+  const el = h("button", { class: classes, type: "button", dataset: { space, count: String(n) }, "aria-label": label,
+    onclick: onTap ? () => onTap(space) : null },
+  h("span", { class: "kc-label", text: t(`kc_short_${space}`) }),
+  stack,
+  n > 1 ? h("span", { class: "kc-count", text: String(n) }) : null);
+  if (!onTap) el.disabled = true;
+  return el;
+}
+
+export function stockEl(count) {
+  return h("div", { class: `kc-stock${count ? "" : " empty"}`, "aria-label": t("kc_stock_n", { n: count }) },
+    count ? backEl("kc-stock-card") : h("div", { class: "kc-slot" }),
+    h("span", { class: "kc-stock-n", text: t("kc_stock_n", { n: count }) }));
+}
+
+// The plus of sides around the stock and the four corners, each cell marked by ``marksOf(space)``.
+export function boardEl(piles, stock, marksOf, onTap) {
+  return h("div", { class: "kc-board", role: "group", "aria-label": t("kc_board") },
+    GRID.map((space) => (space === "stock" ? stockEl(stock)
+      : pileEl(space, piles[space] || [], marksOf(space), onTap))));
+}
+
+// An opponent (or the watcher's view of a seat): name, cards held, turn and the scoring's figure.
+export function seatEl(seat, { name, info, count, turn, winner, figure, cards }) {
+  const aiTag = t("ai");
+  return h("div", { class: `player kc-seat${turn ? " turn" : ""}${winner ? " winner" : ""}`, dataset: { seat: String(seat) } },
+    h("div", { class: "pline" },
+      h("span", { class: "pname", text: name }),
+      info && (info.is_ai || info.autopilot) && !name.includes(aiTag) ? h("span", { class: "badge ai", text: aiTag }) : null,
+      winner ? h("span", { class: "kc-crown", "aria-label": t("kc_winner"), text: "♛" }) : null),
+    h("div", { class: "pline small" },
+      h("span", { class: "count" }, backEl("mini"), h("span", { class: "kc-n", text: t("cards_n", { n: count }) })),
+      figure ? h("span", { class: "kc-figure", text: figure }) : null),
+    cards && cards.length ? h("div", { class: "kc-left" }, cards.map(chip)) : null);
+}
+
+// The words for one public event of a turn, or null for events that are not a move.
+export function eventNodes(e) {
+  switch (e.type) {
+    case "built": return tNodes("kc_log_built", { card: chip(e.card), space: t(`kc_short_${e.space}`) });
+    case "king_placed": return tNodes("kc_log_king", { card: chip(e.card), space: t(`kc_short_${e.corner}`) });
+    case "side_filled": return tNodes("kc_log_filled", { card: chip(e.card), space: t(`kc_short_${e.side}`) });
+    case "pile_moved": return tNodes("kc_log_moved", { src: t(`kc_short_${e.src}`), dst: t(`kc_short_${e.dst}`),
+      n: String(e.cards.length) });
+    case "corner_collected": return tNodes("kc_log_collected", { space: t(`kc_short_${e.corner}`) });
+    case "drew": return e.cards ? tNodes("kc_log_drew_cards", { cards: h("span", {}, e.cards.map(chip)) })
+      : tNodes("kc_log_drew", { n: String(e.count) });
+    case "went_out": return [t("kc_log_went_out")];
+    case "blocked": return [t("kc_log_blocked")];
+    default: return null;
+  }
+}
+
+// A turn as one line: "Bob: 8♣ on N · K♥ to NE · drew 1"; ``passed`` when it ended with nothing done.
+export function turnLine(seat, events, name, current) {
+  const parts = events.map(eventNodes).filter(Boolean);
+  const ended = events.some((e) => e.type === "turn_ended");
+  if (!parts.length && !ended) return null;
+  const line = h("div", { class: `kc-turn${current ? " current" : ""}`, dataset: { seat: String(seat) } },
+    h("b", { class: "kc-who", text: t("kc_log_who", { name }) }));
+  if (!parts.length) parts.push([t("kc_log_passed")]);
+  parts.forEach((p, i) => {
+    if (i) line.append(h("span", { class: "kc-sep", "aria-hidden": "true", text: "·" }));
+    line.append(h("span", { class: "kc-ev" }, p));
+  });
+  return line;
+}
+
+// Recent public events split into turns, each {seat, events}; turn_ended closes a turn.
+export function splitTurns(events) {
+  const turns = [];
+  let cur = null;
+  for (const e of events) {
+    if (typeof e.seat !== "number" && e.type !== "blocked") continue;
+    const seat = typeof e.seat === "number" ? e.seat : cur && cur.seat;
+    if (!cur || cur.seat !== seat || cur.closed) {
+      cur = { seat, events: [], closed: false };
+      turns.push(cur);
+    }
+    cur.events.push(e);
+    if (e.type === "turn_ended") cur.closed = true;
+  }
+  return turns;
+}
+
+export { cardEl, cardName };
