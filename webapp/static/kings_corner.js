@@ -5,8 +5,9 @@
 import { h, clear, toast, formatClock } from "./dom.js";
 import { t } from "./i18n.js";
 import * as tg from "./tg.js";
-import { DECK, boardEl, cardEl, cardName, chip, isCorner, seatEl, sortKings, spaceName, splitTurns, turnLine, value }
-  from "./kings_corner_parts.js";
+import { DECK, boardEl, cardEl, cardName, fitHand, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
+  spaceName, splitTurns, turnLine } from "./kings_corner_parts.js";
+import { BOARD_EVENTS, applyEvent, flyDraw, flyMove, reducedMotion, sleep, snapshot, spaceOf } from "./kings_corner_replay.js";
 
 // The table's own styles, loaded before the first render (a top-level await holds the import until then).
 await new Promise((resolve) => {
@@ -18,49 +19,8 @@ await new Promise((resolve) => {
   document.head.append(link);
 });
 
-const BOARD_EVENTS = new Set(["built", "king_placed", "side_filled", "pile_moved", "corner_collected"]);
-const FLY_MS = 300;
-const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
-const reducedMotion = () => Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
-
 export function createRenderer(container, ctx) {
   return new KingsTable(container, ctx);
-}
-
-// What the board shows: the piles, the stock and the hand sizes, stepped through the events being replayed.
-function snapshot(s) {
-  return { piles: JSON.parse(JSON.stringify(s.piles)), stock: s.stock, counts: [...s.hand_counts], turn: s.turn };
-}
-
-function applyEvent(shown, e) {
-  const p = shown.piles;
-  switch (e.type) {
-    case "built": p[e.space].push(e.card); shown.counts[e.seat] -= 1; break;
-    case "king_placed": p[e.corner] = [e.card]; shown.counts[e.seat] -= 1; break;
-    case "side_filled": p[e.side] = [e.card]; shown.counts[e.seat] -= 1; break;
-    case "pile_moved": p[e.dst] = [...p[e.dst], ...p[e.src]]; p[e.src] = []; break;
-    case "corner_collected": p[e.corner] = []; break;
-    case "drew": shown.counts[e.seat] += e.count; shown.stock = e.stock; break;
-    case "dealt": shown.counts[e.seat] = e.cards ? e.cards.length : e.count; break;
-    case "laid_out": shown.piles = JSON.parse(JSON.stringify(e.piles)); shown.stock = e.stock; shown.turn = e.turn; break;
-    case "turn_ended": if (e.next !== null) shown.turn = e.next; break;
-    default: break;
-  }
-}
-
-function spaceOf(e) {
-  return e.space || e.corner || e.side || e.dst || null;
-}
-
-// Move ``node`` from the rectangle ``from`` to ``to`` in ``ms``, above everything, then drop it.
-function fly(node, from, to, ms) {
-  node.classList.add("kc-fly");
-  Object.assign(node.style, { left: `${from.left}px`, top: `${from.top}px`, width: `${to.width}px`,
-    transition: `transform ${ms}ms cubic-bezier(.3,.7,.4,1)` });
-  document.body.append(node);
-  node.getBoundingClientRect();
-  node.style.transform = `translate(${to.left - from.left}px, ${to.top - from.top}px)`;
-  return sleep(ms + 20).then(() => node.remove());
 }
 
 class KingsTable {
@@ -122,10 +82,7 @@ class KingsTable {
   }
 
   scoreText(seat, score) {
-    const scoring = this.state.options.scoring;
-    if (scoring === "corners") return t("kc_corners_n", { n: score });
-    if (scoring === "penalty") return t("kc_total_n", { n: score });
-    return t("kc_cards_left", { n: score });
+    return scoreText(this.state.options.scoring, score);
   }
 
   update(view, events, kind) {
@@ -142,6 +99,7 @@ class KingsTable {
       if (e.type === "drew" && e.seat === this.you && e.cards) this.drawn = new Set(e.cards);
       if (e.type === "dealt" && e.seat === this.you) this.drawn = new Set();
     }
+    if (s.phase === "over") this.drawn = new Set();
     if (this.sel && this.sel.card && !(s.hand || []).includes(this.sel.card)) this.sel = null;
     if (s.must_play) this.sel = { card: s.must_play };
     this.pump();
@@ -185,8 +143,8 @@ class KingsTable {
 
   async step(e) {
     const animate = !this.skip && !document.hidden && typeof e.seat === "number" && e.seat !== this.you;
-    if (animate && BOARD_EVENTS.has(e.type) && !reducedMotion()) await this.flyMove(e);
-    if (animate && e.type === "drew" && !reducedMotion()) await this.flyDraw(e);
+    if (animate && BOARD_EVENTS.has(e.type) && !reducedMotion()) await flyMove(e, this.felt, this.opps);
+    if (animate && e.type === "drew" && !reducedMotion()) await flyDraw(e, this.felt, this.opps);
     if (!this.shown) this.shown = snapshot(this.state);
     applyEvent(this.shown, e);
     this.log.push(e);
@@ -207,72 +165,9 @@ class KingsTable {
     } else if (e.type === "turn_ended" && e.seat === this.you) this.notice = null;
   }
 
-  pileNode(space) {
-    return this.felt.querySelector(`.kc-pile[data-space="${space}"]`);
-  }
-
-  // Where a card put on ``space`` comes to rest: over the top card, or in the empty slot.
-  landing(space) {
-    const pile = this.pileNode(space);
-    if (!pile) return null;
-    const top = pile.querySelector(".kc-top") || pile.querySelector(".kc-bottom");
-    const slot = pile.querySelector(".kc-stack").getBoundingClientRect();
-    if (!top) return slot;
-    const r = top.getBoundingClientRect();
-    const step = pile.querySelector(".kc-top") ? 0 : r.height * 0.4;
-    return { left: r.left, top: r.top + step, width: r.width, height: r.height };
-  }
-
-  async flyMove(e) {
-    let node;
-    let from;
-    if (e.type === "corner_collected") return;
-    if (e.type === "pile_moved") {
-      const stack = this.pileNode(e.src) && this.pileNode(e.src).querySelector(".kc-stack");
-      if (!stack) return;
-      from = stack.getBoundingClientRect();
-      node = stack.cloneNode(true);
-      stack.style.visibility = "hidden";
-    } else {
-      const seat = this.opps.querySelector(`.kc-seat[data-seat="${e.seat}"] .count`) || this.opps;
-      from = seat.getBoundingClientRect();
-      node = cardEl(e.card, DECK);
-    }
-    const to = this.landing(spaceOf(e));
-    if (!to) return;
-    this.el.dataset.animating = "1";
-    await fly(node, from, to, FLY_MS);
-  }
-
-  async flyDraw(e) {
-    const stock = this.felt.querySelector(".kc-stock .card");
-    const seat = this.opps.querySelector(`.kc-seat[data-seat="${e.seat}"] .count`);
-    if (!stock || !seat) return;
-    const from = stock.getBoundingClientRect();
-    const to = seat.getBoundingClientRect();
-    const node = stock.cloneNode(true);
-    await fly(node, from, { left: to.left, top: to.top - from.height / 3, width: from.width }, 240);
-  }
-
   // Legal moves by what is tapped first: a card (to spaces) or a pile (to spaces), and end_turn.
   moves() {
-    const byCard = new Map();
-    const byPile = new Map();
-    let end = null;
-    if (!this.isMyTurn()) return { byCard, byPile, end };
-    const add = (map, key, space, action) => {
-      if (!map.has(key)) map.set(key, new Map());
-      map.get(key).set(space, action);
-    };
-    for (const a of this.state.legal || []) {
-      if (a.type === "build") add(byCard, a.card, a.space, a);
-      else if (a.type === "place_king") add(byCard, a.card, a.corner, a);
-      else if (a.type === "fill_side") add(byCard, a.card, a.side, a);
-      else if (a.type === "move_pile") add(byPile, a.src, a.dst, a);
-      else if (a.type === "move_king_pile") add(byPile, a.side, a.corner, a);
-      else if (a.type === "end_turn") end = a;
-    }
-    return { byCard, byPile, end };
+    return legalMoves(this.isMyTurn() ? this.state.legal || [] : []);
   }
 
   targets(moves) {
@@ -364,12 +259,6 @@ class KingsTable {
     ].filter(Boolean));
   }
 
-  figure(s, seat) {
-    if (s.options.scoring === "corners") return t("kc_corners_n", { n: s.collected[seat] });
-    if (s.options.scoring === "penalty") return t("kc_total_n", { n: s.totals[seat] });
-    return null;
-  }
-
   renderSeats(s) {
     const n = s.players;
     const order = [];
@@ -378,8 +267,7 @@ class KingsTable {
     this.opps.dataset.n = String(order.length);
     clear(this.opps).append(...order.map((seat) => seatEl(seat, {
       name: this.ctx.name(seat), info: this.ctx.seatInfo(seat), count: this.shown.counts[seat],
-      turn: !over && this.shown.turn === seat, winner: over && s.winners.includes(seat), figure: this.figure(s, seat),
-      cards: over && s.hands ? sortKings(s.hands[seat]) : null,
+      turn: !over && this.shown.turn === seat, winner: over && s.winners.includes(seat), figure: seatFigure(s, seat),
     })));
   }
 
@@ -393,7 +281,6 @@ class KingsTable {
         source: Boolean(this.sel && this.sel.space === space),
         movable: !this.sel && moves.byPile.has(space),
         flash: this.flashSpace === space,
-        closed: pile.length > 0 && value(pile[pile.length - 1]) === 1,
       };
     };
     this.felt.classList.toggle("choosing", targets.size > 0);
@@ -405,6 +292,8 @@ class KingsTable {
     const lines = turns.map((turn, i) => turnLine(turn.seat, turn.events, this.ctx.name(turn.seat),
       i === turns.length - 1 && !turn.closed)).filter(Boolean);
     clear(this.logEl).append(...lines);
+    // a line too long for the screen keeps its newest moves in view
+    for (const evs of this.logEl.querySelectorAll(".kc-evs")) evs.classList.toggle("overflow", evs.scrollWidth > evs.clientWidth);
     if (this.notice) this.logEl.append(h("div", { class: "kc-notice", text: this.notice }));
   }
 
@@ -468,7 +357,7 @@ class KingsTable {
     }
     const cards = sortKings(s.hand || []);
     const mine = this.isMyTurn();
-    this.hand.style.setProperty("--cols", String(Math.min(7, Math.max(4, Math.ceil(cards.length / 2)))));
+    fitHand(this.hand, cards.length);
     for (const card of cards) {
       const selected = Boolean(this.sel && this.sel.card === card);
       const playable = moves.byCard.has(card);
@@ -500,20 +389,9 @@ class KingsTable {
   }
 
   resultPanel(s) {
-    const order = [...Array(s.players).keys()].sort((a, b) => (s.placements[a] || 9) - (s.placements[b] || 9));
-    let how = t("kc_how_out");
-    if (s.blocked) how = t(`kc_how_blocked_${s.options.scoring}`);
-    else if (s.options.scoring !== "first_out") how = t(`kc_how_${s.options.scoring}`);
-    return h("div", { class: "kc-result" },
-      h("p", { class: "kc-how", text: how }),
-      h("ol", { class: "kc-places" }, order.map((seat) => h("li", { class: s.winners.includes(seat) ? "first" : "" },
-        h("span", { class: "place", text: String(s.placements[seat] || "") }),
-        h("span", { class: "pname", text: this.ctx.name(seat) }),
-        h("span", { class: "kc-left" }, (s.hands ? sortKings(s.hands[seat]) : []).map(chip)),
-        h("span", { class: "pscore", text: this.scoreText(seat, s.scores[seat]) })))),
-      h("div", { class: "row" },
-        h("button", { class: "btn primary kc-again", type: "button", text: t("play_again"),
-          onclick: () => (this.ctx.playAgain ? this.ctx.playAgain() : this.ctx.showResult()) }),
-        h("button", { class: "btn kc-show-result", type: "button", text: t("show_result"), onclick: () => this.ctx.showResult() })));
+    return resultEl(s, (seat) => this.ctx.name(seat), (seat, score) => scoreText(s.options.scoring, score), {
+      again: () => (this.ctx.playAgain ? this.ctx.playAgain() : this.ctx.showResult()),
+      show: () => this.ctx.showResult(),
+    });
   }
 }

@@ -12,6 +12,7 @@ export const CORNERS = ["NE", "SE", "SW", "NW"];
 const GRID = ["NW", "N", "NE", "W", "stock", "E", "SW", "S", "SE"];
 const VALUES = { A: 1, J: 11, Q: 12, K: 13 };
 const SUIT_ORDER = ["hearts", "clubs", "diamonds", "spades"];
+const MAX_LOG_PARTS = 4;
 
 // kings-in-the-corner.md §1.1: Ace low (1) to King (13).
 export function value(card) {
@@ -57,7 +58,7 @@ export function pileEl(space, cards, marks = {}, onTap = null) {
   const n = cards.length;
   const classes = ["kc-pile", corner ? "corner" : "side", n ? "" : "empty", n > 1 ? "fanned" : "",
     marks.target ? "target" : "", marks.source ? "source" : "", marks.movable ? "movable" : "",
-    marks.flash ? "flash" : "", marks.closed ? "closed" : ""].filter(Boolean).join(" ");
+    marks.flash ? "flash" : ""].filter(Boolean).join(" ");
   const label = n === 0
     ? t(corner ? "kc_pile_empty_corner" : "kc_pile_empty_side", { space: spaceName(space) })
     : n === 1 ? t("kc_pile_one", { space: spaceName(space), card: cardName(cards[0], DECK) })
@@ -92,7 +93,7 @@ export function boardEl(piles, stock, marksOf, onTap) {
 }
 
 // An opponent (or the watcher's view of a seat): name, cards held, turn and the scoring's figure.
-export function seatEl(seat, { name, info, count, turn, winner, figure, cards }) {
+export function seatEl(seat, { name, info, count, turn, winner, figure }) {
   const aiTag = t("ai");
   return h("div", { class: `player kc-seat${turn ? " turn" : ""}${winner ? " winner" : ""}`, dataset: { seat: String(seat) } },
     h("div", { class: "pline" },
@@ -101,8 +102,7 @@ export function seatEl(seat, { name, info, count, turn, winner, figure, cards })
       winner ? h("span", { class: "kc-crown", "aria-label": t("kc_winner"), text: "♛" }) : null),
     h("div", { class: "pline small" },
       h("span", { class: "count" }, backEl("mini"), h("span", { class: "kc-n", text: t("cards_n", { n: count }) })),
-      figure ? h("span", { class: "kc-figure", text: figure }) : null),
-    cards && cards.length ? h("div", { class: "kc-left" }, cards.map(chip)) : null);
+      figure ? h("span", { class: "kc-figure", text: figure }) : null));
 }
 
 // The words for one public event of a turn, or null for events that are not a move.
@@ -127,12 +127,18 @@ export function turnLine(seat, events, name, current) {
   const parts = events.map(eventNodes).filter(Boolean);
   const ended = events.some((e) => e.type === "turn_ended");
   if (!parts.length && !ended) return null;
+  const evs = h("span", { class: "kc-evs" });
   const line = h("div", { class: `kc-turn${current ? " current" : ""}`, dataset: { seat: String(seat) } },
-    h("b", { class: "kc-who", text: t("kc_log_who", { name }) }));
+    h("b", { class: "kc-who", text: t("kc_log_who", { name }) }), evs);
   if (!parts.length) parts.push([t("kc_log_passed")]);
+  // One line per turn: a long turn shows its latest moves.
+  if (parts.length > MAX_LOG_PARTS) {
+    parts.splice(0, parts.length - MAX_LOG_PARTS + 1);
+    evs.append(h("span", { class: "kc-sep", text: "…" }));
+  }
   parts.forEach((p, i) => {
-    if (i) line.append(h("span", { class: "kc-sep", "aria-hidden": "true", text: "·" }));
-    line.append(h("span", { class: "kc-ev" }, p));
+    if (i) evs.append(h("span", { class: "kc-sep", "aria-hidden": "true", text: "·" }));
+    evs.append(h("span", { class: "kc-ev" }, p));
   });
   return line;
 }
@@ -152,6 +158,67 @@ export function splitTurns(events) {
     if (e.type === "turn_ended") cur.closed = true;
   }
   return turns;
+}
+
+// Legal actions by what is tapped first: a card (byCard: card -> space -> action) or a pile (byPile), and end_turn.
+export function legalMoves(legal) {
+  const byCard = new Map();
+  const byPile = new Map();
+  let end = null;
+  const add = (map, key, space, action) => {
+    if (!map.has(key)) map.set(key, new Map());
+    map.get(key).set(space, action);
+  };
+  for (const a of legal) {
+    if (a.type === "build") add(byCard, a.card, a.space, a);
+    else if (a.type === "place_king") add(byCard, a.card, a.corner, a);
+    else if (a.type === "fill_side") add(byCard, a.card, a.side, a);
+    else if (a.type === "move_pile") add(byPile, a.src, a.dst, a);
+    else if (a.type === "move_king_pile") add(byPile, a.side, a.corner, a);
+    else if (a.type === "end_turn") end = a;
+  }
+  return { byCard, byPile, end };
+}
+
+// The end: how the game was decided, every seat in place order with its figure, Play again and the full result.
+export function resultEl(s, name, scoreText, { again, show }) {
+  const order = [...Array(s.players).keys()].sort((a, b) => (s.placements[a] || 9) - (s.placements[b] || 9));
+  let how = t("kc_how_out");
+  if (s.blocked) how = t(`kc_how_blocked_${s.options.scoring}`);
+  else if (s.options.scoring !== "first_out") how = t(`kc_how_${s.options.scoring}`);
+  return h("div", { class: "kc-result" },
+    h("p", { class: "kc-how", text: how }),
+    h("ol", { class: "kc-places" }, order.map((seat) => h("li", { class: s.winners.includes(seat) ? "first" : "" },
+      h("span", { class: "place", text: String(s.placements[seat] || "") }),
+      h("span", { class: "pname", text: name(seat) }),
+      h("span", { class: "pscore", text: scoreText(seat, s.scores[seat]) })))),
+    h("div", { class: "row" },
+      h("button", { class: "btn primary kc-again", type: "button", text: t("play_again"), onclick: again }),
+      h("button", { class: "btn kc-show-result", type: "button", text: t("show_result"), onclick: show })));
+}
+
+// A final score in the scoring's words: cards left, corners completed or penalty points.
+export function scoreText(scoring, score) {
+  if (scoring === "corners") return t("kc_corners_n", { n: score });
+  if (scoring === "penalty") return t("kc_total_n", { n: score });
+  return t("kc_cards_left", { n: score });
+}
+
+// What a seat has earned so far, where the scoring counts something besides going out.
+export function seatFigure(s, seat) {
+  if (s.options.scoring === "corners") return t("kc_corners_n", { n: s.collected[seat] });
+  if (s.options.scoring === "penalty") return t("kc_total_n", { n: s.totals[seat] });
+  return null;
+}
+
+// The hand in one overlapping row while every card keeps a strip wide enough to tap; wrapped beyond that.
+export function fitHand(hand, n) {
+  const width = hand.parentElement ? hand.parentElement.clientWidth - 12 : 360; // the table's padding
+  const cardW = Math.min(60, (window.innerWidth - 40) / 6);
+  const step = n > 1 ? Math.min(cardW + 3, (width - cardW) / (n - 1)) : cardW;
+  hand.classList.toggle("fan", step >= cardW * 0.42);
+  hand.style.setProperty("--kc-overlap", `${(step - cardW).toFixed(1)}px`);
+  hand.style.setProperty("--cols", String(Math.min(8, Math.ceil(n / 2))));
 }
 
 export { cardEl, cardName };
