@@ -35,4 +35,4 @@ simulate: install
 	$(VENV)/bin/cardroom simulate --game coins --games 20
 
 bench: install
-	$(PY) bench/engine.py
+	$(PY) -m bench.engine

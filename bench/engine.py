@@ -1,6 +1,6 @@
 """Engine benchmark: moves per second through the rules interface and through the table service.
 
-Run: ``python bench/engine.py`` (``--help`` for sizes). Prints figures; asserts nothing.
+Run: ``python -m bench.engine`` (``--help`` for sizes). Prints figures; asserts nothing.
 1. Random play through the public rules interface (to_act, legal_actions, apply) of each game.
 2. The table service with SQLite on disk: ``--tables`` concurrent tables of people moving
    flat out, every move durably stored (group commits), reported as stored moves per second.
@@ -11,16 +11,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine import games  # noqa: E402
-from engine.store import Store, database_url  # noqa: E402
-from engine.tables import TableService  # noqa: E402
+from engine import games
+from engine.store import Store, database_url
+from engine.tables import TableService
 
 
 def rules_rate(name: str, seconds: float) -> tuple[float, int]:

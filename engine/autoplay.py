@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from engine.ai import choose
@@ -28,6 +30,7 @@ class Autoplay:
         self.service = service
         self.delay = delay
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._pool: ProcessPoolExecutor | None = None  # searching AI players think in another process
 
     def kick(self, table: LiveTable) -> None:
         """Make sure an AI seat on turn at this table gets to move."""
@@ -48,6 +51,9 @@ class Autoplay:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     async def idle(self) -> None:
         """Wait until no AI seat anywhere is about to move (for tests and tools)."""
@@ -69,7 +75,7 @@ class Autoplay:
                     if not waiting:
                         return
                     seat = waiting[0]
-                    action = self.decide(table, seat)
+                    action = await self.decide(table, seat)
                     await self.service.apply_locked(table, seat, action, auto=True)
                     table.standins &= table.to_act()  # a stand-in plays only the turn that timed out
                 await asyncio.sleep(0)
@@ -83,10 +89,18 @@ class Autoplay:
             if self._tasks.get(table.id) is asyncio.current_task():
                 del self._tasks[table.id]
 
-    def decide(self, table: LiveTable, seat: int) -> dict[str, Any]:
+    async def decide(self, table: LiveTable, seat: int) -> dict[str, Any]:
         """The AI's move for a seat, chosen from that seat's view only."""
         game, state = table.game, table.state
         view = game.view(state, seat)
         legal = game.legal_actions(state, seat)
-        level = table.seat_row(seat).ai_level if table.seat_row(seat).is_ai else "easy"
-        return dict(choose(game.name, level, view, legal, f"{table.row.seed}:{table.seq}:{seat}"))
+        row = table.seat_row(seat)
+        level = row.ai_level if row.is_ai else "easy"
+        seed = f"{table.row.seed}:{table.seq}:{seat}"
+        if level == "strong" and len(legal) > 1:
+            # A search takes up to a few hundred milliseconds of CPU: keep the event loop free.
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            loop = asyncio.get_running_loop()
+            return dict(await loop.run_in_executor(self._pool, choose, game.name, level, view, legal, seed))
+        return dict(choose(game.name, level, view, legal, seed))
