@@ -139,3 +139,17 @@ async def test_updates_reach_subscribers_in_order_without_gaps_or_foreign_hands(
                     assert seen["seat"] == 0 or "cards" not in seen
     assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) >= 12
     sub.close()
+
+
+async def test_strong_ai_seats_move_through_the_worker_process(service: TableService) -> None:
+    info = await service.create_table("coins", ANN, "Ann", {"ai_level": "strong"})
+    await service.join(info.id, BOB, "Bob")
+    await service.start_game(info.id, ANN)
+    await play_out(service, info.id, moves=6)
+    await service.autoplay.idle()
+    log = await service.store.load_actions(info.id)
+    ai_moves = [a for a in log if a.auto]
+    assert ai_moves and all(a.seat == 2 for a in ai_moves)
+    table = service.live(info.id)
+    assert table is not None and table.seat_row(2).ai_level == "strong"
+    assert service.autoplay._pool is not None  # the search ran out of process
