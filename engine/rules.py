@@ -80,6 +80,17 @@ class Game(Protocol[S]):
     def hidden_cards(self, state: S, seat: int | None) -> frozenset[str]:
         """Every card whose place ``seat`` may not know now (others' hands, kitty, stock); for audits."""
 
+    def replay(self, options: Any, players: int, seed: str, actions: Iterable[tuple[int, Action]]) -> S:
+        """Rebuild a state from its options, seed and ``(seat, action)`` log."""
+
+
+class Replays:
+    """Mixin giving a ruleset its ``replay`` method from ``new_game`` and ``apply``."""
+
+    def replay(self, options: Any, players: int, seed: str, actions: Iterable[tuple[int, Action]]) -> Any:
+        """Rebuild a state from its options, seed and ``(seat, action)`` log."""
+        return replay(self, options, players, seed, actions)  # type: ignore[arg-type]
+
 
 def replay(
     game: Game[Any], options: Any, players: int, seed: str, actions: Iterable[tuple[int, Action]]

@@ -18,7 +18,7 @@ from engine.errors import BadOptions, IllegalAction, MalformedAction
 from engine.events import Event, private, public
 from engine.options import Setting, options_dict, parse_options
 from engine.rng import deal_rng
-from engine.rules import Action, Outcome, placements_by
+from engine.rules import Action, Outcome, Replays, placements_by
 from engine.seats import check_first_dealer, first_dealer
 
 DECK = SPANISH
@@ -228,7 +228,7 @@ def _finish_trick(
 
 # the Game object --------------------------------------------------------------
 
-class Coins:
+class Coins(Replays):
     """The Coins ruleset (coins.md)."""
 
     name = "coins"

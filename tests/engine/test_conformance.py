@@ -119,3 +119,19 @@ def test_game_exposes_the_interface(name: str) -> None:
     assert isinstance(game, Game)
     assert game.name == name and game.title
     assert game.parse_options(None) == game.parse_options({})
+
+
+@pytest.mark.parametrize(("name", "n"), CASES)
+def test_game_replay_method_rebuilds_the_state_from_the_log(name: str, n: int) -> None:
+    game = games.get(name)
+    state = game.new_game(None, n, "replay-method")
+    log = []
+    for _ in range(25):
+        if game.outcome(state) is not None:
+            break
+        seat = min(game.to_act(state))
+        action = game.legal_actions(state, seat)[-1]
+        state, _ = game.apply(state, seat, action)
+        log.append((seat, action))
+    assert game.replay(None, n, "replay-method", log) == state
+    assert game.replay(None, n, "another-seed", log[:0]) != game.new_game(None, n, "replay-method")

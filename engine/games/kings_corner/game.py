@@ -14,7 +14,7 @@ from engine.games.kings_corner.state import JSON, KingsState, Phase, evolve
 from engine.games.kings_corner.turns import apply_action, legal_actions
 from engine.games.kings_corner.views import NAME, TITLE, hidden_cards, view
 from engine.options import parse_options
-from engine.rules import Action, Outcome
+from engine.rules import Action, Outcome, Replays
 from engine.seats import first_dealer
 
 MIN_PLAYERS = 2
@@ -40,7 +40,7 @@ def remember(old: KingsState, new: KingsState, events: list[Event]) -> KingsStat
     return evolve(new, last_turn=old.this_turn + tuple(shown[: cut + 1]), this_turn=tuple(shown[cut + 1 :]))
 
 
-class KingsCorner:
+class KingsCorner(Replays):
     """The Kings in the Corner ruleset (kings-in-the-corner.md), 2 to 4 players."""
 
     name = NAME

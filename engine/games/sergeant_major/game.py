@@ -22,7 +22,7 @@ from engine.games.sergeant_major.state import (
     texts,
 )
 from engine.games.sergeant_major.views import hidden_mask, view
-from engine.rules import Action, Outcome, placements_by
+from engine.rules import Action, Outcome, Replays, placements_by
 from engine.seats import first_dealer
 
 N = 3
@@ -86,7 +86,7 @@ def _call_or_trump(state: SMState, seat: int, word: str, events: list[Event]) ->
     return phases.name_trump(state, seat, phases.check_suit(word), events)
 
 
-class SergeantMajor:
+class SergeantMajor(Replays):
     """The Sergeant Major (3-5-8) ruleset with its variants (sergeant-major.md)."""
 
     name = "sergeant_major"
