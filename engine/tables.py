@@ -354,6 +354,13 @@ class TableService:
         return [t.info() for t in self._tables.values()
                 if t.row.status in ("lobby", "playing") and t.seat_of(user_id) is not None]
 
+    def tables_in_chat(self, chat_id: int, *statuses: str) -> list[TableInfo]:
+        """Unfinished tables opened from a chat, newest first (every unfinished table is in memory)."""
+        wanted = statuses or ("lobby", "playing")
+        found = [t for t in self._tables.values() if t.row.chat_id == chat_id and t.row.status in wanted]
+        found.sort(key=lambda t: t.row.created_at, reverse=True)
+        return [t.info() for t in found]
+
     def subscribe(self, table_id: str | None = None) -> Subscription:
         """Receive updates of one table (or every table)."""
         return self.bus.subscribe(table_id)

@@ -69,10 +69,7 @@ def parse_new_args(args: list[str]) -> tuple[str, dict[str, Any]]:
 
 async def tables_in_chat(room: Room, chat_id: int, *statuses: str) -> list[TableInfo]:
     """Unfinished tables of a chat, newest first."""
-    rows = [r for r in await room.service.store.unfinished_tables() if r.chat_id == chat_id]
-    rows.sort(key=lambda r: r.created_at, reverse=True)
-    infos = [await room.service.info(r.id) for r in rows]
-    return [i for i in infos if not statuses or i.status in statuses]
+    return room.service.tables_in_chat(chat_id, *statuses)
 
 
 async def can_message(room: Room, user_id: int) -> bool:

@@ -94,3 +94,12 @@ async def test_host_changes_game_settings_seats_and_timer_in_the_lobby(service: 
     assert table is not None and table.options.target_score == 15
     state = (await service.view((await service.start_game(info.id, ANN)).id, ANN))["state"]
     assert state["target_score"] == 15
+
+
+async def test_tables_in_chat_lists_only_that_chats_unfinished_tables_newest_first(service: TableService) -> None:
+    first = await service.create_table("coins", ANN, "Ann", chat_id=-100)
+    second = await service.create_table("coins", BOB, "Bob", chat_id=-100)
+    await service.create_table("coins", CAT, "Cat", chat_id=-200)
+    await service.abandon(first.id, ANN)
+    assert [t.id for t in service.tables_in_chat(-100)] == [second.id]
+    assert service.tables_in_chat(-100, "playing") == []
