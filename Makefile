@@ -6,7 +6,7 @@ PG_LOCAL := postgresql://postgres@127.0.0.1:5432/postgres
 CARDROOM_TEST_POSTGRES ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && echo $(PG_LOCAL))
 export CARDROOM_TEST_POSTGRES
 
-.PHONY: install run test lint chromium bench simulate
+.PHONY: install run test lint chromium bench simulate messages translations
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -36,3 +36,12 @@ simulate: install
 
 bench: install
 	$(PY) -m bench.engine
+
+# Translations: refresh the template of every user-facing string; add a language with
+#   .venv/bin/pybabel init -i locale/messages.pot -d locale -l de   then   make translations
+messages: install
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 -k translate:2 \
+	  -o locale/messages.pot --project=Cardroom --sort-by-file .
+
+translations: install
+	$(VENV)/bin/pybabel compile -d locale --use-fuzzy || true
