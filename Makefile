@@ -44,4 +44,5 @@ messages: install
 	  -o locale/messages.pot --project=Cardroom --sort-by-file .
 
 translations: install
-	$(VENV)/bin/pybabel compile -d locale --use-fuzzy || true
+	@if ls locale/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then $(VENV)/bin/pybabel compile -d locale; \
+	else echo "no catalogs yet: English is the source language"; fi
