@@ -37,6 +37,7 @@ class KingsTable {
     this.flashSpace = null;
     this.notice = null;
     this.drawn = new Set();
+    this.myDraws = new Map();
     this.wasMyTurn = false;
     this.el = h("div", { class: "kc-table", dataset: { turn: "wait" } },
       this.scorebar = h("div", { class: "scorebar kc-scorebar" }),
@@ -96,8 +97,14 @@ class KingsTable {
       this.queue.push(...(events || []));
     }
     for (const e of events || []) {
-      if (e.type === "drew" && e.seat === this.you && e.cards) this.drawn = new Set(e.cards);
-      if (e.type === "dealt" && e.seat === this.you) this.drawn = new Set();
+      if (e.type === "drew" && e.seat === this.you && e.cards) {
+        this.drawn = new Set(e.cards);
+        this.myDraws.set(e.stock, e.cards); // the stock left after a draw names it among the recent events
+      }
+      if (e.type === "dealt" && e.seat === this.you) {
+        this.drawn = new Set();
+        this.myDraws.clear();
+      }
     }
     if (s.phase === "over") this.drawn = new Set();
     if (this.sel && this.sel.card && !(s.hand || []).includes(this.sel.card)) this.sel = null;
@@ -288,7 +295,9 @@ class KingsTable {
   }
 
   renderLog() {
-    const turns = splitTurns(this.log).slice(-2);
+    const mine = (e) => (e.type === "drew" && e.seat === this.you && !e.cards && this.myDraws.has(e.stock)
+      ? { ...e, cards: this.myDraws.get(e.stock) } : e);
+    const turns = splitTurns(this.log.map(mine)).slice(-2);
     const lines = turns.map((turn, i) => turnLine(turn.seat, turn.events, this.ctx.name(turn.seat),
       i === turns.length - 1 && !turn.closed)).filter(Boolean);
     clear(this.logEl).append(...lines);
