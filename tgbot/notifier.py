@@ -119,9 +119,11 @@ class Notifier:
                 self.refresh_later(info.id, info.chat_id)
             else:
                 self.refresh(info.id, info.chat_id)
+        reminded = {e.data["seat"] for e in update.events if e.data.get("type") == "reminder"}
         for seat in info.seats:
             if seat.user_id is not None and seat.user_id != info.chat_id:
-                self._outbox.submit(seat.user_id, ("turn", info.id))
+                kind = "reminder" if seat.seat in reminded else "turn"
+                self._outbox.submit(seat.user_id, (kind, info.id))
 
     def recheck_turn(self, info: TableInfo, user_id: int) -> None:
         """Someone's reachability changed: bring their turn message at this table up to date."""
@@ -157,7 +159,7 @@ class Notifier:
             if kind == "table":
                 await self._sync_table(chat_id, info)
             else:
-                await self._sync_turn(chat_id, info)
+                await self._sync_turn(chat_id, info, reminder=kind == "reminder")
         except RetryAfter as error:  # Telegram's flood control: try again when it says
             self._retry(chat_id, key, error.retry_after)
 
@@ -241,7 +243,7 @@ class Notifier:
 
     # turn messages ----------------------------------------------------------------
 
-    async def _sync_turn(self, user_id: int, info: TableInfo) -> None:
+    async def _sync_turn(self, user_id: int, info: TableInfo, *, reminder: bool = False) -> None:
         service = self.room.service
         seat = info.seat_of(user_id)
         turns = dict(await service.get_meta(info.id, TURNS) or {})
@@ -250,9 +252,9 @@ class Notifier:
         if wanted:
             person = await service.store.user_settings(user_id) or {}
             wanted = bool(person.get("can_message")) and bool(person.get("notify", True))
-        if wanted == (open_id is not None):
+        if wanted == (open_id is not None) and not (wanted and reminder):
             return
-        if open_id is not None:
+        if open_id is not None and not wanted:
             await self._delete(user_id, open_id)
             turns.pop(str(user_id), None)
         else:
@@ -262,9 +264,13 @@ class Notifier:
                 with contextlib.suppress(TelegramError):
                     chat_title = (await self.bot.get_chat(info.chat_id)).title
             view = await service.view(info.id, user_id)
-            text = render("turn.html", locale, table=info, chat_title=chat_title, state=view.get("state") or {})
+            text = render("turn.html", locale, table=info, chat_title=chat_title, state=view.get("state") or {},
+                          reminder=reminder)
             button = self.room.links.open_button(translate(locale, "Open table"), info.id, private=True)
-            sent = await self._send(user_id, text, InlineKeyboardMarkup([[button]]))
+            markup = InlineKeyboardMarkup([[button]])
+            if open_id is not None and await self._edit(user_id, open_id, text, markup):
+                return  # the reminder edits the open turn message: still one message per turn
+            sent = await self._send(user_id, text, markup)
             if sent is None:
                 return
             turns[str(user_id)] = sent.message_id
