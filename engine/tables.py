@@ -8,7 +8,6 @@ twice (the store's unique ``(table_id, seq)`` guards across processes too).
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import time
@@ -25,13 +24,19 @@ from engine.options import options_dict
 from engine.rng import new_seed, seed_hash
 from engine.rules import replay
 from engine.store import LoggedAction, SeatRow, Store, TableRow
-from engine.table import TIMERS, LiveTable, TableInfo
+from engine.table import LiveTable, TableInfo
+from engine.table_options import (
+    TABLE_SETTINGS,
+    check_action_shape,
+    default_size,
+    parse_level,
+    parse_size,
+    parse_timer,
+)
 from engine.timers import TurnTimers
 
 log = logging.getLogger(__name__)
-TABLE_SETTINGS = ("players", "timer", "ai_level")
 AI_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Esme", "Felix")
-MAX_ACTION_BYTES = 2048
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +124,9 @@ class TableService:
         raw = dict(options or {})
         table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
         parsed = ruleset.parse_options(raw)
-        size = _parse_size(ruleset, table_raw.get("players", _default_size(ruleset)))
-        timer = _parse_timer(table_raw.get("timer", "none"))
-        level = _parse_level(table_raw.get("ai_level", "easy"))
+        size = parse_size(ruleset, table_raw.get("players", default_size(ruleset)))
+        timer = parse_timer(table_raw.get("timer", "none"))
+        level = parse_level(table_raw.get("ai_level", "easy"))
         seed = seed or new_seed()
         now = self.clock()
         seats = [SeatRow(seat=i, name="", ai_level=level) for i in range(size)]
@@ -182,9 +187,9 @@ class TableService:
             raw = dict(changes)
             table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
             parsed = table.game.parse_options({**table.row.options, **raw})
-            size = _parse_size(table.game, table_raw.get("players", table.row.size))
-            timer = _parse_timer(table_raw.get("timer", table.row.timer))
-            level = _parse_level(table_raw.get("ai_level", table.row.meta.get("ai_level", "easy")))
+            size = parse_size(table.game, table_raw.get("players", table.row.size))
+            timer = parse_timer(table_raw.get("timer", table.row.timer))
+            level = parse_level(table_raw.get("ai_level", table.row.meta.get("ai_level", "easy")))
             seated = [s for s in table.row.seats if s.user_id is not None or s.is_ai]
             if size < len(seated):
                 raise Refusal("too_many_players", f"{len(seated)} seats are taken; the table cannot shrink to {size}.")
@@ -277,7 +282,7 @@ class TableService:
         """A person's move, made against ``seq``; raises Refusal and changes nothing when refused."""
         table = await self._table(table_id)
         seat = table.require_seat(user_id)
-        _check_action_shape(action)
+        check_action_shape(action)
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise MalformedAction("malformed_action", "A move must say which position (seq) it was made against.")
         async with table.lock:
@@ -380,39 +385,3 @@ class TableService:
         info = table.info()
         self.bus.publish(Update(table.id, table.seq, kind, tuple(events or ()), info))
         return info
-
-
-def _default_size(game: Any) -> int:
-    return int(game.max_players if game.min_players == game.max_players else game.min_players)
-
-
-def _parse_size(game: Any, raw: object) -> int:
-    value = int(raw) if isinstance(raw, str) and raw.strip().isdigit() else raw
-    if isinstance(value, int) and not isinstance(value, bool) and game.min_players <= value <= game.max_players:
-        return value
-    if game.min_players == game.max_players:
-        raise BadOptions(f"{game.title} is for exactly {game.min_players} players.")
-    raise BadOptions(f"{game.title} is for {game.min_players} to {game.max_players} players, not {raw!r}.")
-
-
-def _parse_timer(raw: object) -> str:
-    if raw in TIMERS:
-        return str(raw)
-    raise BadOptions(f"timer must be one of {', '.join(TIMERS)}, not {raw!r}.")
-
-
-def _parse_level(raw: object) -> str:
-    if raw in ("easy", "strong"):
-        return str(raw)
-    raise BadOptions(f"ai_level must be 'easy' or 'strong', not {raw!r}.")
-
-
-def _check_action_shape(action: object) -> None:
-    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-        raise MalformedAction("malformed_action", 'A move is an object with a "type", like {"type": "play", ...}.')
-    try:
-        size = len(json.dumps(action))
-    except (TypeError, ValueError):
-        raise MalformedAction("malformed_action", "A move must be plain JSON.") from None
-    if size > MAX_ACTION_BYTES:
-        raise MalformedAction("malformed_action", "That move is far too large.")
