@@ -11,12 +11,14 @@ from engine.store import Store
 from engine.tables import TableService
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier
+from webapp.rooms import Rooms
 
 SETTINGS = web.AppKey("settings", Settings)
 STORE = web.AppKey("store", Store)
 SERVICE = web.AppKey("service", TableService)
 VERIFIER = web.AppKey("verifier", Verifier)
 STATIC = web.AppKey("static", StaticFiles)
+ROOMS = web.AppKey("rooms", Rooms)  # the open sockets of each table
 BOT = web.AppKey("bot", object)  # the python-telegram-bot Application, when a bot token is set
 # open table sockets, closed on shutdown
 SOCKETS: web.AppKey[set[web.WebSocketResponse[Any]]] = web.AppKey("sockets", set)

@@ -53,7 +53,9 @@ async def page(request: web.Request) -> web.StreamResponse:
     response.headers["Cache-Control"] = REVALIDATE
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "same-origin"
-    response.enable_compression()
+    response.headers["Vary"] = "Accept-Encoding"
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        response.enable_compression(web.ContentCoding.gzip)
     return response
 
 

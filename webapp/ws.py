@@ -32,32 +32,28 @@ permessage-deflate is off: it would cost about 0.2 MB per socket for frames of a
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from engine.bus import Subscription, Update
 from engine.errors import Refusal
-from engine.events import for_seat
 from engine.i18n import Gettext, gettext_for
 from engine.tables import TableService
 from webapp.api import lobby_op
 from webapp.auth import AuthError, WebUser
-from webapp.keys import SERVICE, SOCKETS, VERIFIER
+from webapp.keys import ROOMS, SERVICE, SOCKETS, VERIFIER
 from webapp.protocol import (
     ActFrame,
     ErrorFrame,
     FrameError,
     LobbyFrame,
-    ServerFrame,
-    dump,
     parse_client_frame,
     parse_hello,
 )
+from webapp.rooms import Room, Rooms, send
 
 log = logging.getLogger(__name__)
 HELLO_TIMEOUT = 10.0
@@ -96,75 +92,46 @@ def error_frame(code: str, message: str) -> ErrorFrame:
     return {"type": "error", "code": code, "message": message}
 
 
-async def send(ws: web.WebSocketResponse, frame: ServerFrame) -> None:
-    """Send one frame, unless the socket is already closing."""
-    if not ws.closed:
-        with contextlib.suppress(ConnectionError, RuntimeError):
-            await ws.send_str(dump(frame))
-
-
 class TableSocket:
-    """One authenticated socket at one table."""
+    """One authenticated socket at one table: reads its intents; its room sends it the table's updates."""
 
     def __init__(self, ws: web.WebSocketResponse, service: TableService, table_id: str, user: WebUser) -> None:
         self.ws = ws
         self.service = service
         self.table_id = table_id
         self.user = user
+        self.user_id = user.id
         self._: Gettext = gettext_for(user.language_code or None)
         self.bucket = TokenBucket(FLOOD_RATE)
         self.flooded = 0
-        self.sub: Subscription | None = None
+        self.skip = 0
+        self.lagging = False
+        self.room: Room | None = None
 
     def seat(self) -> int | None:
         """The user's seat now (it changes when they join or leave)."""
         live = self.service.live(self.table_id)
-        return live.seat_of(self.user.id) if live is not None else None
+        return live.seat_of(self.user_id) if live is not None else None
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The table as this seat may see it."""
+    async def welcome(self) -> None:
+        """Send the whole view; the room skips the updates queued so far, which it covers."""
         live = self.service.live(self.table_id)
         if live is None:
             raise Refusal("table_not_found", "There is no such table.")
-        return self.service.view_of(live, seat)
-
-    async def welcome(self) -> None:
-        """Send the whole view, dropping queued updates it already covers."""
-        if self.sub is not None:
-            while not self.sub.queue.empty():
-                self.sub.queue.get_nowait()
-            self.sub.lagging = False
-        seat = self.seat()
-        view = self.view(seat)
+        if self.room is not None:
+            self.skip = self.room.covered()
+        seat = live.seat_of(self.user_id)
+        view = self.service.view_of(live, seat)
         await send(self.ws, {"type": "welcome", "you": seat, "seq": view["seq"], "view": view})
 
-    async def run(self) -> None:
+    async def run(self, rooms: Rooms, transport: Any) -> None:
         """Serve the socket until it closes."""
-        self.sub = self.service.subscribe(self.table_id)
-        pump = asyncio.create_task(self._pump(self.sub), name=f"ws-pump-{self.table_id}")
+        self.room = rooms.join(self.table_id, self, transport)
         try:
             await self.welcome()
             await self._read()
         finally:
-            self.sub.close()
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pump
-
-    async def _pump(self, sub: Subscription) -> None:
-        while True:
-            update = await sub.get()
-            if sub.lagging:
-                await self.welcome()
-                continue
-            await self._send_update(update)
-
-    async def _send_update(self, update: Update) -> None:
-        seat = self.seat()
-        await send(self.ws, {
-            "type": "update", "seq": update.seq, "kind": update.kind,
-            "events": for_seat(update.events, seat), "view": self.view(seat),
-        })
+            await rooms.leave(self.table_id, self)
 
     async def _read(self) -> None:
         ws = self.ws
@@ -284,7 +251,7 @@ async def table_socket(request: web.Request) -> web.WebSocketResponse:
             await send(ws, error_frame(refusal.code, gettext_for(user.language_code or None)(refusal.message)))
             await ws.close(code=CLOSE_NOT_FOUND, message=refusal.code.encode())
             return ws
-        await TableSocket(ws, service, table_id, user).run()
+        await TableSocket(ws, service, table_id, user).run(request.app[ROOMS], request.transport)
     finally:
         sockets.discard(ws)
         if not ws.closed:
@@ -299,8 +266,15 @@ async def close_sockets(app: web.Application) -> None:
         await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
 
 
+async def _rooms_ctx(app: web.Application) -> AsyncIterator[None]:
+    rooms = app[ROOMS] = Rooms(app[SERVICE])
+    yield
+    await rooms.close()
+
+
 def setup_ws(app: web.Application) -> None:
-    """Add the WebSocket route."""
+    """Add the WebSocket route (after the service's own start-up)."""
     app[SOCKETS] = set()
+    app.cleanup_ctx.append(_rooms_ctx)
     app.router.add_get("/ws/{table_id}", table_socket)
     app.on_shutdown.append(close_sockets)

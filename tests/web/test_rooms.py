@@ -1,0 +1,100 @@
+"""A table's room: one fan-out per update, and a socket that stops reading never holds up the others."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from engine.tables import TableService
+from webapp.rooms import LAG_BYTES, Rooms
+
+
+class FakeTransport:
+    """A transport whose send buffer size the test sets."""
+
+    def __init__(self) -> None:
+        self.buffered = 0
+
+    def get_write_buffer_size(self) -> int:
+        return self.buffered
+
+
+class FakeSocket:
+    """A member that records the frames written to it."""
+
+    def __init__(self, user_id: int) -> None:
+        self.ws: Any = self
+        self.closed = False
+        self.user_id = user_id
+        self.skip = 0
+        self.lagging = False
+        self.frames: list[dict[str, Any]] = []
+        self.welcomes = 0
+
+    async def send_str(self, text: str) -> None:
+        self.frames.append(json.loads(text))
+
+    async def welcome(self) -> None:
+        self.welcomes += 1
+
+
+async def _settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_room_sends_each_seat_its_own_events_and_spectators_none(service: TableService) -> None:
+    info = await service.create_table("coins", 1, "Ann")
+    await service.join(info.id, 2, "Bob")
+    rooms = Rooms(service)
+    ann, bob, eve = FakeSocket(1), FakeSocket(2), FakeSocket(3)
+    for member in (ann, bob, eve):
+        rooms.join(info.id, member, FakeTransport())  # type: ignore[arg-type]
+    await service.add_ai(info.id, 1)
+    await service.start_game(info.id, 1)
+    await _settle()
+    started = [f for f in ann.frames if f["kind"] == "started"][0]
+    assert started["view"]["you"] == 0
+    dealt = {e["seat"]: e for e in started["events"] if e["type"] == "dealt"}
+    assert len(dealt[0]["cards"]) == 16 and "cards" not in dealt[1]
+    spectator = [f for f in eve.frames if f["kind"] == "started"][0]
+    assert spectator["view"]["you"] is None and "hand" not in spectator["view"]["state"]
+    assert all("cards" not in e for e in spectator["events"] if e["type"] == "dealt")
+    assert [f["kind"] for f in bob.frames] == ["lobby", "started"]
+    await rooms.close()
+
+
+async def test_room_skips_a_socket_that_stopped_reading_then_welcomes_it(service: TableService) -> None:
+    info = await service.create_table("coins", 1, "Ann")
+    rooms = Rooms(service)
+    slow, fast = FakeSocket(1), FakeSocket(2)
+    slow_transport = FakeTransport()
+    rooms.join(info.id, slow, slow_transport)  # type: ignore[arg-type]
+    rooms.join(info.id, fast, FakeTransport())  # type: ignore[arg-type]
+    slow_transport.buffered = LAG_BYTES
+    await service.join(info.id, 2, "Bob")
+    await _settle()
+    assert (len(slow.frames), slow.lagging, len(fast.frames)) == (0, True, 1)
+    slow_transport.buffered = 0
+    await service.add_ai(info.id, 1)
+    await _settle()
+    assert (len(slow.frames), slow.welcomes, slow.lagging) == (0, 1, False)
+    assert len(fast.frames) == 2
+    await service.leave(info.id, 2)
+    await _settle()
+    assert [f["type"] for f in slow.frames] == ["update"]
+    await rooms.close()
+
+
+async def test_room_closes_when_its_last_socket_leaves(service: TableService) -> None:
+    info = await service.create_table("coins", 1, "Ann")
+    rooms = Rooms(service)
+    one, two = FakeSocket(1), FakeSocket(2)
+    rooms.join(info.id, one, FakeTransport())  # type: ignore[arg-type]
+    rooms.join(info.id, two, FakeTransport())  # type: ignore[arg-type]
+    assert (len(rooms), service.bus.subscriber_count(info.id)) == (1, 1)
+    await rooms.leave(info.id, one)
+    assert len(rooms) == 1
+    await rooms.leave(info.id, two)
+    assert (len(rooms), service.bus.subscriber_count(info.id)) == (0, 0)

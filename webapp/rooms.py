@@ -1,0 +1,154 @@
+"""Fan-out of a table's updates to its open sockets: one subscription and one task per table, not per socket.
+
+A room subscribes to its table once. For each update it builds each seat's frame once
+(the events as that seat may see them and its fresh view; spectators share one) and
+writes it to every socket of that seat. A socket whose peer stops reading is never
+waited for: once its send buffer passes ``LAG_BYTES`` it is skipped and marked
+lagging, and gets a fresh welcome when it has drained, so one slow phone cannot hold
+up a table. A room closes when its last socket leaves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, Protocol
+
+from aiohttp import web
+
+from engine.bus import Subscription, Update
+from engine.events import for_seat
+from engine.tables import TableService
+from webapp.protocol import ServerFrame, dump
+
+log = logging.getLogger(__name__)
+LAG_BYTES = 32 * 1024  # below asyncio's 64 KiB high-water mark, so a write never has to wait
+
+
+class Member(Protocol):
+    """What a room needs of a socket."""
+
+    ws: web.WebSocketResponse
+    user_id: int
+    skip: int  # updates up to this room count are already covered by a welcome
+    lagging: bool
+
+    async def welcome(self) -> None:
+        """Send the whole view."""
+
+
+def can_write(ws: web.WebSocketResponse, transport: Any) -> bool:
+    """Whether a frame can be written now without waiting on a slow peer."""
+    return not ws.closed and transport is not None and transport.get_write_buffer_size() < LAG_BYTES
+
+
+async def write(ws: web.WebSocketResponse, text: str) -> None:
+    """Write one text frame, unless the socket is closing."""
+    if not ws.closed:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await ws.send_str(text)
+
+
+async def send(ws: web.WebSocketResponse, frame: ServerFrame) -> None:
+    """Send one frame, unless the socket is closing."""
+    await write(ws, dump(frame))
+
+
+class Room:
+    """The open sockets of one table."""
+
+    def __init__(self, rooms: Rooms, service: TableService, table_id: str) -> None:
+        self.rooms = rooms
+        self.service = service
+        self.table_id = table_id
+        self.members: dict[Member, Any] = {}  # member -> its transport
+        self.count = 0  # updates taken from the subscription so far
+        self.sub: Subscription = service.subscribe(table_id)
+        self.task = asyncio.create_task(self._pump(), name=f"room-{table_id}")
+
+    def covered(self) -> int:
+        """The room count a welcome sent now covers (it includes every update already queued)."""
+        return self.count + self.sub.queue.qsize()
+
+    async def _pump(self) -> None:
+        while True:
+            update = await self.sub.get()
+            self.count += 1
+            if self.sub.lagging:  # the queue overflowed: whatever was dropped, a welcome covers it
+                self.sub.lagging = False
+                for member in tuple(self.members):
+                    member.skip = self.covered()
+                    await member.welcome()
+                continue
+            try:
+                await self._fan_out(update)
+            except Exception:
+                log.exception("fan-out failed at table %s", self.table_id)
+
+    async def _fan_out(self, update: Update) -> None:
+        live = self.service.live(self.table_id)
+        if live is None:
+            return
+        texts: dict[int | None, str] = {}
+        for member, transport in tuple(self.members.items()):
+            if member.skip >= self.count:
+                continue
+            if not can_write(member.ws, transport):
+                member.lagging = True
+                continue
+            if member.lagging:
+                member.lagging = False
+                member.skip = self.covered()
+                await member.welcome()
+                continue
+            seat = live.seat_of(member.user_id)
+            text = texts.get(seat)
+            if text is None:
+                text = texts[seat] = dump({
+                    "type": "update", "seq": update.seq, "kind": update.kind,
+                    "events": for_seat(update.events, seat), "view": self.service.view_of(live, seat),
+                })
+            await write(member.ws, text)
+
+    async def close(self) -> None:
+        """Stop receiving the table's updates."""
+        self.sub.close()
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+
+
+class Rooms:
+    """Every room of the process, by table id."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self._rooms: dict[str, Room] = {}
+
+    def join(self, table_id: str, member: Member, transport: Any) -> Room:
+        """Add a socket to its table's room (opening the room if needed)."""
+        room = self._rooms.get(table_id)
+        if room is None:
+            room = self._rooms[table_id] = Room(self, self.service, table_id)
+        room.members[member] = transport
+        return room
+
+    async def leave(self, table_id: str, member: Member) -> None:
+        """Remove a socket; the last one out closes the room."""
+        room = self._rooms.get(table_id)
+        if room is None:
+            return
+        room.members.pop(member, None)
+        if not room.members:
+            del self._rooms[table_id]
+            await room.close()
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+    async def close(self) -> None:
+        """Close every room."""
+        rooms, self._rooms = list(self._rooms.values()), {}
+        for room in rooms:
+            await room.close()
