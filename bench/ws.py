@@ -52,6 +52,7 @@ def serve(port: int, data_dir: str) -> None:
 
     ws.FLOOD_RATE = 10_000.0  # flat out, one seat can lead trick after trick far faster than a person
     settings = Settings(host="127.0.0.1", port=port, data_dir=Path(data_dir), bot_token=TOKEN, ai_delay=0.0)
+    _count_commits()
     profile_to = os.environ.get("BENCH_PROFILE")  # a file for the server's cProfile stats
     if profile_to:
         import cProfile
@@ -61,6 +62,33 @@ def serve(port: int, data_dir: str) -> None:
         profile.dump_stats(f"{profile_to}.{os.getpid()}")
         return
     web.run_app(make_app(settings, bot=False), host="127.0.0.1", port=port, print=None, access_log=None)
+
+
+def _count_commits() -> None:
+    """Report how the store grouped the moves into commits, when the server stops."""
+    import atexit
+
+    from engine.store import Store
+
+    batches: list[tuple[int, float]] = []
+    write_batch = Store._write_batch
+
+    async def counted(self: Store, batch: list[Any]) -> None:
+        t0 = time.perf_counter()
+        await write_batch(self, batch)
+        batches.append((len(batch), time.perf_counter() - t0))
+
+    Store._write_batch = counted  # type: ignore[method-assign]
+
+    def report() -> None:
+        if batches:
+            moves = sum(n for n, _ in batches)
+            walls = sorted(w for _, w in batches)
+            print(f"  (store: {moves} moves in {len(batches)} commits, {moves / len(batches):.1f} a commit; "
+                  f"commit wall p50 {pct(walls, 0.5):.1f} ms, p99 {pct(walls, 0.99):.1f} ms)", file=sys.stderr,
+                  flush=True)
+
+    atexit.register(report)
 
 
 def serve_baseline(port: int) -> None:
@@ -331,7 +359,8 @@ async def bench_baseline(n: int, sizes: list[int], pace_s: float, flat_s: float)
 
         await gather_limited(64, [connect(t, table) for t, table in enumerate(tables)])
         readers = [asyncio.create_task(s.read()) for t in tables for s in t.seats]
-        for label, seconds, pace in (("bare aiohttp, every 2 s", pace_s, PACE), ("bare aiohttp, flat out", flat_s, None)):
+        phases = (("bare aiohttp, every 2 s", pace_s, PACE), ("bare aiohttp, flat out", flat_s, None))
+        for label, seconds, pace in phases:
             cpu0, t0 = server.cpu(), time.perf_counter()
             latencies = await play(tables, seconds, pace)
             out[label] = report(label, latencies, server.cpu() - cpu0, time.perf_counter() - t0)

@@ -19,12 +19,12 @@ from aiohttp import web
 from engine.config import Settings
 from engine.store import Store, database_url
 from engine.tables import TableService
-from webapp.api import MAX_BODY, errors_middleware, setup_api
+from webapp.api import errors_middleware, setup_api
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier, local_token
 from webapp.keys import BOT, SERVICE, SETTINGS, STATIC, STORE, VERIFIER
 from webapp.pages import setup_pages
-from webapp.webhook import setup_webhook
+from webapp.webhook import MAX_UPDATE, setup_webhook
 from webapp.ws import setup_ws
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ def make_app(
     static_dir: Path = STATIC_DIR,
 ) -> web.Application:
     """The web application for ``settings``; ``service`` if given is used as is (and not closed)."""
-    app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_BODY)
+    app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_UPDATE)  # the API allows less
     app[SETTINGS] = settings
     token = settings.bot_token or local_token(settings.data_dir)
     app[VERIFIER] = Verifier(token, settings.initdata_max_age, local=settings.local_mode)

@@ -1,7 +1,8 @@
 """POST /telegram/webhook: Telegram's updates handed to the bot running in this process.
 
-Telegram sends the secret given to setWebhook in ``X-Telegram-Bot-Api-Secret-Token``;
-a request without the right one is refused before its body is read. Accepted updates go
+Telegram sends the secret given to setWebhook in ``X-Telegram-Bot-Api-Secret-Token``
+(``WEBHOOK_SECRET``, or the one the bot made up at start when that is unset); a request
+without the right one is refused before its body is read. Accepted updates go
 onto the bot application's ``update_queue``, exactly as polling would deliver them.
 """
 
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import hmac
 import json
-import logging
 from typing import Any
 
 from aiohttp import web
@@ -17,14 +17,14 @@ from telegram import Update
 
 from webapp.keys import BOT, SETTINGS
 
-log = logging.getLogger(__name__)
 WEBHOOK_PATH = "/telegram/webhook"
 MAX_UPDATE = 1024 * 1024
 
 
 async def telegram_webhook(request: web.Request) -> web.Response:
     """Queue one Telegram update for the bot."""
-    secret = request.app[SETTINGS].webhook_secret
+    application: Any = request.app[BOT]
+    secret = request.app[SETTINGS].webhook_secret or getattr(application.bot_data, "webhook_secret", None)
     given = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
     if not secret or not hmac.compare_digest(given.encode(), secret.encode()):
         return web.json_response({"code": "forbidden", "message": "Wrong or missing secret token."}, status=403)
@@ -36,13 +36,10 @@ async def telegram_webhook(request: web.Request) -> web.Response:
         return web.json_response({"code": "bad_request", "message": "The body must be JSON."}, status=400)
     if not isinstance(data, dict):
         return web.json_response({"code": "bad_request", "message": "The body must be a JSON object."}, status=400)
-    application: Any = request.app[BOT]
     await application.update_queue.put(Update.de_json(data, application.bot))
     return web.json_response({"ok": True})
 
 
 def setup_webhook(app: web.Application) -> None:
     """Add the webhook route (only when a bot runs in this process)."""
-    if not app[SETTINGS].webhook_secret:
-        log.error("WEBHOOK_SECRET is not set: %s will refuse every update", WEBHOOK_PATH)
     app.router.add_post(WEBHOOK_PATH, telegram_webhook)

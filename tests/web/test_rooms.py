@@ -54,11 +54,11 @@ async def test_room_sends_each_seat_its_own_events_and_spectators_none(service: 
     await service.add_ai(info.id, 1)
     await service.start_game(info.id, 1)
     await _settle()
-    started = [f for f in ann.frames if f["kind"] == "started"][0]
+    started = next(f for f in ann.frames if f["kind"] == "started")
     assert started["view"]["you"] == 0
     dealt = {e["seat"]: e for e in started["events"] if e["type"] == "dealt"}
     assert len(dealt[0]["cards"]) == 16 and "cards" not in dealt[1]
-    spectator = [f for f in eve.frames if f["kind"] == "started"][0]
+    spectator = next(f for f in eve.frames if f["kind"] == "started")
     assert spectator["view"]["you"] is None and "hand" not in spectator["view"]["state"]
     assert all("cards" not in e for e in spectator["events"] if e["type"] == "dealt")
     assert [f["kind"] for f in bob.frames] == ["lobby", "started"]
