@@ -8,7 +8,7 @@ updated, server CPU per move. Per N: server memory per connected table. The same
 measures a bare aiohttp server that answers each frame by sending three messages of the
 same sizes, the baseline for CPU per move. Finally, the page's first-load bytes.
 
-    .venv/bin/python bench/ws.py [--tables 1,100,1000] [--pace-seconds 20] [--flat-seconds 10]
+    .venv/bin/python -m bench.ws [--tables 1,100,1000] [--pace-seconds 20] [--flat-seconds 10]
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ import asyncio
 import json
 import os
 import random
-import re
-import resource
 import socket
 import sqlite3
 import statistics
@@ -35,6 +33,8 @@ from aiohttp import web
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.page import page_weight  # noqa: E402  (the project root is on the path only now)
 
 TOKEN = "4242:bench-token-not-a-real-bot"
 PACE = 2.0
@@ -53,14 +53,6 @@ def serve(port: int, data_dir: str) -> None:
     ws.FLOOD_RATE = 10_000.0  # flat out, one seat can lead trick after trick far faster than a person
     settings = Settings(host="127.0.0.1", port=port, data_dir=Path(data_dir), bot_token=TOKEN, ai_delay=0.0)
     _count_commits()
-    profile_to = os.environ.get("BENCH_PROFILE")  # a file for the server's cProfile stats
-    if profile_to:
-        import cProfile
-
-        with cProfile.Profile() as profile:
-            web.run_app(make_app(settings, bot=False), host="127.0.0.1", port=port, print=None, access_log=None)
-        profile.dump_stats(f"{profile_to}.{os.getpid()}")
-        return
     web.run_app(make_app(settings, bot=False), host="127.0.0.1", port=port, print=None, access_log=None)
 
 
@@ -183,7 +175,6 @@ class Seat:
                 self.table.arrived()
             elif frame["type"] in ("refused", "error"):
                 self.table.refusals += 1
-                print("  refused:", frame, file=sys.stderr)
 
 
 class Table:
@@ -219,11 +210,7 @@ class Table:
         self.target = seq + 1
         self.sent = time.perf_counter()
         await mover.ws.send_str(json.dumps(frame))
-        try:
-            return await asyncio.wait_for(self.done, 30)
-        except TimeoutError:
-            print(f"  move {seq} -> {self.target} timed out; seats at {[s.seq for s in self.seats]}", file=sys.stderr)
-            raise
+        return await asyncio.wait_for(self.done, 30)
 
 
 async def gather_limited(n: int, coros: list[Any]) -> list[Any]:
@@ -374,39 +361,14 @@ async def bench_baseline(n: int, sizes: list[int], pace_s: float, flat_s: float)
 
 
 async def first_load_bytes() -> None:
-    """The page and every static file it links, gzipped as a browser would fetch them."""
-    data_dir = tempfile.mkdtemp(prefix="cardroom-bench-")
-    server = Server("serve", "--data-dir", data_dir)
+    """The page and every static file it links, as a browser would first fetch them."""
+    server = Server("serve", "--data-dir", tempfile.mkdtemp(prefix="cardroom-bench-"))
     async with aiohttp.ClientSession(auto_decompress=False) as session:
         await server.ready(session)
-        gz = {"Accept-Encoding": "gzip, deflate, br"}
-        async with session.get(server.url + "/", headers=gz) as resp:
-            page = await resp.read()
-            page_text = _decode(resp.headers, page)
-        urls = sorted(set(re.findall(r'"(/static/[^"?]+)(?:\?v=[^"]*)?"', page_text)))
-        total, raw_total, css_urls = len(page), len(page_text.encode()), set()
-        for url in urls:
-            async with session.get(server.url + url, headers=gz) as resp:
-                body = await resp.read()
-                total += len(body)
-                text = _decode(resp.headers, body)
-                raw_total += len(text.encode())
-                if url.endswith(".css"):
-                    css_urls |= set(re.findall(r"url\((?:['\"])?(/static/[^'\")?]+)", text))
-        for url in sorted(css_urls - set(urls)):
-            async with session.get(server.url + url, headers=gz) as resp:
-                total += len(await resp.read())
+        files, wire, raw = await page_weight(session, server.url)
     server.stop()
-    print(f"page first load: {len(urls) + len(css_urls) + 1} files, {total / 1024:.1f} KB on the wire "
-          f"({raw_total / 1024:.1f} KB uncompressed), telegram-web-app.js aside", flush=True)
-
-
-def _decode(headers: Any, body: bytes) -> str:
-    import zlib
-
-    if headers.get("Content-Encoding") in ("gzip", "deflate"):
-        body = zlib.decompress(body, 47)  # 47: a gzip or zlib header, detected
-    return body.decode("utf-8", "replace")
+    print(f"page first load: {files} files, {wire / 1024:.1f} KB on the wire ({raw / 1024:.1f} KB uncompressed), "
+          "telegram-web-app.js aside", flush=True)
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -417,8 +379,6 @@ async def main(args: argparse.Namespace) -> None:
         ratios = [r / b if b else float("nan") for r, b in zip(real.values(), base.values(), strict=True)]
         print(f"  server CPU per move vs bare aiohttp: {ratios[0]:.1f}x at the pace, {ratios[1]:.1f}x flat out\n")
     await first_load_bytes()
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    print(f"(load generator CPU {usage.ru_utime + usage.ru_stime:.0f} s)")
 
 
 if __name__ == "__main__":
