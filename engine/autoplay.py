@@ -65,6 +65,13 @@ class Autoplay:
         seats = table.row.seats
         return [s for s in sorted(table.to_act()) if seats[s].is_ai or seats[s].autopilot or s in table.standins]
 
+    @staticmethod
+    def _turn_over(table: LiveTable, seat: int) -> bool:
+        """Whether the seat's turn ended: after one move, or for games of many-move turns when it leaves to_act."""
+        if getattr(table.game, "multi_action_turns", False):
+            return seat not in table.to_act()
+        return True
+
     async def _run(self, table: LiveTable) -> None:
         try:
             while True:
@@ -77,7 +84,9 @@ class Autoplay:
                     seat = waiting[0]
                     action = await self.decide(table, seat)
                     await self.service.apply_locked(table, seat, action, auto=True)
-                    table.standins &= table.to_act()  # a stand-in plays only the turn that timed out
+                    if seat in table.standins and self._turn_over(table, seat):
+                        table.standins.discard(seat)  # a stand-in plays only the turn that timed out
+                        await self.service.timers.arm(table)
                 await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise

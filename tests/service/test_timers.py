@@ -136,3 +136,32 @@ async def test_tables_without_a_timer_have_no_deadline(timed: TableService) -> N
     info = await timed.create_table("coins", ANN, "Ann")
     info = await timed.start_game(info.id, ANN)
     assert info.timer == "none" and info.deadline is None
+
+
+async def test_a_stand_in_plays_only_the_turn_that_timed_out_even_when_the_seat_leads_again(
+    timed: TableService, clock: FakeClock
+) -> None:
+    # Let the last player of a trick time out, again and again, until the stand-in's card wins the trick:
+    # the seat then leads the next trick, which is a new turn the person gets to play.
+    table_id = await live_table(timed)
+    table = timed.live(table_id)
+    assert table is not None
+    seen_lead_again = False
+    for _ in range(60):
+        while len(table.state.trick) != 2:
+            user, action, seq = await human_move(timed, table_id)
+            await timed.act(table_id, user, action, seq)
+        seat, before = table.state.turn, table.seq
+        table.seat_row(seat).missed = 0  # keep the seat off autopilot: this test is about single turns
+        clock.now += 61
+        await timed.tick_timers()
+        await timed.autoplay.idle()
+        assert table.seq == before + 1, "exactly one move is played for the absent player"
+        assert table.standins == set()
+        if table.row.status != "playing":
+            break
+        if table.state.turn == seat:
+            seen_lead_again = True
+            assert table.row.deadline == clock.now + 60  # they won the trick and are waited for to lead
+            break
+    assert seen_lead_again

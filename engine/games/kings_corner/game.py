@@ -48,6 +48,7 @@ class KingsCorner(Replays):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     settings = SETTINGS
+    multi_action_turns = True  # a turn is many actions ended by end_turn (kings-in-the-corner.md §3.3)
 
     def parse_options(self, raw: Mapping[str, Any] | KingsOptions | None) -> KingsOptions:
         """Validated options; raises BadOptions (also for draw_until_playable with draw_timing start)."""
