@@ -124,10 +124,21 @@ class TableSocket:
         view = self.service.view_of(live, seat)
         await send(self.ws, {"type": "welcome", "you": seat, "seq": view["seq"], "view": view})
 
+    async def come_back(self) -> None:
+        """Opening the table is coming back: a seat on autopilot waits for its owner again."""
+        live = self.service.live(self.table_id)
+        seat = live.seat_of(self.user_id) if live is not None else None
+        if live is None or seat is None or live.row.status != "playing":
+            return
+        row = live.seat_row(seat)
+        if row.autopilot or row.missed:
+            await self.service.back(self.table_id, self.user_id)
+
     async def run(self, rooms: Rooms, transport: Any) -> None:
         """Serve the socket until it closes."""
         self.room = rooms.join(self.table_id, self, transport)
         try:
+            await self.come_back()
             await self.welcome()
             await self._read()
         finally:

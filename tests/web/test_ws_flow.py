@@ -64,3 +64,19 @@ async def test_ping_is_answered_with_pong_echoing_t(client: Client) -> None:
     await peer.send({"type": "ping", "t": 1234})
     assert await peer.receive() == {"type": "pong", "t": 1234}
     await peer.close()
+
+
+async def test_opening_the_table_brings_a_seat_back_from_autopilot(client: Client, service: TableService) -> None:
+    ann, ann_id = await local_signin(client, "Ann")
+    table = await (await client.post("/api/tables", json={"game": "coins"}, headers=tma(ann))).json()
+    await service.start_game(table["id"], ann_id)
+    await service.autoplay.idle()
+    live = service.live(table["id"])
+    assert live is not None
+    live.seat_row(0).autopilot, live.seat_row(0).missed = True, 2  # as after two expired turns
+    peer, welcome = await connect(client, table["id"], ann)
+    assert welcome["view"]["table"]["seats"][0]["autopilot"] is False
+    assert not live.seat_row(0).autopilot and live.seat_row(0).missed == 0
+    stored = await service.store.load_table(table["id"])
+    assert stored is not None and not stored.seats[0].autopilot
+    await peer.close()
