@@ -198,7 +198,7 @@ export class TableScreen {
             h("span", { class: "place", text: String(result.placements[seat] || "") }),
             h("span", { class: "pname", text: this.seatName(seat) }),
             h("span", { class: "pscore", text: this.renderer && this.renderer.scoreText
-              ? this.renderer.scoreText(seat, result.scores[seat] ?? 0) : t("points_n", { n: result.scores[seat] ?? 0 }) })))),
+              ? this.renderer.scoreText(seat, result.scores[seat] ?? 0) : t((result.scores[seat] ?? 0) === 1 ? "points_one" : "points_n", { n: result.scores[seat] ?? 0 }) })))),
         target ? h("p", { class: "hint", text: t("target_was", { n: target }) }) : null,
         h("div", { class: "seed" },
           h("div", {}, h("span", { class: "label", text: t("seed") }), h("code", { class: "seed-value", text: table.seed || "" })),
