@@ -139,7 +139,7 @@ async def test_kings_corner_whole_two_player_game_by_tapping(browser: Any, serve
 
     shots = {"mid": False}
     turns = plays = 0
-    saw_king_rule = saw_replay = False
+    saw_replay = False
     while True:
         await page.wait_for_function(SETTLED)
         if await page.locator(".kc-table[data-turn='over']").count():
@@ -153,7 +153,6 @@ async def test_kings_corner_whole_two_player_game_by_tapping(browser: Any, serve
             # kings-in-the-corner.md §3.3 A6: no ending the turn while a King is held
             await expect(page.locator(".kc-end-turn")).to_be_disabled()
             await expect(page.locator(".kc-reason")).to_have_text("Place your King in an empty corner first.")
-            saw_king_rule = True
         plays += await play_my_turn(page, state, shots)
         if not saw_replay and state["stock"] > 0 and await page.locator(".kc-table[data-turn='over']").count() == 0:
             # the AI's turn is replayed: at least its draw flies from the stock to its seat
@@ -190,8 +189,6 @@ async def test_kings_corner_whole_two_player_game_by_tapping(browser: Any, serve
     await expect(first).to_contain_text("You" if 0 in winners else ai_name)
     await check_board_matches_server(page, server, table_id)
     await page.screenshot(path=str(screenshot_path("kings-corner-end-390x844.png")))
-    if not saw_king_rule:
-        assert not any(c.startswith("K-") for c in state["hand"])
 
     await page.locator(".kc-again").tap()
     await expect(page.locator(".lobby")).to_be_visible()

@@ -1,6 +1,7 @@
 // The Coins table for a phone in portrait: opponents on top, the trick in the middle, your 16 cards below.
 
-import { h, clear, toast, formatClock } from "./dom.js";
+import { h, clear, toast } from "./dom.js";
+import { TableRenderer } from "./renderer.js";
 import { t } from "./i18n.js";
 import { cardEl, backEl, cardName, sortHand, suitIcon } from "./cards.js";
 import * as tg from "./tg.js";
@@ -11,10 +12,9 @@ export function createRenderer(container, ctx) {
   return new CoinsTable(container, ctx);
 }
 
-class CoinsTable {
+class CoinsTable extends TableRenderer {
   constructor(container, ctx) {
-    this.ctx = ctx;
-    this.view = null;
+    super(ctx);
     this.selected = null;
     this.wasMyTurn = false;
     this.lastWinner = null;
@@ -30,21 +30,10 @@ class CoinsTable {
       this.actions = h("div", { class: "actions" }),
       h("footer", { class: "credit", text: t("coins_credit") }));
     container.append(this.el);
-    this.clock = setInterval(() => this.renderClock(), 1000);
   }
 
-  destroy() {
-    clearInterval(this.clock);
-    tg.mainButton(null);
-    this.el.remove();
-  }
-
-  get you() {
-    return this.view && typeof this.view.you === "number" ? this.view.you : null;
-  }
-
-  get state() {
-    return this.view.state;
+  isOver() {
+    return this.state.phase !== "play";
   }
 
   isMyTurn() {
@@ -191,18 +180,6 @@ class CoinsTable {
     this.status.className = cls;
     clear(this.status).append(h("span", { text }), this.clockEl = h("span", { class: "clock" }));
     this.renderClock();
-  }
-
-  renderClock() {
-    if (!this.clockEl || !this.view) return;
-    const table = this.view.table;
-    if (!table.deadline || table.timer === "none" || this.state.phase !== "play") {
-      this.clockEl.textContent = "";
-      return;
-    }
-    const left = table.deadline - Date.now() / 1000;
-    this.clockEl.textContent = formatClock(left);
-    this.clockEl.classList.toggle("low", left < 15);
   }
 
   renderHand(s) {

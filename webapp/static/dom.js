@@ -41,3 +41,14 @@ export function formatClock(seconds) {
   if (s >= 3600) return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
+
+// Load a table's own stylesheet once; resolves when it is in (or failed), so the first render is styled.
+export function loadStyles(href) {
+  return new Promise((resolve) => {
+    if (document.querySelector(`link[href="${href}"]`)) { resolve(); return; }
+    const link = h("link", { rel: "stylesheet", href });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve);
+    document.head.append(link);
+  });
+}

@@ -2,7 +2,8 @@
 // corners around the stock, your hand below. Tap a card, then a glowing pile; tap a pile, then where it goes.
 // Other players' moves are replayed one by one (a card flies to its pile, the pile lights up) so they can be followed.
 
-import { h, clear, toast, formatClock } from "./dom.js";
+import { h, clear, toast, loadStyles } from "./dom.js";
+import { TableRenderer } from "./renderer.js";
 import { t } from "./i18n.js";
 import * as tg from "./tg.js";
 import { DECK, boardEl, cardEl, cardName, fitHand, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
@@ -10,23 +11,15 @@ import { DECK, boardEl, cardEl, cardName, fitHand, isCorner, legalMoves, resultE
 import { BOARD_EVENTS, applyEvent, flyDraw, flyMove, reducedMotion, sleep, snapshot, spaceOf } from "./kings_corner_replay.js";
 
 // The table's own styles, loaded before the first render (a top-level await holds the import until then).
-await new Promise((resolve) => {
-  const href = new URL("./kings_corner.css", import.meta.url).href;
-  if (document.querySelector(`link[href="${href}"]`)) { resolve(); return; }
-  const link = h("link", { rel: "stylesheet", href });
-  link.addEventListener("load", resolve);
-  link.addEventListener("error", resolve);
-  document.head.append(link);
-});
+await loadStyles(new URL("./kings_corner.css", import.meta.url).href);
 
 export function createRenderer(container, ctx) {
   return new KingsTable(container, ctx);
 }
 
-class KingsTable {
+class KingsTable extends TableRenderer {
   constructor(container, ctx) {
-    this.ctx = ctx;
-    this.view = null;
+    super(ctx);
     this.sel = null; // {card} from the hand or {space} of a pile to move
     this.shown = null;
     this.log = [];
@@ -49,22 +42,12 @@ class KingsTable {
       this.actions = h("div", { class: "actions kc-actions" }));
     container.append(this.el);
     tg.mainButton(null);
-    this.clock = setInterval(() => this.renderClock(), 1000);
   }
 
   destroy() {
-    clearInterval(this.clock);
     this.queue = [];
     this.skip = true;
-    this.el.remove();
-  }
-
-  get you() {
-    return this.view && typeof this.view.you === "number" ? this.view.you : null;
-  }
-
-  get state() {
-    return this.view.state;
+    super.destroy();
   }
 
   isOver() {
@@ -344,18 +327,6 @@ class KingsTable {
     clear(this.status).append(h("span", { class: "kc-status-main", text: this.statusText(s, moves) }),
       ...(hint ? [h("span", { class: "kc-hint", text: hint })] : []), this.clockEl);
     this.renderClock();
-  }
-
-  renderClock() {
-    if (!this.clockEl || !this.view) return;
-    const table = this.view.table;
-    if (!table.deadline || table.timer === "none" || this.isOver()) {
-      this.clockEl.textContent = "";
-      return;
-    }
-    const left = table.deadline - Date.now() / 1000;
-    this.clockEl.textContent = formatClock(left);
-    this.clockEl.classList.toggle("low", left < 15);
   }
 
   renderHand(s, moves) {

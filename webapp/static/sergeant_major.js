@@ -1,7 +1,8 @@
 // The Sergeant Major table for a phone in portrait: the bid, trumps or a call, the kitty, the exchange,
 // the 2 of Diamonds swap and the tricks, with every seat's position, target, tricks and score.
 
-import { h, clear, toast, formatClock } from "./dom.js";
+import { h, clear, toast, loadStyles } from "./dom.js";
+import { TableRenderer } from "./renderer.js";
 import { t } from "./i18n.js";
 import { cardEl, cardName, sortHand, suitIcon } from "./cards.js";
 import * as tg from "./tg.js";
@@ -10,23 +11,15 @@ import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes, tn } f
 const LOG_SIZE = 3;
 
 // The table's own rules, loaded before the first render (a top-level await holds the import until then).
-await new Promise((resolve) => {
-  const href = new URL("./sergeant_major.css", import.meta.url).href;
-  if (document.querySelector(`link[href="${href}"]`)) { resolve(); return; }
-  const link = h("link", { rel: "stylesheet", href });
-  link.addEventListener("load", resolve);
-  link.addEventListener("error", resolve);
-  document.head.append(link);
-});
+await loadStyles(new URL("./sergeant_major.css", import.meta.url).href);
 
 export function createRenderer(container, ctx) {
   return new SergeantMajorTable(container, ctx);
 }
 
-class SergeantMajorTable {
+class SergeantMajorTable extends TableRenderer {
   constructor(container, ctx) {
-    this.ctx = ctx;
-    this.view = null;
+    super(ctx);
     this.selected = null; // play: the card tapped once
     this.chosen = new Set(); // discard or give: the cards picked so far
     this.choiceKey = "";
@@ -46,21 +39,10 @@ class SergeantMajorTable {
       this.hand = h("div", { class: "hand", role: "group", "aria-label": t("your_hand") }),
       this.actions = h("div", { class: "actions" }));
     container.append(this.el);
-    this.clock = setInterval(() => this.renderClock(), 1000);
   }
 
-  destroy() {
-    clearInterval(this.clock);
-    tg.mainButton(null);
-    this.el.remove();
-  }
-
-  get you() {
-    return this.view && typeof this.view.you === "number" ? this.view.you : null;
-  }
-
-  get state() {
-    return this.view.state;
+  isOver() {
+    return Boolean(this.state.over);
   }
 
   isMyTurn() {
@@ -240,18 +222,6 @@ class SergeantMajorTable {
     this.status.className = cls;
     clear(this.status).append(h("span", { text }), this.clockEl = h("span", { class: "clock" }));
     this.renderClock();
-  }
-
-  renderClock() {
-    if (!this.clockEl || !this.view) return;
-    const table = this.view.table;
-    if (!table.deadline || table.timer === "none" || this.state.over) {
-      this.clockEl.textContent = "";
-      return;
-    }
-    const left = table.deadline - Date.now() / 1000;
-    this.clockEl.textContent = formatClock(left);
-    this.clockEl.classList.toggle("low", left < 15);
   }
 
   freshCards(s) {
