@@ -2,6 +2,7 @@
 
 import { h, clear, toast } from "./dom.js";
 import { TableRenderer } from "./renderer.js";
+import { appendTrickExtras } from "./trick_felt.js";
 import { t } from "./i18n.js";
 import { cardEl, backEl, cardName, sortHand, suitIcon } from "./cards.js";
 import * as tg from "./tg.js";
@@ -144,25 +145,7 @@ class CoinsTable extends TableRenderer {
       trick.append(card);
     });
     this.felt.append(trick);
-    let caption = "";
-    if (!live && s.last_trick.length) {
-      caption = this.lastWinner !== null ? t("last_trick_won_by", { name: this.ctx.name(this.lastWinner) }) : t("last_trick");
-    } else if (!live && s.phase === "play") {
-      caption = t("leads", { name: this.ctx.name(s.turn) });
-    }
-    if (this.flashed && Date.now() < this.flashed.until) caption = this.flashed.text;
-    this.felt.append(h("div", { class: "caption", text: caption }));
-    if (live && s.last_trick.length) {
-      this.felt.append(h("button", { class: "btn small last-btn", type: "button", "aria-expanded": String(this.showLast),
-        onclick: () => { this.showLast = !this.showLast; this.render(); }, text: t("last_trick") }));
-      if (this.showLast) {
-        this.felt.append(h("div", { class: "last-trick" },
-          h("div", { class: "label", text: this.lastWinner !== null
-            ? t("last_trick_won_by", { name: this.ctx.name(this.lastWinner) }) : t("last_trick") }),
-          h("div", { class: "row" }, s.last_trick.map((play) => h("div", { class: "lt" },
-            cardEl(play.card, DECK), h("span", { text: this.ctx.name(play.seat) }))))));
-      }
-    }
+    appendTrickExtras(this, this.felt, s, { live, deck: DECK, leading: s.phase === "play" });
   }
 
   renderStatus(s) {
