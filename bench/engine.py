@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from engine import games
-from engine.store import Store, database_url
-from engine.tables import TableService
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
 
 
 def rules_rate(name: str, seconds: float) -> tuple[float, int]:

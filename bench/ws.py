@@ -60,7 +60,7 @@ def _count_commits() -> None:
     """Report how the store grouped the moves into commits, when the server stops."""
     import atexit
 
-    from engine.store import Store
+    from engine.store.database import Store
 
     batches: list[tuple[int, float]] = []
     write_batch = Store._write_batch

@@ -12,9 +12,9 @@ from collections import Counter
 from pathlib import Path
 
 from engine import games
-from engine.errors import Refusal
-from engine.store import Store, database_url
-from engine.tables import TableService
+from engine.core.errors import Refusal
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
 
 
 def progress(done: int, total: int, started: float, out: object = sys.stderr) -> None:

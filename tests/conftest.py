@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.config import Settings
-from engine.store import Store, database_url
-from engine.tables import TableService
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
 
 
 @pytest.fixture

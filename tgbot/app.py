@@ -26,7 +26,7 @@ from telegram.ext import (
 )
 
 from engine.config import Settings
-from engine.tables import TableService
+from engine.service.tables import TableService
 from tgbot import commands, lobby, options
 from tgbot.callbacks import Verb
 from tgbot.context import App, Context, Room

@@ -13,7 +13,7 @@ from telegram import (
 from telegram.ext import ExtBot
 
 from engine import games
-from engine.errors import Refusal
+from engine.core.errors import Refusal
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import Context, display_name, is_private, locale_of, reply, reply_refusal
 from tgbot.links import TABLE_PAYLOAD

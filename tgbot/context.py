@@ -8,8 +8,8 @@ from telegram import Chat, Update, User
 from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
 from engine.config import Settings
-from engine.errors import Refusal
-from engine.tables import TableService
+from engine.core.errors import Refusal
+from engine.service.tables import TableService
 from tgbot.links import Links
 from tgbot.render import refusal_text
 

@@ -14,8 +14,8 @@ from telegram import CallbackQuery, ChatMember, InlineKeyboardButton, InlineKeyb
 from telegram.error import TelegramError
 
 from engine import games
-from engine.errors import Refusal
-from engine.table import TableInfo
+from engine.core.errors import Refusal
+from engine.service.live import TableInfo
 from tgbot.callbacks import Callback, Verb, button_data, parse
 from tgbot.context import Context, Room, display_name, is_group, is_private, locale_of, reply, reply_refusal
 from tgbot.links import Links

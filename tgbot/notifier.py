@@ -25,9 +25,9 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
 from engine import games
-from engine.bus import Subscription, Update
-from engine.errors import Refusal
-from engine.table import TableInfo
+from engine.core.errors import Refusal
+from engine.service.bus import Subscription, Update
+from engine.service.live import TableInfo
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import Room
 from tgbot.lobby import lobby_keyboard

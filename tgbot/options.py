@@ -13,8 +13,8 @@ from typing import Any
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from engine import games
-from engine.errors import Refusal
-from engine.table import TIMERS, TableInfo
+from engine.core.errors import Refusal
+from engine.service.live import TIMERS, TableInfo
 from tgbot.callbacks import Verb, button_data, parse
 from tgbot.context import Context, locale_of
 from tgbot.lobby import answer, pressed_table

@@ -15,7 +15,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from engine.errors import Refusal
+from engine.core.errors import Refusal
 from engine.i18n import gettext_for, ngettext_for
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "bot"

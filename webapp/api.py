@@ -16,10 +16,10 @@ from typing import Any
 from aiohttp import web
 
 from engine import games
-from engine.errors import Refusal
+from engine.core.errors import Refusal
 from engine.i18n import gettext_for
-from engine.table import TableInfo
-from engine.tables import TableService
+from engine.service.live import TableInfo
+from engine.service.tables import TableService
 from webapp.auth import AuthError, WebUser, new_local_user
 from webapp.keys import LANG, SERVICE, SETTINGS, VERIFIER
 

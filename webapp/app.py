@@ -17,8 +17,8 @@ import jinja2
 from aiohttp import web
 
 from engine.config import Settings
-from engine.store import Store, database_url
-from engine.tables import TableService
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
 from webapp.api import errors_middleware, setup_api
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier, local_token

@@ -7,8 +7,8 @@ from typing import Any
 from aiohttp import web
 
 from engine.config import Settings
-from engine.store import Store
-from engine.tables import TableService
+from engine.service.tables import TableService
+from engine.store.database import Store
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier
 from webapp.rooms import Rooms

@@ -17,9 +17,9 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from engine.bus import Subscription, Update
-from engine.events import for_seat
-from engine.tables import TableService
+from engine.core.events import for_seat
+from engine.service.bus import Subscription, Update
+from engine.service.tables import TableService
 from webapp.protocol import ServerFrame, dump
 
 log = logging.getLogger(__name__)

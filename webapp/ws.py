@@ -39,9 +39,9 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from engine.errors import Refusal
+from engine.core.errors import Refusal
 from engine.i18n import Gettext, gettext_for
-from engine.tables import TableService
+from engine.service.tables import TableService
 from webapp.api import lobby_op
 from webapp.auth import AuthError, WebUser
 from webapp.keys import ROOMS, SERVICE, SOCKETS, VERIFIER

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from engine.rng import deal_rng
-from engine.rules import Action
+from engine.core.rng import deal_rng
+from engine.core.rules import Action
 
 LEVELS = ("random", "easy", "strong")
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.cards import FRENCH, Card, Mask, cards_in
-from engine.rules import Action
+from engine.core.cards import FRENCH, Card, Mask, cards_in
+from engine.core.rules import Action
 
 SPACES = ("N", "E", "S", "W", "NE", "SE", "SW", "NW")
 SIDES = (0, 1, 2, 3)

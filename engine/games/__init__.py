@@ -5,8 +5,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from engine.errors import Refusal
-from engine.rules import Game
+from engine.core.errors import Refusal
+from engine.core.rules import Game
 
 _MODULES = {
     "coins": "engine.games.coins",

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine.cards import SPANISH, Card, Mask, PerCard
-from engine.errors import BadOptions, IllegalAction, MalformedAction
-from engine.events import Event, private, public
-from engine.options import Setting, options_dict, parse_options
-from engine.rng import deal_rng
-from engine.rules import Action, Outcome, Replays, placements_by
-from engine.seats import check_first_dealer, first_dealer
+from engine.core.cards import SPANISH, Card, Mask, PerCard
+from engine.core.errors import BadOptions, IllegalAction, MalformedAction
+from engine.core.events import Event, private, public
+from engine.core.rng import deal_rng
+from engine.core.rules import Action, Outcome, Replays, placements_by
+from engine.core.seats import check_first_dealer, first_dealer
+from engine.core.settings import Setting, options_dict, parse_options
 
 DECK = SPANISH
 N = 3

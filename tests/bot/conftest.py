@@ -14,8 +14,8 @@ from telegram import Update
 from telegram.ext import TypeHandler
 
 from engine.config import Settings
-from engine.store import Store, database_url
-from engine.tables import TableService
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
 from tests.fakes.botapi import FakeBotApi
 from tgbot.app import build_application, start_bot, stop_bot
 from tgbot.limits import rate_limiter

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from engine.tables import TableService
+from engine.service.tables import TableService
 from tests.bot.conftest import GROUP, make_harness
 from tgbot.app import stop_bot
 

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Update
 
-from engine.tables import TableService
+from engine.service.tables import TableService
 from tests.bot.conftest import ANN, BOB, GROUP, Harness, make_harness
 from tgbot.app import stop_bot
 

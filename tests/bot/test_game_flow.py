@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.table import TableInfo
+from engine.service.live import TableInfo
 from tests.bot.conftest import ANN, BOB, BOT_USERNAME, GROUP, SHORT_NAME, Harness
 
 LOBBY_BUTTONS = ["Join", "Leave", "Add AI", "Options", "Start", "Open table"]

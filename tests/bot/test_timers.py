@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.store import Store, database_url
-from engine.table import SeatInfo, TableInfo
-from engine.tables import TableService
-from engine.timers import AUTOPILOT_AFTER
+from engine.service.live import SeatInfo, TableInfo
+from engine.service.tables import TableService
+from engine.service.timers import AUTOPILOT_AFTER
+from engine.store.database import Store, database_url
 from tests.bot.conftest import BOB, GROUP, Harness, make_harness
 from tgbot.app import stop_bot
 from tgbot.render import render

@@ -20,8 +20,8 @@ from aiohttp import web
 from playwright.async_api import Browser, BrowserContext, Page, Route, async_playwright
 
 from engine.config import Settings
-from engine.store import Store, database_url
-from engine.tables import TableService
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
 from webapp.app import make_app
 from webapp.auth import sign_init_data
 

@@ -11,8 +11,8 @@ import pytest
 from playwright.async_api import Page, expect
 
 from engine.games.sergeant_major import trick_winner
-from engine.store import Store, database_url
-from engine.tables import TableService
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
 from tests.browser.conftest import Phone, Server, open_phone, screenshot_path
 
 ANN_ID, ANN_NAME = 5201, "Ann"

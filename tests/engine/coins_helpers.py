@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.cards import SPANISH, mask_of
+from engine.core.cards import SPANISH, mask_of
 from engine.games.coins import CoinsOptions, CoinsState, Phase
 
 

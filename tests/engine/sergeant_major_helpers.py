@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.events import Event, for_seat
+from engine.core.events import Event, for_seat
 from engine.games.sergeant_major import GAME
 from engine.games.sergeant_major.state import DECK, N, Phase, SMState, evolve
 

@@ -12,7 +12,7 @@ from engine.ai.coins.easy import easy_card
 from engine.ai.coins.fast import STRIDE0, STRIDE1, WINNERS, race_odds
 from engine.ai.coins.seen import read_view, sample_hands
 from engine.ai.coins.strong import playout
-from engine.cards import SPANISH, cards_in
+from engine.core.cards import SPANISH, cards_in
 from engine.games import get
 from engine.games.coins import trick_winner
 

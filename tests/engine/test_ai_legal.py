@@ -16,7 +16,7 @@ import engine.ai
 import engine.ai.coins
 from engine.ai import LEVELS, player_for
 from engine.ai.coins import StrongCoins
-from engine.cards import SPANISH, cards_in
+from engine.core.cards import SPANISH, cards_in
 from engine.games import get, names
 
 DEALS = 1000

@@ -14,7 +14,7 @@ from engine.ai.sergeant_major import EasySergeantMajor
 from engine.ai.sergeant_major.choices import discard, give, misere_discard, should_swap
 from engine.ai.sergeant_major.hand import best_call, best_trump, bid_tricks
 from engine.ai.sergeant_major.play import duck_card, take_card
-from engine.cards import FRENCH
+from engine.core.cards import FRENCH
 from engine.games.sergeant_major import GAME, SMState
 
 HEARTS, DIAMONDS, CLUBS, SPADES = range(4)

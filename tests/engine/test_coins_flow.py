@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from engine.cards import SPANISH, cards_in
-from engine.errors import BadOptions, IllegalAction, MalformedAction
+from engine.core.cards import SPANISH, cards_in
+from engine.core.errors import BadOptions, IllegalAction, MalformedAction
+from engine.core.rng import deal_rng
 from engine.games import get
 from engine.games.coins import CoinsState, Phase
-from engine.rng import deal_rng
 from tests.engine.coins_helpers import cards, position
 
 ANA, BEN, CHLOE = 0, 1, 2

@@ -7,9 +7,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import SPANISH
+from engine.core.cards import SPANISH
+from engine.core.rules import replay
 from engine.games import get
-from engine.rules import replay
 
 GAME = get("coins")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import MalformedAction
+from engine.core.errors import MalformedAction
 from engine.games import get
 from engine.games.coins import trick_winner
 from tests.engine.coins_helpers import position

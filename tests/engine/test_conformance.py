@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import games
-from engine.errors import IllegalAction, Refusal
-from engine.events import for_seat
-from engine.rules import Game, replay
+from engine.core.errors import IllegalAction, Refusal
+from engine.core.events import for_seat
+from engine.core.rules import Game, replay
 
 CASES = [
     (name, n)

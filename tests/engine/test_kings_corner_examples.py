@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from engine.errors import IllegalAction
-from engine.events import Event
+from engine.core.errors import IllegalAction
+from engine.core.events import Event
 from engine.games.kings_corner import GAME, KingsState, Phase, position
 from engine.games.kings_corner.board import DECK, FITS_ON
 from engine.games.kings_corner.deal import corner_layout_kings, high_card_first

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.errors import Refusal
-from engine.events import Event
+from engine.core.errors import Refusal
+from engine.core.events import Event
+from engine.core.rules import replay
 from engine.games.kings_corner import GAME, KingsState, Phase
 from engine.games.kings_corner.board import DECK, KING_MASK, SPACES, is_well_formed
-from engine.rules import replay
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from engine.errors import BadOptions, IllegalAction, Refusal
+from engine.core.errors import BadOptions, IllegalAction, Refusal
+from engine.core.rng import deal_rng
+from engine.core.rules import Game
 from engine.games import get
 from engine.games.kings_corner import GAME, KingsOptions, KingsState, Phase, idle_action, position
 from engine.games.kings_corner.board import DECK, VALUES
-from engine.rng import deal_rng
-from engine.rules import Game
 
 ANN, BOB, CAT = 0, 1, 2
 END = {"type": "end_turn"}

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from engine.errors import IllegalAction
-from engine.events import for_seat
+from engine.core.errors import IllegalAction
+from engine.core.events import for_seat
 from engine.games.sergeant_major import GAME, Phase
 from engine.games.sergeant_major.stacked import stacked
 from engine.games.sergeant_major.state import SMState

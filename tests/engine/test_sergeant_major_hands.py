@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import IllegalAction
+from engine.core.errors import IllegalAction
 from engine.games.sergeant_major import GAME, Phase
 from engine.games.sergeant_major.stacked import stacked
 from engine.games.sergeant_major.state import SMState

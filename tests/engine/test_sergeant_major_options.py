@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine.errors import BadOptions, IllegalAction, MalformedAction
+from engine.core.errors import BadOptions, IllegalAction, MalformedAction
 from engine.games import get
 from engine.games.sergeant_major import GAME, VARIANTS, Phase
 from engine.games.sergeant_major.stacked import stacked

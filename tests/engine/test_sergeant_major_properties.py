@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import FRENCH
-from engine.events import Event, for_seat
+from engine.core.cards import FRENCH
+from engine.core.events import Event, for_seat
+from engine.core.rules import replay
 from engine.games.sergeant_major import GAME, VARIANTS, SMState
-from engine.rules import replay
 
 OPTION_SETS: list[dict[str, Any]] = [
     *({"variant": v} for v in VARIANTS),

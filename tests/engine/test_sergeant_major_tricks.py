@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import IllegalAction
+from engine.core.errors import IllegalAction
 from engine.games.sergeant_major import GAME, trick_winner
 from engine.games.sergeant_major.stacked import playing
 from tests.engine.sergeant_major_helpers import ANN, BOB, CAT, act, of_type

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import IllegalAction
+from engine.core.errors import IllegalAction
 from engine.games.sergeant_major import GAME, Phase
 from engine.games.sergeant_major.stacked import stacked
 from tests.engine.sergeant_major_helpers import ANN, BOB, CAT, act, finish_hand, hand_of, of_type, win_trick

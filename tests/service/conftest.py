@@ -14,8 +14,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from engine.store import Store, database_url
-from engine.tables import TableService
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
 
 POSTGRES = os.environ.get("CARDROOM_TEST_POSTGRES", "")
 BACKENDS = ["sqlite", "postgres"] if POSTGRES else ["sqlite"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.tables import TableService
+from engine.service.tables import TableService
 
 ANN, BOB, CAT = 101, 102, 103
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import Refusal
-from engine.tables import TableService
+from engine.core.errors import Refusal
+from engine.service.tables import TableService
 from tests.service.helpers import ANN, BOB, CAT, play_out, started_coins
 
 

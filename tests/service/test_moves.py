@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from engine import games
-from engine.errors import Refusal
-from engine.rules import replay
-from engine.tables import TableService
+from engine.core.errors import Refusal
+from engine.core.rules import replay
+from engine.service.tables import TableService
 from tests.service.conftest import StoreFactory
 from tests.service.helpers import ANN, BOB, CAT, human_move, play_out, started_coins
 

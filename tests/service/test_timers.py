@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from engine.tables import TableService
-from engine.timers import AUTOPILOT_AFTER
+from engine.service.tables import TableService
+from engine.service.timers import AUTOPILOT_AFTER
 from tests.service.conftest import StoreFactory
 from tests.service.helpers import ANN, BOB, CAT, human_move
 

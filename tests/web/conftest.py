@@ -12,7 +12,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 
 from engine.config import Settings
-from engine.tables import TableService
+from engine.service.tables import TableService
 from webapp.app import TEMPLATES_DIR, make_app
 from webapp.auth import sign_init_data
 

@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import Any
 
-from engine.tables import TableService
+from engine.service.tables import TableService
 from webapp.rooms import LAG_BYTES, Rooms
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from aiohttp import web
 
 from engine.config import Settings
-from engine.tables import TableService
+from engine.service.tables import TableService
 from tests.web.conftest import TEST_TOKEN
 from webapp.app import make_app
 from webapp.keys import BOT

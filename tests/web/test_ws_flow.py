@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.tables import TableService
+from engine.service.tables import TableService
 from tests.web.conftest import Client, local_signin, tma
 from tests.web.sockets import connect
 

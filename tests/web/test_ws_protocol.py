@@ -8,7 +8,7 @@ import json
 import pytest
 from aiohttp import WSMsgType
 
-from engine.tables import TableService
+from engine.service.tables import TableService
 from tests.web.conftest import Client, local_signin, signed, tma
 from tests.web.sockets import Peer, connect
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.ai.coins.fast import COIN, RANK, STRIDE0, STRIDE1, SUIT, WINNERS
 from engine.ai.coins.seen import card_choice, read_view
-from engine.rules import Action
+from engine.core.rules import Action
 
 
 def _lowest_plain(hand: Sequence[int]) -> int:

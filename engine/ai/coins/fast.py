@@ -1,6 +1,6 @@
 """Precomputed Coins tables for the AI's hot path: trick winners, points and race odds.
 
-Cards are the ints of ``engine.cards.SPANISH`` (suit * 12 + rank, ranks low to high).
+Cards are the ints of ``engine.core.cards.SPANISH`` (suit * 12 + rank, ranks low to high).
 The trick rule is restated here from coins.md §3.3 so that no AI module imports the
 game's state; a test checks this table against the rules module for every trick.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.cards import SPANISH
+from engine.core.cards import SPANISH
 
 WIDTH = len(SPANISH.ranks)
 SIZE = SPANISH.size

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ai.coins.fast import COIN, SIZE
-from engine.cards import SPANISH
-from engine.rules import Action
+from engine.core.cards import SPANISH
+from engine.core.rules import Action
 
 POINTS_PER_HAND = 12  # coins.md §1.3
 N = 3

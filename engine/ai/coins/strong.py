@@ -20,9 +20,9 @@ from typing import Any
 
 from engine.ai.coins.fast import COIN, COINS, RANK, STRIDE0, STRIDE1, WIDTH, WINNERS, race_odds
 from engine.ai.coins.seen import N, Seen, card_choice, read_view, sample_hands
-from engine.cards import SPANISH
-from engine.rng import deal_rng
-from engine.rules import Action
+from engine.core.cards import SPANISH
+from engine.core.rng import deal_rng
+from engine.core.rules import Action
 
 DEFAULT_PLAYOUTS = 1200
 DEFAULT_SECONDS = 0.2

@@ -20,8 +20,8 @@ from engine.ai.sergeant_major.hand import (
     parse,
 )
 from engine.ai.sergeant_major.play import duck_card, take_card
-from engine.cards import FRENCH
-from engine.rules import Action
+from engine.core.cards import FRENCH
+from engine.core.rules import Action
 
 MISERE_MAX = {"D": 3, "E": 5, "M": 8}  # sergeant-major.md §5.3: misère maxima by position
 TWO_OF_DIAMONDS = FRENCH.parse("2-diamonds")

@@ -1,7 +1,7 @@
 """What a Sergeant Major hand is worth: trick estimates per trump, no-trump and misère, and the
 decisions made from them alone: the Woburn bid, the alternate call and the trump suit.
 
-Cards are the ints of ``engine.cards.FRENCH`` (suit * 13 + rank, ranks 2..A low to high),
+Cards are the ints of ``engine.core.cards.FRENCH`` (suit * 13 + rank, ranks 2..A low to high),
 read from the wire names a view shows.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.cards import FRENCH, Card
+from engine.core.cards import FRENCH, Card
 
 WIDTH = len(FRENCH.ranks)
 SUITS = FRENCH.suits  # hearts, diamonds, clubs, spades

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.sergeant_major.hand import ACE, QUEEN, WIDTH, by_suit, rank, suit
-from engine.tricks import winner_index
+from engine.core.tricks import winner_index
 
 N = 3
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import MalformedAction
+from engine.core.errors import MalformedAction
+from engine.core.rules import Action
 from engine.games.kings_corner.board import DECK, SPACES, space_of, text
-from engine.rules import Action
 
 ActionDict = dict[str, Any]
 END_TURN: ActionDict = {"type": "end_turn"}

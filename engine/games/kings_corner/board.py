@@ -1,14 +1,14 @@
 """The board of Kings in the Corner: card values and colours, the fit rule and the eight spaces.
 
-Cards are the ints of ``engine.cards.FRENCH``. A pile is a tuple of cards from bottom
+Cards are the ints of ``engine.core.cards.FRENCH``. A pile is a tuple of cards from bottom
 (first placed, highest) to top; the board is a tuple of eight piles indexed like
 ``SPACES``: the sides N, E, S, W (0..3), then the corners NE, SE, SW, NW (4..7).
 """
 
 from __future__ import annotations
 
-from engine.cards import FRENCH, Card, Mask
-from engine.errors import MalformedAction
+from engine.core.cards import FRENCH, Card, Mask
+from engine.core.errors import MalformedAction
 
 DECK = FRENCH
 WIDTH = len(DECK.ranks)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.cards import Card, Mask
-from engine.events import Event, private, public
+from engine.core.cards import Card, Mask
+from engine.core.events import Event, private, public
+from engine.core.rng import deal_rng
+from engine.core.seats import left_of
 from engine.games.kings_corner.board import DECK, SPACES, VALUES, Pile, is_king, piles_dict, text
 from engine.games.kings_corner.options import KingsOptions
 from engine.games.kings_corner.state import NOBODY, KingsState, Phase, evolve
-from engine.rng import deal_rng
-from engine.seats import left_of
 
 HAND_SIZE = 7
 Rounds = tuple[tuple[tuple[int, Card], ...], ...]

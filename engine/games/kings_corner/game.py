@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.errors import BadOptions
-from engine.events import Event
+from engine.core.errors import BadOptions
+from engine.core.events import Event
+from engine.core.rules import Action, Outcome, Replays
+from engine.core.seats import first_dealer
+from engine.core.settings import parse_options
 from engine.games.kings_corner.deal import new_hand
 from engine.games.kings_corner.options import MAX_PLAYERS, SETTINGS, KingsOptions
 from engine.games.kings_corner.scoring import outcome
 from engine.games.kings_corner.state import JSON, KingsState, Phase, evolve
 from engine.games.kings_corner.turns import apply_action, legal_actions
 from engine.games.kings_corner.views import NAME, TITLE, hidden_cards, view
-from engine.options import parse_options
-from engine.rules import Action, Outcome, Replays
-from engine.seats import first_dealer
 
 MIN_PLAYERS = 2
 _BOUNDARIES = ("turn_ended", "hand_over")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.errors import BadOptions
-from engine.options import Setting
-from engine.seats import check_first_dealer
+from engine.core.errors import BadOptions
+from engine.core.seats import check_first_dealer
+from engine.core.settings import Setting
 
 MAX_PLAYERS = 4
 LIMIT_PRESETS = (25, 50, 100)

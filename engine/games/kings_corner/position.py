@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.core.settings import parse_options
 from engine.games.kings_corner.board import DECK, SPACE_INDEX, is_well_formed
 from engine.games.kings_corner.options import SETTINGS, KingsOptions
 from engine.games.kings_corner.state import NOBODY, KingsState, Phase
-from engine.options import parse_options
 
 
 def position(

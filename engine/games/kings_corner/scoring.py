@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from engine.cards import Mask
-from engine.events import Event, public
+from engine.core.cards import Mask
+from engine.core.events import Event, public
+from engine.core.rules import Outcome, placements_by
+from engine.core.seats import left_of
 from engine.games.kings_corner.board import KING_MASK
 from engine.games.kings_corner.deal import new_hand
 from engine.games.kings_corner.state import KingsState, Phase
-from engine.rules import Outcome, placements_by
-from engine.seats import left_of
 
 
 def penalty_of(hand: Mask) -> int:

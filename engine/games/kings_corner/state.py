@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine.cards import Card, Mask
+from engine.core.cards import Card, Mask
 from engine.games.kings_corner.board import Piles
 from engine.games.kings_corner.options import KingsOptions
 

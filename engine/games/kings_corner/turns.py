@@ -7,9 +7,11 @@ question; ``legal_actions`` enumerates exactly what those checks allow, with mas
 
 from __future__ import annotations
 
-from engine.cards import Card, cards_in
-from engine.errors import IllegalAction, Refusal
-from engine.events import Event, public
+from engine.core.cards import Card, cards_in
+from engine.core.errors import IllegalAction, Refusal
+from engine.core.events import Event, public
+from engine.core.rules import Action
+from engine.core.seats import left_of
 from engine.games.kings_corner.actions import (
     BUILD,
     END_TURN,
@@ -35,8 +37,6 @@ from engine.games.kings_corner.deal import begin_turn, draw, drew_event
 from engine.games.kings_corner.options import KingsOptions
 from engine.games.kings_corner.scoring import end_hand
 from engine.games.kings_corner.state import NOBODY, KingsState, Phase, evolve
-from engine.rules import Action
-from engine.seats import left_of
 
 CORNER_ORDER = (4, 5, 6, 7)  # NE, SE, SW, NW
 

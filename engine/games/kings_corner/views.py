@@ -5,12 +5,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from engine.core.settings import options_dict
 from engine.games.kings_corner.board import DECK, piles_dict, text
 from engine.games.kings_corner.options import SETTINGS
 from engine.games.kings_corner.scoring import outcome
 from engine.games.kings_corner.state import KingsState, Phase
 from engine.games.kings_corner.turns import legal_actions
-from engine.options import options_dict
 
 NAME = "kings_corner"
 TITLE = "Kings in the Corner"

@@ -14,11 +14,11 @@ cards) and ``view`` describes the real choice as ``"choose": {"type", "count", "
 
 from __future__ import annotations
 
-from engine.errors import MalformedAction
+from engine.core.errors import MalformedAction
+from engine.core.tricks import winner_index
 from engine.games.sergeant_major.game import GAME, SergeantMajor
 from engine.games.sergeant_major.options import SETTINGS, VARIANTS, SMOptions
 from engine.games.sergeant_major.state import DECK, SUITS, Phase, SMState
-from engine.tricks import winner_index
 
 
 def trick_winner(cards: list[str], trump: str | None) -> int:

@@ -5,8 +5,8 @@ Pure calculations on masks; the ``give`` action that drives them lives in ``phas
 
 from __future__ import annotations
 
-from engine.cards import Mask, cards_in
-from engine.events import Event, private
+from engine.core.cards import Mask, cards_in
+from engine.core.events import Event, private
 from engine.games.sergeant_major.state import (
     SUIT_MASK,
     Exchange,

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.cards import Mask, cards_in
-from engine.events import Event, private, public
+from engine.core.cards import Mask, cards_in
+from engine.core.events import Event, private, public
+from engine.core.rng import deal_rng
 from engine.games.sergeant_major.exchange import (
     exchange_events,
     returned_cards,
@@ -36,7 +37,6 @@ from engine.games.sergeant_major.state import (
     set_at,
     texts,
 )
-from engine.rng import deal_rng
 
 Dealt = tuple[tuple[Mask, ...], Mask, Mask, Mask]  # hands, kitty, face-up card, removed card
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cards import Card, Mask, cards_in
-from engine.errors import BadOptions, IllegalAction, MalformedAction
-from engine.events import Event
+from engine.core.cards import Card, Mask, cards_in
+from engine.core.errors import BadOptions, IllegalAction, MalformedAction
+from engine.core.events import Event
+from engine.core.rules import Action, Outcome, Replays, placements_by
+from engine.core.seats import first_dealer
 from engine.games.sergeant_major import flow, phases, play
 from engine.games.sergeant_major.options import SETTINGS, SMOptions, parse
 from engine.games.sergeant_major.state import (
@@ -22,8 +24,6 @@ from engine.games.sergeant_major.state import (
     texts,
 )
 from engine.games.sergeant_major.views import hidden_mask, view
-from engine.rules import Action, Outcome, Replays, placements_by
-from engine.seats import first_dealer
 
 N = 3
 PLAY_ACTIONS: tuple[dict[str, str], ...] = tuple({"type": "play", "card": TEXT[c]} for c in range(DECK.size))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import FRENCH
-from engine.errors import BadOptions
-from engine.options import Setting, parse_options
-from engine.seats import check_first_dealer
+from engine.core.cards import FRENCH
+from engine.core.errors import BadOptions
+from engine.core.seats import check_first_dealer
+from engine.core.settings import Setting, parse_options
 
 N = 3
 VARIANTS = (

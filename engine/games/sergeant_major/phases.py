@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.cards import Mask, cards_in
-from engine.errors import IllegalAction
-from engine.events import Event, private, public
+from engine.core.cards import Mask, cards_in
+from engine.core.errors import IllegalAction
+from engine.core.events import Event, private, public
 from engine.games.sergeant_major import flow
 from engine.games.sergeant_major.exchange import exchange_events
 from engine.games.sergeant_major.state import (

@@ -5,12 +5,12 @@ This is the hot path of AI playouts: states are built directly, events are preco
 
 from __future__ import annotations
 
-from engine.cards import Card, Mask
-from engine.errors import IllegalAction
-from engine.events import Event, public
+from engine.core.cards import Card, Mask
+from engine.core.errors import IllegalAction
+from engine.core.events import Event, public
+from engine.core.tricks import winner_index
 from engine.games.sergeant_major import flow
 from engine.games.sergeant_major.state import DECK, SUIT_MASK, TEXT, WIDTH, N, Phase, SMState
-from engine.tricks import winner_index
 
 PLAYED: tuple[tuple[Event, ...], ...] = tuple(
     tuple(public({"type": "played", "seat": seat, "card": TEXT[c]}) for c in range(DECK.size)) for seat in range(N)

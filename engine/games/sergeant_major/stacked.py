@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.cards import Card
-from engine.events import Event
+from engine.core.cards import Card
+from engine.core.events import Event
 from engine.games.sergeant_major import flow
 from engine.games.sergeant_major.options import SMOptions, parse
 from engine.games.sergeant_major.state import CALLS, DECK, SUITS, Match, N, Phase, SMState, evolve

@@ -2,7 +2,7 @@
 
 The state is split so the hot path (playing cards) rebuilds only ``SMState`` itself and
 shares the ``Match`` and ``Deal`` records, which change only outside the tricks.
-Hands, kitty, discards and the like are card masks (``engine.cards``).
+Hands, kitty, discards and the like are card masks (``engine.core.cards``).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from engine.cards import FRENCH, Card, Mask, cards_in
+from engine.core.cards import FRENCH, Card, Mask, cards_in
+from engine.core.tricks import suit_masks
 from engine.games.sergeant_major.options import SMOptions
-from engine.tricks import suit_masks
 
 DECK = FRENCH
 N = 3

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import Mask, cards_in
+from engine.core.cards import Mask, cards_in
+from engine.core.settings import options_dict
 from engine.games.sergeant_major.options import RANDOM_CARD
 from engine.games.sergeant_major.phases import KITTY_DISCARDS, give_count
 from engine.games.sergeant_major.play import legal_mask
@@ -23,7 +24,6 @@ from engine.games.sergeant_major.state import (
     position,
     texts,
 )
-from engine.options import options_dict
 
 
 def hidden_mask(state: SMState, seat: int | None) -> Mask:

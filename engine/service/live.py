@@ -6,9 +6,9 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import Refusal
-from engine.rules import Game
-from engine.store import SeatRow, TableRow
+from engine.core.errors import Refusal
+from engine.core.rules import Game
+from engine.store.rows import SeatRow, TableRow
 
 TIMERS: dict[str, float | None] = {"none": None, "live": 60.0, "relaxed": 24 * 3600.0}
 STATUSES = ("lobby", "playing", "finished", "abandoned")

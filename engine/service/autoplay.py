@@ -14,11 +14,11 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from engine.ai import choose
-from engine.errors import Refusal
+from engine.core.errors import Refusal
 
 if TYPE_CHECKING:
-    from engine.table import LiveTable
-    from engine.tables import TableService
+    from engine.service.live import LiveTable
+    from engine.service.tables import TableService
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, TypeVar
 
-from engine.errors import BadOptions
+from engine.core.errors import BadOptions
 
 OptionsT = TypeVar("OptionsT")
 

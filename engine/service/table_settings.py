@@ -6,8 +6,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from engine.errors import BadOptions, MalformedAction
-from engine.table import TIMERS
+from engine.core.errors import BadOptions, MalformedAction
+from engine.service.live import TIMERS
 
 TABLE_SETTINGS = ("players", "timer", "ai_level")
 MAX_ACTION_BYTES = 2048

@@ -13,7 +13,6 @@ import contextlib
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,55 +22,11 @@ from sqlalchemy import Connection, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from engine.errors import Refusal
-from engine.schema import actions, seats, tables, users
+from engine.core.errors import Refusal
+from engine.store.rows import LoggedAction, SeatRow, TableRow
+from engine.store.schema import actions, seats, tables, users
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-
-
-@dataclass(slots=True)
-class SeatRow:
-    """A seat as stored."""
-
-    seat: int
-    name: str
-    user_id: int | None = None
-    is_ai: bool = False
-    ai_level: str = "easy"
-    autopilot: bool = False
-    missed: int = 0
-
-
-@dataclass(slots=True)
-class TableRow:
-    """A table as stored (its moves live in the log)."""
-
-    id: str
-    game: str
-    options: dict[str, Any]
-    size: int
-    status: str
-    host_user_id: int
-    chat_id: int | None
-    seed: str
-    seed_hash: str
-    timer: str = "none"
-    deadline: float | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-    result: dict[str, Any] | None = None
-    created_at: float = 0.0
-    updated_at: float = 0.0
-    seats: list[SeatRow] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class LoggedAction:
-    """One move of the log."""
-
-    seq: int
-    seat: int
-    action: dict[str, Any]
-    auto: bool = False
 
 
 def database_url(url: str | None, data_dir: Path) -> str:

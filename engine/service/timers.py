@@ -17,13 +17,13 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from engine.bus import Update
-from engine.events import public
-from engine.table import TIMERS
+from engine.core.events import public
+from engine.service.bus import Update
+from engine.service.live import TIMERS
 
 if TYPE_CHECKING:
-    from engine.table import LiveTable
-    from engine.tables import TableService
+    from engine.service.live import LiveTable
+    from engine.service.tables import TableService
 
 log = logging.getLogger(__name__)
 AUTOPILOT_AFTER = 2

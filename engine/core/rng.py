@@ -13,7 +13,7 @@ hash and re-derive every shuffle:
 * a shuffle of the deck (cards in deck order) is Fisher–Yates from the end: for
   ``i`` from ``len-1`` down to ``1``, swap item ``i`` with item ``uniform(i + 1)``.
 
-``python -m engine.rng SEED PURPOSE N`` prints the shuffled order of ``range(N)``.
+``python -m engine.core.rng SEED PURPOSE N`` prints the shuffled order of ``range(N)``.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def deal_rng(seed: str, deal_no: int | str) -> DealRng:
 def main(argv: list[str]) -> int:
     """Print the shuffled order of range(N) for a seed and purpose."""
     if len(argv) != 3:
-        print("usage: python -m engine.rng SEED PURPOSE N   (PURPOSE like deal:1)", file=sys.stderr)
+        print("usage: python -m engine.core.rng SEED PURPOSE N   (PURPOSE like deal:1)", file=sys.stderr)
         return 2
     seed, purpose, n = argv
     print(" ".join(map(str, DealRng(seed, purpose).shuffled(range(int(n))))))

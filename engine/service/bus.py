@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.events import Event
+from engine.core.events import Event
 
 
 @dataclass(frozen=True, slots=True)

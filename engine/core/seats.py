@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.errors import BadOptions
-from engine.rng import deal_rng
+from engine.core.errors import BadOptions
+from engine.core.rng import deal_rng
 
 
 def left_of(seat: int, n: int) -> int:

@@ -2,7 +2,7 @@
 
 A *game* is a ruleset (one module under ``engine.games``); a *table* is one live
 instance of it. The rules are pure: no clock, no I/O, no global ``random``; every
-shuffle comes from the table's seed (``engine.rng``), so ``replay`` rebuilds any
+shuffle comes from the table's seed (``engine.core.rng``), so ``replay`` rebuilds any
 state exactly from its options, seed and action log.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from engine.events import Event
-from engine.options import Setting
+from engine.core.events import Event
+from engine.core.settings import Setting
 
 Action = Mapping[str, Any]
 S = TypeVar("S")

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from engine.errors import MalformedAction
+from engine.core.errors import MalformedAction
 
 Card = int
 Mask = int

@@ -16,16 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import games
-from engine.autoplay import Autoplay
-from engine.bus import MemoryBus, Subscription, Update
-from engine.errors import BadOptions, MalformedAction, Refusal
-from engine.events import Event, for_seat, public
-from engine.options import options_dict
-from engine.rng import new_seed, seed_hash
-from engine.rules import replay
-from engine.store import LoggedAction, SeatRow, Store, TableRow
-from engine.table import LiveTable, TableInfo
-from engine.table_options import (
+from engine.core.errors import BadOptions, MalformedAction, Refusal
+from engine.core.events import Event, for_seat, public
+from engine.core.rng import new_seed, seed_hash
+from engine.core.rules import replay
+from engine.core.settings import options_dict
+from engine.service.autoplay import Autoplay
+from engine.service.bus import MemoryBus, Subscription, Update
+from engine.service.live import LiveTable, TableInfo
+from engine.service.table_settings import (
     TABLE_SETTINGS,
     check_action_shape,
     default_size,
@@ -33,7 +32,9 @@ from engine.table_options import (
     parse_size,
     parse_timer,
 )
-from engine.timers import TurnTimers
+from engine.service.timers import TurnTimers
+from engine.store.database import Store
+from engine.store.rows import LoggedAction, SeatRow, TableRow
 
 log = logging.getLogger(__name__)
 AI_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Esme", "Felix")

@@ -1,14 +1,14 @@
 """Trick helpers shared by the trick-taking games: follow-suit legality and the trick winner.
 
 Cards are ints ``suit * width + rank`` with ranks low to high, so within one suit a larger
-int is the higher card (``engine.cards``).
+int is the higher card (``engine.core.cards``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import Card, Mask
+from engine.core.cards import Card, Mask
 
 
 def suit_masks(width: int, suits: int = 4) -> tuple[Mask, ...]:

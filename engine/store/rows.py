@@ -1,0 +1,51 @@
+"""The store's rows as the service sees them: a table, its seats, one logged move."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class SeatRow:
+    """A seat as stored."""
+
+    seat: int
+    name: str
+    user_id: int | None = None
+    is_ai: bool = False
+    ai_level: str = "easy"
+    autopilot: bool = False
+    missed: int = 0
+
+
+@dataclass(slots=True)
+class TableRow:
+    """A table as stored (its moves live in the log)."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    size: int
+    status: str
+    host_user_id: int
+    chat_id: int | None
+    seed: str
+    seed_hash: str
+    timer: str = "none"
+    deadline: float | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """One move of the log."""
+
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    auto: bool = False
