@@ -27,9 +27,10 @@ from telegram.ext import (
 
 from engine.config import Settings
 from engine.service.tables import TableService
-from tgbot import commands, lobby, options
+from tgbot import commands, lobby, settings_menu
+from tgbot.buttons import is_verb
 from tgbot.callbacks import Verb
-from tgbot.context import App, Context, Room
+from tgbot.context import App, BotState, Context
 from tgbot.limits import rate_limiter
 from tgbot.notifier import Notifier
 
@@ -60,7 +61,7 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
         .base_url(base_url)
         .base_file_url(base_file_url)
         .rate_limiter(limiter or rate_limiter())
-        .context_types(ContextTypes(bot_data=Room))
+        .context_types(ContextTypes(bot_data=BotState))
         .concurrent_updates(True)
         .build()
     ))
@@ -82,12 +83,12 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
     add(CommandHandler("cancel", lobby.cancel_command))
     buttons = {
         Verb.JOIN: lobby.join_button, Verb.LEAVE: lobby.leave_button, Verb.ADD_AI: lobby.add_ai_button,
-        Verb.START: lobby.start_button, Verb.REMATCH: lobby.rematch_button, Verb.OPTIONS: options.options_button,
-        Verb.OPTIONS_DONE: options.options_done_button, Verb.SET_OPTION: options.set_option_button,
+        Verb.START: lobby.start_button, Verb.REMATCH: lobby.rematch_button, Verb.OPTIONS: settings_menu.options_button,
+        Verb.OPTIONS_DONE: settings_menu.options_done_button, Verb.SET_OPTION: settings_menu.set_option_button,
         Verb.NOTIFY: commands.notify_button,
     }  # fmt: skip
     for verb, handler in buttons.items():
-        add(CallbackQueryHandler(handler, pattern=lobby.is_verb(verb)))
+        add(CallbackQueryHandler(handler, pattern=is_verb(verb)))
     add(CallbackQueryHandler(lobby.stray_button))
     application.add_error_handler(_log_error)
     return application
@@ -125,7 +126,7 @@ async def stop_bot(application: Application[Any, Any, Any, Any, Any, Any]) -> No
     if application.updater is not None and application.updater.running:
         await application.updater.stop()
     room = application.bot_data
-    if isinstance(room, Room):
+    if isinstance(room, BotState):
         await room.notifier.stop()
     if application.running:
         await application.stop()

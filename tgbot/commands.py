@@ -14,10 +14,11 @@ from telegram.ext import ExtBot
 
 from engine import games
 from engine.core.errors import Refusal
+from tgbot.buttons import answer
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import Context, display_name, is_private, locale_of, reply, reply_refusal
 from tgbot.links import TABLE_PAYLOAD
-from tgbot.lobby import answer, game_name
+from tgbot.lobby import game_name
 from tgbot.render import has_template, render, translate
 
 GROUP_COMMANDS = (

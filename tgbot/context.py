@@ -1,28 +1,45 @@
-"""What every handler shares (the Room) and the typed context the handlers receive."""
+"""What every handler shares (the BotState) and the typed context the handlers receive."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 from telegram import Chat, Update, User
 from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
 from engine.config import Settings
 from engine.core.errors import Refusal
+from engine.service.live import TableInfo
 from engine.service.tables import TableService
 from tgbot.links import Links
 from tgbot.render import refusal_text
 
-if TYPE_CHECKING:
-    from tgbot.notifier import Notifier
+
+class Notifications(Protocol):
+    """What handlers ask of the notifier, which keeps every table's messages in step."""
+
+    def start(self) -> None:
+        """Start following every table."""
+
+    async def stop(self) -> None:
+        """Stop following."""
+
+    def refresh(self, table_id: str, chat_id: int) -> None:
+        """Bring the table's message up to date now."""
+
+    def refresh_later(self, table_id: str, chat_id: int) -> None:
+        """Bring the table's message up to date soon (throttled)."""
+
+    def recheck_turn(self, info: TableInfo, user_id: int) -> None:
+        """Someone's reachability changed: bring their turn message up to date."""
 
 
-class Room:
+class BotState:
     """The bot's shared state: settings, the table service, links and the notifier (set up once)."""
 
     settings: Settings
     service: TableService
-    notifier: Notifier
+    notifier: Notifications
 
     def __init__(self) -> None:
         self.options_open: set[str] = set()  # lobbies whose message shows the Options keyboard
@@ -43,8 +60,8 @@ class Room:
         return self._links
 
 
-Context: TypeAlias = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], Room]
-App: TypeAlias = Application[ExtBot[None], Context, dict[Any, Any], dict[Any, Any], Room, JobQueue[Context]]
+Context: TypeAlias = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotState]
+App: TypeAlias = Application[ExtBot[None], Context, dict[Any, Any], dict[Any, Any], BotState, JobQueue[Context]]
 
 
 def locale_of(user: User | None) -> str | None:

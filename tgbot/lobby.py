@@ -7,18 +7,17 @@ looks the same whichever way (bot or Mini App) someone joined.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
-from telegram import CallbackQuery, ChatMember, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import ChatMember, Update
 from telegram.error import TelegramError
 
 from engine import games
 from engine.core.errors import Refusal
 from engine.service.live import TableInfo
-from tgbot.callbacks import Callback, Verb, button_data, parse
-from tgbot.context import Context, Room, display_name, is_group, is_private, locale_of, reply, reply_refusal
-from tgbot.links import Links
+from tgbot.buttons import STRAY, answer, pressed_table
+from tgbot.context import BotState, Context, display_name, is_group, is_private, locale_of, reply, reply_refusal
+from tgbot.records import LOCALE, SUMMARY
 from tgbot.render import refusal_text, render, translate
 
 GAME_ALIASES = {
@@ -27,24 +26,6 @@ GAME_ALIASES = {
     "kings_in_the_corner": "kings_corner",
 }  # fmt: skip
 OPTION_ALIASES = {"target": "target_score"}
-STRAY = "That button is not one of mine, or it is out of date."
-MESSAGE, SUMMARY, LOCALE = "tg_message", "tg_summary", "tg_locale"
-
-
-def lobby_keyboard(info: TableInfo, links: Links, locale: str | None, *, private: bool = False) -> InlineKeyboardMarkup:
-    """Join, Leave, Add AI, Options, Start, Open table."""
-    def _(text: str) -> str:
-        return translate(locale, text)
-
-    def press(label: str, verb: Verb) -> InlineKeyboardButton:
-        return InlineKeyboardButton(_(label), callback_data=button_data(verb, info.id))
-
-    return InlineKeyboardMarkup([
-        [press("Join", Verb.JOIN), press("Leave", Verb.LEAVE)],
-        [press("Add AI", Verb.ADD_AI), press("Options", Verb.OPTIONS)],
-        [press("Start", Verb.START)],
-        [links.open_button(_("Open table"), info.id, private=private)],
-    ])
 
 
 def game_name(word: str) -> str:
@@ -67,12 +48,12 @@ def parse_new_args(args: list[str]) -> tuple[str, dict[str, Any]]:
     return game, options
 
 
-async def tables_in_chat(room: Room, chat_id: int, *statuses: str) -> list[TableInfo]:
+async def tables_in_chat(room: BotState, chat_id: int, *statuses: str) -> list[TableInfo]:
     """Unfinished tables of a chat, newest first."""
     return room.service.tables_in_chat(chat_id, *statuses)
 
 
-async def can_message(room: Room, user_id: int) -> bool:
+async def can_message(room: BotState, user_id: int) -> bool:
     """Whether the bot may write to this person privately."""
     person = await room.service.store.user_settings(user_id)
     return bool(person and person.get("can_message"))
@@ -178,48 +159,6 @@ async def _chosen_table(update: Update, context: Context, *statuses: str) -> str
         await reply(update, translate(locale, "There is no open table here; start one with /new."))
         return None
     return tables[0].id
-
-
-# buttons ------------------------------------------------------------------------
-
-def is_verb(*verbs: Verb) -> Any:
-    """A CallbackQueryHandler pattern for well-formed data of these verbs."""
-    def check(data: object) -> bool:
-        found = parse(data) if isinstance(data, str) else None
-        return found is not None and found.verb in verbs
-    return check
-
-
-async def answer(query: CallbackQuery, text: str | None = None, **kwargs: Any) -> None:
-    """Answer a press once (a press that is never answered keeps its spinner)."""
-    with contextlib.suppress(TelegramError):
-        await query.answer(text, **kwargs)
-
-
-async def pressed_table(update: Update, context: Context, meta_key: str = MESSAGE
-                        ) -> tuple[CallbackQuery, Callback, TableInfo] | None:
-    """The press, its parsed data and its table, when the button really is on that table's message."""
-    query = update.callback_query
-    if query is None:
-        return None
-    locale = locale_of(query.from_user)
-    found = parse(query.data)
-    if found is None:
-        await answer(query, translate(locale, STRAY))
-        return None
-    try:
-        info = await context.bot_data.service.info(found.target)
-    except Refusal as refusal:
-        await answer(query, refusal_text(refusal, locale))
-        return None
-    stored = await context.bot_data.service.get_meta(info.id, meta_key)
-    message = query.message
-    where = (message.chat.id, message.message_id) if message is not None else None
-    expected = (stored.get("chat"), stored.get("id")) if isinstance(stored, dict) else (info.chat_id, stored)
-    if where is None or where != expected:
-        await answer(query, translate(locale, "That button does not belong to this table's message."))
-        return None
-    return query, found, info
 
 
 async def join_button(update: Update, context: Context) -> None:

@@ -29,25 +29,21 @@ from engine.core.errors import Refusal
 from engine.service.bus import Subscription, Update
 from engine.service.live import TableInfo
 from tgbot.callbacks import Verb, button_data
-from tgbot.context import Room
-from tgbot.lobby import lobby_keyboard
-from tgbot.options import options_keyboard
+from tgbot.context import BotState
+from tgbot.keyboards import lobby_keyboard, options_keyboard
 from tgbot.outbox import Outbox
+from tgbot.records import LOCALE, MESSAGE, SUMMARY, TURNS
 from tgbot.render import render, translate
 
 log = logging.getLogger(__name__)
 
-MESSAGE = "tg_message"  # meta: {"chat": chat id, "id": message id} of the table's lobby/status message
-TURNS = "tg_turns"  # meta: {user id: message id} of open turn messages
-SUMMARY = "tg_summary"  # meta: message id of the summary
-LOCALE = "tg_locale"  # meta: the language the table's chat messages are written in
 THROTTLED = ("moved", "seat_changed")
 
 
 class Notifier:
     """Keeps each table's messages in step with the table."""
 
-    def __init__(self, bot: ExtBot[None], room: Room, *, status_interval: float = 4.0) -> None:
+    def __init__(self, bot: ExtBot[None], room: BotState, *, status_interval: float = 4.0) -> None:
         self.bot = bot
         self.room = room
         self.status_interval = status_interval

@@ -1,7 +1,8 @@
 """Fan-out of a table's updates to its open sockets: one subscription and one task per table, not per socket.
 
 A room subscribes to its table once. For each update it builds each seat's frame once
-(the events as that seat may see them and its fresh view; spectators share one) and
+from the update's own snapshot (the events as that seat may see them and its view at
+that update; spectators share one), never reading the service's live state, and
 writes it to every socket of that seat. A socket whose peer stops reading is never
 waited for: once its send buffer passes ``LAG_BYTES`` it is skipped and marked
 lagging, and gets a fresh welcome when it has drained, so one slow phone cannot hold
@@ -87,9 +88,7 @@ class Room:
                 log.exception("fan-out failed at table %s", self.table_id)
 
     async def _fan_out(self, update: Update) -> None:
-        live = self.service.live(self.table_id)
-        if live is None:
-            return
+        snapshot = update.snapshot
         texts: dict[int | None, str] = {}
         for member, transport in tuple(self.members.items()):
             if member.skip >= self.count:
@@ -102,12 +101,12 @@ class Room:
                 member.skip = self.covered()
                 await member.welcome()
                 continue
-            seat = live.seat_of(member.user_id)
+            seat = snapshot.info.seat_of(member.user_id)
             text = texts.get(seat)
             if text is None:
                 text = texts[seat] = dump({
                     "type": "update", "seq": update.seq, "kind": update.kind,
-                    "events": for_seat(update.events, seat), "view": self.service.view_of(live, seat),
+                    "events": for_seat(update.events, seat), "view": snapshot.view(seat),
                 })
             await write(member.ws, text)
 

@@ -110,28 +110,27 @@ class TableSocket:
 
     def seat(self) -> int | None:
         """The user's seat now (it changes when they join or leave)."""
-        live = self.service.live(self.table_id)
-        return live.seat_of(self.user_id) if live is not None else None
+        snapshot = self.service.snapshot(self.table_id)
+        return snapshot.info.seat_of(self.user_id) if snapshot is not None else None
 
     async def welcome(self) -> None:
         """Send the whole view; the room skips the updates queued so far, which it covers."""
-        live = self.service.live(self.table_id)
-        if live is None:
+        snapshot = self.service.snapshot(self.table_id)
+        if snapshot is None:
             raise Refusal("table_not_found", "There is no such table.")
         if self.room is not None:
             self.skip = self.room.covered()
-        seat = live.seat_of(self.user_id)
-        view = self.service.view_of(live, seat)
+        seat = snapshot.info.seat_of(self.user_id)
+        view = snapshot.view(seat)
         await send(self.ws, {"type": "welcome", "you": seat, "seq": view["seq"], "view": view})
 
     async def come_back(self) -> None:
         """Opening the table is coming back: a seat on autopilot waits for its owner again."""
-        live = self.service.live(self.table_id)
-        seat = live.seat_of(self.user_id) if live is not None else None
-        if live is None or seat is None or live.row.status != "playing":
+        snapshot = self.service.snapshot(self.table_id)
+        if snapshot is None or snapshot.info.status != "playing":
             return
-        row = live.seat_row(seat)
-        if row.autopilot or row.missed:
+        seat = snapshot.info.seat_of(self.user_id)
+        if seat is not None and not snapshot.info.seats[seat].is_ai:
             await self.service.back(self.table_id, self.user_id)
 
     async def run(self, rooms: Rooms, transport: Any) -> None:

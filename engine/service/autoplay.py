@@ -1,8 +1,14 @@
 """AI seats act through the same path as people: one task per table, a short think delay.
 
-When a table's seat to act belongs to an AI (or to a person on autopilot), a task
-waits ``delay`` seconds so people can follow the play, asks the AI for a move from
-that seat's view only, and applies it under the table's lock like any other move.
+``Autoplay`` is a scheduler. When the table service sees an AI (or a person on
+autopilot, or a stand-in for a timed-out turn) to act, it calls ``kick(table_id)``;
+the table's task waits ``delay`` seconds so people can follow the play, then asks the
+service to take one AI turn through ``step(table_id)``, until ``step`` says nobody
+automatic is to act. A failing step (a database blip, say) is retried with a growing
+back-off instead of stopping the table for good.
+
+``think`` is the AI's choice from one seat's view only; searching players think in a
+worker process so the event loop stays free.
 """
 
 from __future__ import annotations
@@ -10,33 +16,40 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.ai import choose
 from engine.core.errors import Refusal
 
-if TYPE_CHECKING:
-    from engine.service.live import LiveTable
-    from engine.service.tables import TableService
-
 log = logging.getLogger(__name__)
+RETRY_FIRST, RETRY_MAX = 0.5, 30.0
+
+Step = Callable[[str], Awaitable[bool]]
 
 
 class Autoplay:
-    """Runs the AI seats of every table of a service."""
+    """Runs the AI turns of every table of a service, one task per table."""
 
-    def __init__(self, service: TableService, *, delay: float = 0.0) -> None:
-        self.service = service
+    def __init__(
+        self, step: Step, *, delay: float = 0.0, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    ) -> None:
+        self.step = step
         self.delay = delay
+        self.sleep = sleep
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._pool: ProcessPoolExecutor | None = None  # searching AI players think in another process
+        self._pool: ProcessPoolExecutor | None = None
+        self.retries = 0  # steps that failed and were tried again (for checks and benchmarks)
 
-    def kick(self, table: LiveTable) -> None:
-        """Make sure an AI seat on turn at this table gets to move."""
-        if table.id in self._tasks or not self._ai_to_act(table):
-            return
-        self._tasks[table.id] = asyncio.create_task(self._run(table), name=f"ai-{table.id}")
+    def kick(self, table_id: str) -> None:
+        """Make sure an automatic seat on turn at this table gets to move."""
+        if table_id not in self._tasks:
+            self._tasks[table_id] = asyncio.create_task(self._run(table_id), name=f"ai-{table_id}")
+
+    def is_running(self, table_id: str) -> bool:
+        """Whether the table's AI task is alive."""
+        return table_id in self._tasks
 
     def forget(self, table_id: str) -> None:
         """Stop acting at a table."""
@@ -45,7 +58,7 @@ class Autoplay:
             task.cancel()
 
     async def close(self) -> None:
-        """Stop every AI task."""
+        """Stop every AI task and the worker process."""
         tasks = list(self._tasks.values())
         self._tasks.clear()
         for task in tasks:
@@ -60,56 +73,40 @@ class Autoplay:
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
-    @staticmethod
-    def _ai_to_act(table: LiveTable) -> list[int]:
-        seats = table.row.seats
-        return [s for s in sorted(table.to_act()) if seats[s].is_ai or seats[s].autopilot or s in table.standins]
-
-    @staticmethod
-    def _turn_over(table: LiveTable, seat: int) -> bool:
-        """Whether the seat's turn ended: after one move, or for games of many-move turns when it leaves to_act."""
-        if getattr(table.game, "multi_action_turns", False):
-            return seat not in table.to_act()
-        return True
-
-    async def _run(self, table: LiveTable) -> None:
+    async def _run(self, table_id: str) -> None:
+        failures = 0
         try:
             while True:
                 if self.delay:
-                    await asyncio.sleep(self.delay)
-                async with table.lock:
-                    waiting = self._ai_to_act(table)
-                    if not waiting:
-                        return
-                    seat = waiting[0]
-                    action = await self.decide(table, seat)
-                    await self.service.apply_locked(table, seat, action, auto=True)
-                    if seat in table.standins and self._turn_over(table, seat):
-                        table.standins.discard(seat)  # a stand-in plays only the turn that timed out
-                        await self.service.timers.arm(table)
+                    await self.sleep(self.delay)
+                try:
+                    more = await self.step(table_id)
+                except Refusal as refusal:
+                    log.error("AI move refused at table %s: %s", table_id, refusal)
+                    return
+                except Exception:
+                    failures += 1
+                    self.retries += 1
+                    wait = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
+                    log.exception("AI turn failed at table %s; retrying in %.1f s", table_id, wait)
+                    await self.sleep(wait)
+                    continue
+                failures = 0
+                if not more:
+                    return
                 await asyncio.sleep(0)
-        except asyncio.CancelledError:
-            raise
-        except Refusal as refusal:
-            log.error("AI move refused at table %s: %s", table.id, refusal)
-        except Exception:
-            log.exception("AI failed at table %s", table.id)
         finally:
-            if self._tasks.get(table.id) is asyncio.current_task():
-                del self._tasks[table.id]
+            if self._tasks.get(table_id) is asyncio.current_task():
+                del self._tasks[table_id]
 
-    async def decide(self, table: LiveTable, seat: int) -> dict[str, Any]:
-        """The AI's move for a seat, chosen from that seat's view only."""
-        game, state = table.game, table.state
-        view = game.view(state, seat)
-        legal = game.legal_actions(state, seat)
-        row = table.seat_row(seat)
-        level = row.ai_level if row.is_ai else "easy"
-        seed = f"{table.row.seed}:{table.seq}:{seat}"
+    async def think(
+        self, game: str, level: str, view: dict[str, Any], legal: list[Mapping[str, Any]], seed: str
+    ) -> dict[str, Any]:
+        """The AI's move from one seat's view and its legal actions."""
         if level == "strong" and len(legal) > 1:
             # A search takes up to a few hundred milliseconds of CPU: keep the event loop free.
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
             loop = asyncio.get_running_loop()
-            return dict(await loop.run_in_executor(self._pool, choose, game.name, level, view, legal, seed))
-        return dict(choose(game.name, level, view, legal, seed))
+            return dict(await loop.run_in_executor(self._pool, choose, game, level, view, legal, seed))
+        return dict(choose(game, level, view, legal, seed))

@@ -11,20 +11,26 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from engine.core.events import Event
+from engine.service.live import Snapshot, TableInfo
 
 
 @dataclass(frozen=True, slots=True)
 class Update:
-    """What changed at one table: ``kind`` is lobby, started, moved, finished or abandoned."""
+    """What changed at one table (``kind``: lobby, started, moved, finished, abandoned, seat_changed, reminder,
+    timed_out), with everything a subscriber needs to render it."""
 
     table_id: str
     seq: int
     kind: str
-    events: tuple[Event, ...] = ()
-    info: Any = None  # the table's TableInfo after the change
+    events: tuple[Event, ...]
+    snapshot: Snapshot  # the table after the change: its summary and every seat's view
+
+    @property
+    def info(self) -> TableInfo:
+        """The table's public summary after the change."""
+        return self.snapshot.info
 
 
 @dataclass(eq=False)

@@ -1,4 +1,4 @@
-"""One live table in memory (its stored row, its game state, its lock) and its public snapshot."""
+"""One live table in memory (its stored row, its game state, its lock), its public summary and its snapshot."""
 
 from __future__ import annotations
 
@@ -9,9 +9,6 @@ from typing import Any
 from engine.core.errors import Refusal
 from engine.core.rules import Game
 from engine.store.rows import SeatRow, TableRow
-
-TIMERS: dict[str, float | None] = {"none": None, "live": 60.0, "relaxed": 24 * 3600.0}
-STATUSES = ("lobby", "playing", "finished", "abandoned")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +131,21 @@ class LiveTable:
             return frozenset()
         return self.game.to_act(self.state)
 
+    def automatic_to_act(self) -> list[int]:
+        """Seats to act now whose move an AI makes: AI players, people on autopilot, stand-ins for a timed-out turn."""
+        seats = self.row.seats
+        return [s for s in sorted(self.to_act()) if seats[s].is_ai or seats[s].autopilot or s in self.standins]
+
+    def waiting_people(self) -> list[int]:
+        """People (not AI, not on autopilot, not already stood in for) whose move the table awaits."""
+        seats = self.row.seats
+        return [s for s in sorted(self.to_act())
+                if not seats[s].is_ai and not seats[s].autopilot and s not in self.standins]
+
+    def snapshot(self) -> Snapshot:
+        """The table as it is now, for everyone who renders it."""
+        return Snapshot(self.info(), self.game, self.state)
+
     def info(self) -> TableInfo:
         """The public snapshot."""
         row = self.row
@@ -145,3 +157,32 @@ class LiveTable:
             seq=self.seq, seed_hash=row.seed_hash, seed=row.seed if revealed else None, timer=row.timer,
             deadline=row.deadline, to_act=tuple(sorted(self.to_act())), result=row.result,
         )
+
+
+@dataclass(eq=False, slots=True)
+class Snapshot:
+    """A table at one ``seq``: its summary and state, so subscribers render views without asking the service.
+
+    Game states are immutable, so a snapshot stays true after the table moves on; each
+    seat's view is built once and shared by every socket and message of that seat.
+    """
+
+    info: TableInfo
+    game: Game[Any]
+    state: Any
+    _table: dict[str, Any] | None = None
+    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see: the table and, once dealt, its view of the game."""
+        found = self._views.get(seat)
+        if found is None:
+            if self._table is None:
+                self._table = self.info.as_dict()
+            found = self._views[seat] = {
+                "table": self._table,
+                "seq": self.info.seq,
+                "you": seat,
+                "state": self.game.view(self.state, seat) if self.state is not None else None,
+            }
+        return found

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.errors import BadOptions, MalformedAction
-from engine.service.live import TIMERS
+from engine.service.timers import TIMERS
 
 TABLE_SETTINGS = ("players", "timer", "ai_level")
 MAX_ACTION_BYTES = 2048

@@ -1,18 +1,25 @@
-"""The table service: lobbies, moves, AI seats, durable storage and publishing.
+"""The table service: the one owner of every change to a table and of every publish.
 
-Every change to a table happens under that table's lock, is checked by the rules,
-stored, and only then applied in memory and published. A move carries the ``seq`` it
-was made against; an old or repeated one is refused with ``stale`` and never applied
-twice (the store's unique ``(table_id, seq)`` guards across processes too).
+Every change happens under the table's lock, is checked by the rules, stored (a move
+and everything it implies, such as the game's end, in one transaction), and only then
+applied in memory and published. A move carries the ``seq`` it was made against; an
+old or repeated one is refused with ``stale`` and never applied twice (the store's
+unique ``(table_id, seq)`` guards across processes too).
+
+Autoplay and the turn timers are schedulers: they say when an AI turn or a deadline is
+due, and the service makes the change (``_ai_step``, ``_timer_due``). A supervisor
+(``heal``) restarts any table whose AI or deadline was left with nobody acting on it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import games
@@ -23,7 +30,7 @@ from engine.core.rules import replay
 from engine.core.settings import options_dict
 from engine.service.autoplay import Autoplay
 from engine.service.bus import MemoryBus, Subscription, Update
-from engine.service.live import LiveTable, TableInfo
+from engine.service.live import LiveTable, Snapshot, TableInfo
 from engine.service.table_settings import (
     TABLE_SETTINGS,
     check_action_shape,
@@ -32,12 +39,13 @@ from engine.service.table_settings import (
     parse_size,
     parse_timer,
 )
-from engine.service.timers import TurnTimers
+from engine.service.timers import AUTOPILOT_AFTER, Due, TurnTimers, deadline_after, remind_time
 from engine.store.database import Store
 from engine.store.rows import LoggedAction, SeatRow, TableRow
 
 log = logging.getLogger(__name__)
 AI_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Esme", "Felix")
+HEAL_EVERY = 10.0  # seconds between the supervisor's rounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,27 +67,74 @@ class TableService:
         ai_delay: float = 0.0,
         clock: Callable[[], float] = time.time,
         run_timers: bool = True,
+        heal_every: float | None = HEAL_EVERY,
     ) -> None:
         self.store = store
         self.bus = bus or MemoryBus()
         self.clock = clock
         self._tables: dict[str, LiveTable] = {}
-        self.autoplay = Autoplay(self, delay=ai_delay)
-        self.timers = TurnTimers(self, run_loop=run_timers)
+        self.autoplay = Autoplay(self._ai_step, delay=ai_delay)
+        self.timers = TurnTimers(clock, self._timer_due, run_loop=run_timers)
+        self.heal_every = heal_every
+        self._healer: asyncio.Task[None] | None = None
 
     # life cycle ---------------------------------------------------------------
 
     async def start(self) -> None:
-        """Resume every unfinished table exactly where it was."""
+        """Resume every unfinished table exactly where it was; finish any whose last move ended the game."""
         for row in await self.store.unfinished_tables():
             table = await self._revive(row)
-            self.autoplay.kick(table)
-        self.timers.start()  # stored deadlines are kept as they were, so a restart gives nobody extra time
+            if table.row.status == "playing" and table.game.outcome(table.state) is not None:
+                await self._finish_revived(table)
+                continue
+            self._arm(table)  # stored deadlines are kept as they were, so a restart gives nobody extra time
+            self._kick(table)
+        self.timers.start()
+        if self.heal_every and self._healer is None:
+            self._healer = asyncio.create_task(self._heal_loop(self.heal_every), name="table-healer")
 
     async def close(self) -> None:
-        """Stop the AI and timers."""
+        """Stop the supervisor, the AI and the timers."""
+        if self._healer is not None:
+            self._healer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._healer
+            self._healer = None
         await self.timers.close()
         await self.autoplay.close()
+
+    async def _finish_revived(self, table: LiveTable) -> None:
+        """A game stored before its end was: store the result it implies (an older crash could leave this)."""
+        outcome = table.game.outcome(table.state)
+        assert outcome is not None
+        row = replace(table.row, status="finished", deadline=None, result=outcome.as_dict())
+        await self.store.save_table(row, with_seats=False)
+        table.row = row
+        log.warning("table %s was over but stored as playing; finished it", table.id)
+        self._publish(table, "finished", [public({"type": "finished", **outcome.as_dict(), "seed": row.seed})])
+
+    def heal(self) -> int:
+        """Restart the AI of any table whose automatic seat is to act with no task acting, and re-arm lost timers."""
+        healed = 0
+        for table in list(self._tables.values()):
+            if table.row.status != "playing":
+                continue
+            if table.automatic_to_act() and not self.autoplay.is_running(table.id) and not table.lock.locked():
+                log.warning("table %s had an AI to act and nobody acting; restarted it", table.id)
+                self.autoplay.kick(table.id)
+                healed += 1
+            if table.row.deadline is not None and self.timers.armed(table.id) is None:
+                self._arm(table)
+                healed += 1
+        return healed
+
+    async def _heal_loop(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.heal()
+            except Exception:
+                log.exception("the table supervisor failed")
 
     async def tick_timers(self) -> None:
         """Handle the reminders and expiries due now (the timer loop does this by itself)."""
@@ -171,7 +226,8 @@ class TableService:
             await self.store.save_table(table.row)
             return self._publish(table, "lobby")
 
-    def _seat_ai(self, table: LiveTable, seat: SeatRow) -> None:
+    @staticmethod
+    def _seat_ai(table: LiveTable, seat: SeatRow) -> None:
         taken = {s.name for s in table.row.seats}
         seat.is_ai, seat.user_id = True, None
         seat.ai_level = table.row.meta.get("ai_level", "easy")
@@ -222,10 +278,11 @@ class TableService:
             name = row.name
             self._seat_ai(table, row)
             row.name = f"{name} (AI)" if not name.endswith("(AI)") else name
+            table.row.deadline = self._deadline(table)
             await self.store.save_table(table.row)
-            await self.timers.arm(table)
+            self._arm(table)
             info = self._publish(table, "seat_changed", [public({"type": "left", "seat": seat, "name": name})])
-        self.autoplay.kick(table)
+        self._kick(table)
         return info
 
     async def back(self, table_id: str, user_id: int) -> TableInfo:
@@ -239,8 +296,9 @@ class TableService:
             if not row.autopilot and not row.missed:
                 return table.info()
             row.autopilot, row.missed = False, 0
+            table.row.deadline = self._deadline(table)
             await self.store.save_table(table.row)
-            await self.timers.arm(table)
+            self._arm(table)
             return self._publish(table, "seat_changed", [public({"type": "autopilot", "seat": row.seat, "on": False})])
 
     async def start_game(self, table_id: str, by_user_id: int) -> TableInfo:
@@ -255,12 +313,13 @@ class TableService:
             table.state = table.game.new_game(table.options, table.row.size, table.row.seed)
             table.seq = 0
             table.row.status = "playing"
+            table.row.deadline = self._deadline(table)
             await self.store.save_table(table.row)
-            await self.timers.arm(table)
+            self._arm(table)
             events = [public({"type": "started", "seed_hash": table.row.seed_hash}),
                       *table.game.start_events(table.state)]
             info = self._publish(table, "started", events)
-        self.autoplay.kick(table)
+        self._kick(table)
         return info
 
     async def abandon(self, table_id: str, by_user_id: int, *, is_admin: bool = False) -> TableInfo:
@@ -273,6 +332,7 @@ class TableService:
             table.row.status = "abandoned"
             table.row.deadline = None
             await self.store.save_table(table.row, with_seats=False)
+            self._arm(table)
             info = self._publish(table, "abandoned", [public({"type": "abandoned", "seed": table.row.seed})])
         self.autoplay.forget(table.id)
         return info
@@ -290,38 +350,132 @@ class TableService:
             table.require_status("playing")
             if seq != table.seq:
                 raise Refusal("stale", "The table has moved on since you chose; your move was not applied.")
-            events = await self.apply_locked(table, seat, action, auto=False)
-        self.autoplay.kick(table)
+            events = await self._commit_move(table, seat, action, auto=False)
+        self._kick(table)
         return ActResult(table.seq, for_seat(events, seat))
 
-    async def apply_locked(self, table: LiveTable, seat: int, action: Mapping[str, Any], *, auto: bool) -> list[Event]:
-        """Apply, store, then publish one move; the caller holds the table's lock."""
+    async def _commit_move(self, table: LiveTable, seat: int, action: Mapping[str, Any], *, auto: bool) -> list[Event]:
+        """Apply one move, store it with everything it implies in one transaction, then publish; lock held.
+
+        Nothing in memory changes until the store has the move: the table's new row
+        (finished status and result, the next deadline, a seat back from autopilot)
+        is built aside and swapped in after the commit.
+        """
         state, events = table.game.apply(table.state, seat, action)
         entry = LoggedAction(table.seq + 1, seat, dict(action), auto)
+        standins = set(table.standins)
+        if not auto or (seat in standins and self._turn_over(table, seat, state)):
+            standins.discard(seat)  # a stand-in plays only the turn that timed out
+        seat_row = table.seat_row(seat)
+        back = not auto and (seat_row.autopilot or seat_row.missed > 0)
+        seats = [replace(s, autopilot=False, missed=0) if s.seat == seat else s for s in table.row.seats] if back \
+            else table.row.seats
+        outcome = table.game.outcome(state)
+        if outcome is not None:
+            row = replace(table.row, status="finished", deadline=None, result=outcome.as_dict(), seats=seats)
+        else:
+            after = LiveTable(replace(table.row, seats=seats), table.game, table.options, state, entry.seq,
+                              standins=standins)
+            row = replace(after.row, deadline=self._deadline(after))
+            if row.deadline != table.row.deadline:
+                row.meta = {k: v for k, v in row.meta.items() if k != "reminded"}
+        changed = row.status != table.row.status or row.deadline != table.row.deadline or back
         try:
-            await self.store.append(table.id, entry)
+            await self.store.append(table.id, entry, row if changed else None, with_seats=back)
         except Refusal:
             await self._reload(table)
             raise
-        table.state, table.seq = state, entry.seq
-        seat_row = table.seat_row(seat)
-        if not auto:
-            table.standins.discard(seat)
-        if not auto and (seat_row.autopilot or seat_row.missed):
-            seat_row.autopilot, seat_row.missed = False, 0
-            await self.store.save_table(table.row)
-        outcome = table.game.outcome(state)
+        table.row, table.state, table.seq, table.standins = row, state, entry.seq, standins
         if outcome is None:
-            await self.timers.arm(table)
+            self._arm(table)
             self._publish(table, "moved", events)
             return events
-        table.row.status = "finished"
-        table.row.deadline = None
-        table.row.result = outcome.as_dict()
-        await self.store.save_table(table.row, with_seats=False)
+        self._arm(table)
         events = [*events, public({"type": "finished", **outcome.as_dict(), "seed": table.row.seed})]
         self._publish(table, "finished", events)
         return events
+
+    @staticmethod
+    def _turn_over(table: LiveTable, seat: int, state: Any) -> bool:
+        """Whether the seat's turn ended with this move (games of many-move turns: when it leaves to_act)."""
+        if getattr(table.game, "multi_action_turns", False):
+            return seat not in table.game.to_act(state)
+        return True
+
+    # automatic seats and deadlines ------------------------------------------------
+
+    def _deadline(self, table: LiveTable) -> float | None:
+        """The deadline the table should have now: set while people are awaited at a timed table."""
+        if table.row.status != "playing" or not table.waiting_people():
+            return None
+        return deadline_after(table.row.timer, self.clock())
+
+    def _arm(self, table: LiveTable) -> None:
+        """Tell the timers the table's stored deadline (and whether its reminder is still to come)."""
+        deadline = table.row.deadline if table.row.status == "playing" else None
+        remind_at = None
+        if deadline is not None and table.row.meta.get("reminded") != deadline:
+            remind_at = remind_time(table.row.timer, deadline)
+        self.timers.arm(table.id, deadline, remind_at)
+
+    def _kick(self, table: LiveTable) -> None:
+        if table.automatic_to_act():
+            self.autoplay.kick(table.id)
+
+    async def _ai_step(self, table_id: str) -> bool:
+        """One automatic turn at a table; False once no automatic seat is to act."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return False
+        async with table.lock:
+            waiting = table.automatic_to_act()
+            if not waiting:
+                return False
+            seat = waiting[0]
+            row = table.seat_row(seat)
+            level = row.ai_level if row.is_ai else "easy"
+            view = table.game.view(table.state, seat)
+            legal = table.game.legal_actions(table.state, seat)
+            seed = f"{table.row.seed}:{table.seq}:{seat}"
+            action = await self.autoplay.think(table.game.name, level, view, legal, seed)
+            await self._commit_move(table, seat, action, auto=True)
+            return bool(table.automatic_to_act())
+
+    async def _timer_due(self, table_id: str, deadline: float, kind: Due) -> None:
+        """A reminder or an expiry came due: publish the reminder, or stand in for the people who ran out of time."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.row.deadline != deadline or table.row.status != "playing":
+                return
+            if kind is Due.REMIND:
+                if table.row.meta.get("reminded") != deadline:
+                    row = replace(table.row, meta={**table.row.meta, "reminded": deadline})
+                    await self.store.save_table(row, with_seats=False)
+                    table.row = row
+                    events = [public({"type": "reminder", "seat": s, "deadline": deadline})
+                              for s in table.waiting_people()]
+                    self._publish(table, "reminder", events)
+                self.timers.reminded(table_id, deadline)
+                return
+            events, seats = [], []
+            for seat in table.row.seats:
+                if seat.seat in table.waiting_people():
+                    missed = seat.missed + 1
+                    autopilot = seat.autopilot or missed >= AUTOPILOT_AFTER
+                    events.append(public({"type": "timed_out", "seat": seat.seat, "name": seat.name}))
+                    if autopilot and not seat.autopilot:
+                        events.append(public({"type": "autopilot", "seat": seat.seat, "on": True}))
+                    seat = replace(seat, missed=missed, autopilot=autopilot)
+                seats.append(seat)
+            standins = set(table.standins) | set(table.waiting_people())
+            row = replace(table.row, deadline=None, seats=seats)
+            await self.store.save_table(row)
+            table.row, table.standins = row, standins
+            self._arm(table)
+            self._publish(table, "timed_out", events)
+        self._kick(table)
 
     async def _reload(self, table: LiveTable) -> None:
         """Another process moved this table on: rebuild it from the store."""
@@ -344,12 +498,12 @@ class TableService:
 
     def view_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
         """The view of a table for a seat, without touching the store."""
-        return {
-            "table": table.info().as_dict(),
-            "seq": table.seq,
-            "you": seat,
-            "state": table.game.view(table.state, seat) if table.state is not None else None,
-        }
+        return table.snapshot().view(seat)
+
+    def snapshot(self, table_id: str) -> Snapshot | None:
+        """The table as it is now, if this process serves it."""
+        table = self._tables.get(table_id)
+        return table.snapshot() if table is not None else None
 
     def live(self, table_id: str) -> LiveTable | None:
         """The table if this process is serving it."""
@@ -383,6 +537,6 @@ class TableService:
         return (await self._table(table_id)).row.meta.get(key)
 
     def _publish(self, table: LiveTable, kind: str, events: list[Event] | None = None) -> TableInfo:
-        info = table.info()
-        self.bus.publish(Update(table.id, table.seq, kind, tuple(events or ()), info))
-        return info
+        snapshot = table.snapshot()
+        self.bus.publish(Update(table.id, table.seq, kind, tuple(events or ()), snapshot))
+        return snapshot.info

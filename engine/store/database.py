@@ -3,7 +3,9 @@
 Tables, seats and users are rows; moves are an append-only log with a unique
 ``(table_id, seq)``. Appends are group-committed: every move waiting at the same time
 goes into one transaction, and each caller is answered only after that commit, so a
-move is acknowledged only once it is durable and the log never holds a move twice.
+move is acknowledged only once it is durable and the log never holds a move twice. A
+move that changes its table (the game's end, the next deadline) carries the table's new
+row into the same transaction, so a crash can never keep the one without the other.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import contextlib
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +61,16 @@ def _migrate(connection: Connection) -> None:
     command.upgrade(config, "head")
 
 
+@dataclass(slots=True)
+class Pending:
+    """A move waiting for the next group commit, with its table's new row when the move changes it."""
+
+    action: dict[str, Any]
+    table: TableRow | None
+    with_seats: bool
+    future: asyncio.Future[None]
+
+
 class Store:
     """Reads and writes tables, seats, users and the move log."""
 
@@ -66,7 +79,7 @@ class Store:
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self._pending: list[Pending] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0
@@ -92,8 +105,10 @@ class Store:
 
     # the log ------------------------------------------------------------------
 
-    async def append(self, table_id: str, entry: LoggedAction) -> None:
-        """Store one move durably; raises Refusal("stale") if that seq is already taken."""
+    async def append(
+        self, table_id: str, entry: LoggedAction, table: TableRow | None = None, *, with_seats: bool = False
+    ) -> None:
+        """Store one move durably, with its table's new row in the same transaction; raises Refusal("stale")."""
         if self._writer is None:
             raise RuntimeError("the store is not open")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -101,7 +116,9 @@ class Store:
             "table_id": table_id, "seq": entry.seq, "seat": entry.seat, "action": json.dumps(entry.action),
             "auto": entry.auto, "created_at": time.time(),
         }
-        self._pending.append((row, future))
+        if table is not None:
+            table.updated_at = time.time()
+        self._pending.append(Pending(row, table, with_seats, future))
         self._wake.set()
         await future
 
@@ -113,39 +130,52 @@ class Store:
             if batch:
                 await self._write_batch(batch)
 
-    async def _write_batch(self, batch: list[tuple[dict[str, Any], asyncio.Future[None]]]) -> None:
+    async def _write_batch(self, batch: list[Pending]) -> None:
         try:
             async with self.engine.begin() as conn:
-                await conn.execute(insert(actions), [row for row, _ in batch])
+                await conn.execute(insert(actions), [p.action for p in batch])
+                for pending in batch:
+                    await self._write_table(conn, pending)
             self.commits += 1
         except IntegrityError:
-            for row, future in batch:  # one bad row must not sink the others: retry one by one
-                await self._write_one(row, future)
+            for pending in batch:  # one bad row must not sink the others: retry one by one
+                await self._write_one(pending)
             return
         except Exception as exc:
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(exc)
+            for pending in batch:
+                if not pending.future.done():
+                    pending.future.set_exception(exc)
             return
-        for _, future in batch:
-            if not future.done():
-                future.set_result(None)
+        for pending in batch:
+            if not pending.future.done():
+                pending.future.set_result(None)
 
-    async def _write_one(self, row: dict[str, Any], future: asyncio.Future[None]) -> None:
+    async def _write_one(self, pending: Pending) -> None:
         try:
             async with self.engine.begin() as conn:
-                await conn.execute(insert(actions), [row])
+                await conn.execute(insert(actions), [pending.action])
+                await self._write_table(conn, pending)
             self.commits += 1
         except IntegrityError:
-            if not future.done():
-                future.set_exception(Refusal("stale", "That move was made against an old position; not applied."))
+            if not pending.future.done():
+                pending.future.set_exception(
+                    Refusal("stale", "That move was made against an old position; not applied."))
             return
         except Exception as exc:
-            if not future.done():
-                future.set_exception(exc)
+            if not pending.future.done():
+                pending.future.set_exception(exc)
             return
-        if not future.done():
-            future.set_result(None)
+        if not pending.future.done():
+            pending.future.set_result(None)
+
+    async def _write_table(self, conn: Any, pending: Pending) -> None:
+        row = pending.table
+        if row is None:
+            return
+        await conn.execute(update(tables).where(tables.c.id == row.id).values(**_table_values(row)))
+        if pending.with_seats:
+            await conn.execute(seats.delete().where(seats.c.table_id == row.id))
+            await self._write_seats(conn, row.id, row.seats)
 
     async def load_actions(self, table_id: str) -> list[LoggedAction]:
         """The move log of a table, in order."""

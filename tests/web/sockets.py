@@ -43,8 +43,8 @@ class Peer:
                     return frame
 
     async def caught_up(self, seq: int) -> Frame:
-        """The latest view once it is at ``seq`` (reading frames until it is)."""
-        while self.view is None or self.view["seq"] != seq:
+        """The latest view once the game is at ``seq`` (reading frames until it is; lobby views carry seq 0 too)."""
+        while self.view is None or self.view["seq"] != seq or self.view["state"] is None:
             await self.until(lambda f: "view" in f)
         return self.view
 

@@ -7,57 +7,15 @@ until the host presses Done.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from telegram import CallbackQuery, Update
 
-from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
-
-from engine import games
 from engine.core.errors import Refusal
-from engine.service.live import TIMERS, TableInfo
-from tgbot.callbacks import Verb, button_data, parse
+from engine.service.live import TableInfo
+from tgbot.buttons import answer, pressed_table
+from tgbot.callbacks import Verb, parse
 from tgbot.context import Context, locale_of
-from tgbot.lobby import answer, pressed_table
+from tgbot.keyboards import choices
 from tgbot.render import refusal_text, show_value, translate
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One setting a lobby can change: its name, label, allowed values and current value."""
-
-    name: str
-    label: str
-    values: tuple[Any, ...]
-    current: Any
-
-    def next_index(self) -> int:
-        """The index of the value after the current one (the first when the current one is not a preset)."""
-        if self.current in self.values:
-            return (self.values.index(self.current) + 1) % len(self.values)
-        return 0
-
-
-def choices(info: TableInfo) -> list[Choice]:
-    """Every setting of a table that has more than one value to pick from, in a fixed order."""
-    game = games.get(info.game)
-    found = [Choice(s.name, s.label, tuple(s.choices), info.options.get(s.name, s.default))
-             for s in game.settings if len(s.choices) > 1]
-    if game.min_players != game.max_players:
-        found.append(Choice("players", "Players", tuple(range(game.min_players, game.max_players + 1)), info.size))
-    found.append(Choice("timer", "Turn timer", tuple(TIMERS), info.timer))
-    return found
-
-
-def options_keyboard(info: TableInfo, locale: str | None) -> InlineKeyboardMarkup:
-    """One button per setting (label: value), then Done."""
-    rows = [
-        [InlineKeyboardButton(f"{translate(locale, c.label)}: {show_value(c.current)}",
-                              callback_data=button_data(Verb.SET_OPTION, info.id, i, c.next_index()))]
-        for i, c in enumerate(choices(info))
-    ]
-    done = InlineKeyboardButton(translate(locale, "Done"), callback_data=button_data(Verb.OPTIONS_DONE, info.id))
-    rows.append([done])
-    return InlineKeyboardMarkup(rows)
 
 
 async def _host_in_lobby(update: Update, context: Context) -> tuple[CallbackQuery, TableInfo] | None:

@@ -1,0 +1,58 @@
+"""Button presses: recognising a press, answering it once, and finding the table whose message it is on."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from telegram import CallbackQuery, Update
+from telegram.error import TelegramError
+
+from engine.core.errors import Refusal
+from engine.service.live import TableInfo
+from tgbot.callbacks import Callback, Verb, parse
+from tgbot.context import Context, locale_of
+from tgbot.records import MESSAGE
+from tgbot.render import refusal_text, translate
+
+STRAY = "That button is not one of mine, or it is out of date."
+
+
+def is_verb(*verbs: Verb) -> Any:
+    """A CallbackQueryHandler pattern for well-formed data of these verbs."""
+    def check(data: object) -> bool:
+        found = parse(data) if isinstance(data, str) else None
+        return found is not None and found.verb in verbs
+    return check
+
+
+async def answer(query: CallbackQuery, text: str | None = None, **kwargs: Any) -> None:
+    """Answer a press once (a press that is never answered keeps its spinner)."""
+    with contextlib.suppress(TelegramError):
+        await query.answer(text, **kwargs)
+
+
+async def pressed_table(update: Update, context: Context, meta_key: str = MESSAGE
+                        ) -> tuple[CallbackQuery, Callback, TableInfo] | None:
+    """The press, its parsed data and its table, when the button really is on that table's message."""
+    query = update.callback_query
+    if query is None:
+        return None
+    locale = locale_of(query.from_user)
+    found = parse(query.data)
+    if found is None:
+        await answer(query, translate(locale, STRAY))
+        return None
+    try:
+        info = await context.bot_data.service.info(found.target)
+    except Refusal as refusal:
+        await answer(query, refusal_text(refusal, locale))
+        return None
+    stored = await context.bot_data.service.get_meta(info.id, meta_key)
+    message = query.message
+    where = (message.chat.id, message.message_id) if message is not None else None
+    expected = (stored.get("chat"), stored.get("id")) if isinstance(stored, dict) else (info.chat_id, stored)
+    if where is None or where != expected:
+        await answer(query, translate(locale, "That button does not belong to this table's message."))
+        return None
+    return query, found, info

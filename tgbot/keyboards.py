@@ -1,0 +1,71 @@
+"""The bot's inline keyboards: a lobby's buttons and the Options keyboard built from a table's settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import games
+from engine.service.live import TableInfo
+from engine.service.timers import TIMERS
+from tgbot.callbacks import Verb, button_data
+from tgbot.links import Links
+from tgbot.render import show_value, translate
+
+
+def lobby_keyboard(info: TableInfo, links: Links, locale: str | None, *, private: bool = False) -> InlineKeyboardMarkup:
+    """Join, Leave, Add AI, Options, Start, Open table."""
+    def _(text: str) -> str:
+        return translate(locale, text)
+
+    def press(label: str, verb: Verb) -> InlineKeyboardButton:
+        return InlineKeyboardButton(_(label), callback_data=button_data(verb, info.id))
+
+    return InlineKeyboardMarkup([
+        [press("Join", Verb.JOIN), press("Leave", Verb.LEAVE)],
+        [press("Add AI", Verb.ADD_AI), press("Options", Verb.OPTIONS)],
+        [press("Start", Verb.START)],
+        [links.open_button(_("Open table"), info.id, private=private)],
+    ])
+
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One setting a lobby can change: its name, label, allowed values and current value."""
+
+    name: str
+    label: str
+    values: tuple[Any, ...]
+    current: Any
+
+    def next_index(self) -> int:
+        """The index of the value after the current one (the first when the current one is not a preset)."""
+        if self.current in self.values:
+            return (self.values.index(self.current) + 1) % len(self.values)
+        return 0
+
+
+def choices(info: TableInfo) -> list[Choice]:
+    """Every setting of a table that has more than one value to pick from, in a fixed order."""
+    game = games.get(info.game)
+    found = [Choice(s.name, s.label, tuple(s.choices), info.options.get(s.name, s.default))
+             for s in game.settings if len(s.choices) > 1]
+    if game.min_players != game.max_players:
+        found.append(Choice("players", "Players", tuple(range(game.min_players, game.max_players + 1)), info.size))
+    found.append(Choice("timer", "Turn timer", tuple(TIMERS), info.timer))
+    return found
+
+
+def options_keyboard(info: TableInfo, locale: str | None) -> InlineKeyboardMarkup:
+    """One button per setting (label: value), then Done."""
+    rows = [
+        [InlineKeyboardButton(f"{translate(locale, c.label)}: {show_value(c.current)}",
+                              callback_data=button_data(Verb.SET_OPTION, info.id, i, c.next_index()))]
+        for i, c in enumerate(choices(info))
+    ]
+    done = InlineKeyboardButton(translate(locale, "Done"), callback_data=button_data(Verb.OPTIONS_DONE, info.id))
+    rows.append([done])
+    return InlineKeyboardMarkup(rows)
