@@ -6,15 +6,22 @@ PG_LOCAL := postgresql://postgres@127.0.0.1:5432/postgres
 CARDROOM_TEST_POSTGRES ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && echo $(PG_LOCAL))
 export CARDROOM_TEST_POSTGRES
 
-.PHONY: install run test lint chromium bench simulate messages translations
+.PHONY: install install-test run test test-fast lint chromium bench simulate messages translations
 
-$(VENV)/.installed: pyproject.toml
+# `make run` installs only what the product needs; `make test` adds the test and lint tools.
+$(VENV)/.runtime: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --editable .
+	touch $@
+
+$(VENV)/.testtools: $(VENV)/.runtime
 	$(PY) -m pip install --quiet --editable ".[test]"
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.runtime
+
+install-test: $(VENV)/.testtools
 
 run: install
 	$(PY) -m webapp
@@ -24,12 +31,16 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else echo "browser tests need Debian's chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
 
-lint: install
+lint: install-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-test: install chromium lint
+test: install-test chromium lint
 	$(VENV)/bin/pytest
+
+# The fast suite for development: everything but the browser and the soak, in parallel-friendly seconds.
+test-fast: install-test
+	$(VENV)/bin/pytest -m "not browser and not slow and not soak"
 
 simulate: install
 	$(VENV)/bin/cardroom simulate --game coins --games 20
@@ -39,10 +50,10 @@ bench: install
 
 # Translations: refresh the template of every user-facing string; add a language with
 #   .venv/bin/pybabel init -i locale/messages.pot -d locale -l de   then   make translations
-messages: install
+messages: install-test
 	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 -k translate:2 \
 	  -o locale/messages.pot --project=Cardroom --sort-by-file .
 
-translations: install
+translations: install-test
 	@if ls locale/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then $(VENV)/bin/pybabel compile -d locale; \
 	else echo "no catalogs yet: English is the source language"; fi

@@ -1,4 +1,8 @@
-"""Shared fixtures: settings for a temp data dir, a SQLite store there, and a started table service."""
+"""Shared fixtures: settings for a temp data dir, a store there, and the one started table service fixture.
+
+Folders mark their tests by kind (``browser``), so ``pytest -m "not browser and not slow"``
+runs the fast suite in seconds (``make test-fast``).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,16 @@ import pytest
 from engine.config import Settings
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
+
+FOLDER_MARKS = {"browser": "browser", "soak": "soak"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test by the folder it lives in (tests/browser -> browser)."""
+    for item in items:
+        folder = item.path.parent.name
+        if folder in FOLDER_MARKS:
+            item.add_marker(FOLDER_MARKS[folder])
 
 
 @pytest.fixture
@@ -29,8 +43,8 @@ async def store(settings: Settings) -> AsyncIterator[Store]:
 
 @pytest.fixture
 async def service(store: Store) -> AsyncIterator[TableService]:
-    """A started table service over ``store``."""
-    started = TableService(store, ai_delay=0.0)
+    """A started table service over ``store``, with no AI think delay and no supervisor rounds."""
+    started = TableService(store, ai_delay=0.0, heal_every=None)
     await started.start()
     yield started
     await started.close()

@@ -15,10 +15,12 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = Settings.from_env()
     if settings.local_mode:
-        logging.getLogger("webapp").info(
-            "No BOT_TOKEN: local mode. Open http://%s:%d/ to play against AI players.", settings.host, settings.port)
+        ready = f"No BOT_TOKEN: local mode. Open http://{settings.host}:{settings.port}/ to play against AI players."
+    else:
+        ready = f"Serving the Mini App on http://{settings.host}:{settings.port}/ with the bot."
+    # print() is called by aiohttp once the socket listens, so the address is only shown when it works.
     web.run_app(make_app(settings), host=settings.host, port=settings.port, access_log=None,
-                print=None, shutdown_timeout=5.0)
+                print=lambda _: logging.getLogger("webapp").info(ready), shutdown_timeout=5.0)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 
 POSTGRES = os.environ.get("CARDROOM_TEST_POSTGRES", "")
@@ -52,9 +51,6 @@ async def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Async
 
 
 @pytest.fixture
-async def service(store_factory: StoreFactory) -> AsyncIterator[TableService]:
-    """A started table service with no AI think delay."""
-    svc = TableService(await store_factory())
-    await svc.start()
-    yield svc
-    await svc.close()
+async def store(store_factory: StoreFactory) -> Store:
+    """An open store on each backend (the shared ``service`` fixture runs over it)."""
+    return await store_factory()
