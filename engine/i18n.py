@@ -1,36 +1,66 @@
-"""Translations: every user-facing string goes through ``gettext`` of a locale.
+"""Translations: every user-facing string goes through the ``gettext`` of one of the supported languages.
 
-Catalogs live in ``locale/<lang>/LC_MESSAGES/messages.mo`` (Babel: ``pybabel extract``,
-``init``, ``compile``); English is the source language, so a missing catalog falls back
-to the English text. Refusal codes are translated by code (``refusal_text``).
+Catalogs are ``locale/<lang>/LC_MESSAGES/messages.po`` (Babel: ``make messages`` refreshes
+the template, the catalogs are kept complete by ``tests/architecture/test_catalogs.py``).
+They are read and compiled in memory when first used, so a fresh checkout needs no
+build step. English is the source language. Any other language falls back to English
+as a whole (``negotiate``), never to a mix of two languages.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DEFAULT_LOCALE = "en"
+LANGUAGES: dict[str, str] = {"en": "English", "ru": "Русский", "ko": "한국어", "lv": "Latviešu"}
 
 Gettext = Callable[[str], str]
 
 
-@cache
+def N_(message: str) -> str:
+    """Mark a string for translation where it is defined; it is translated where it is shown."""
+    return message
+
+
+def negotiate(tag: str | None) -> str:
+    """The supported language for a tag like ``"ru-RU"``, ``"ko"`` or ``"pt-br"`` (English when unsupported)."""
+    if not tag:
+        return DEFAULT_LOCALE
+    base = tag.strip().replace("_", "-").split("-")[0].lower()
+    return base if base in LANGUAGES else DEFAULT_LOCALE
+
+
 def translations(locale: str | None) -> NullTranslations:
-    """The catalog for a locale (like ``"en"`` or ``"pt-br"``), falling back to English."""
-    lang = (locale or DEFAULT_LOCALE).replace("-", "_")
-    return Translations.load(str(LOCALE_DIR), [lang, lang.split("_")[0], DEFAULT_LOCALE], "messages")
+    """The catalog of a language (negotiated from ``locale``); English is the identity."""
+    return _catalog(negotiate(locale))
+
+
+@cache
+def _catalog(lang: str) -> NullTranslations:
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
+    if lang == DEFAULT_LOCALE or not path.is_file():
+        return NullTranslations()
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=lang)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled)
 
 
 def gettext_for(locale: str | None) -> Gettext:
-    """The ``_`` function for a locale."""
+    """The ``_`` function for a language."""
     return translations(locale).gettext
 
 
 def ngettext_for(locale: str | None) -> Callable[[str, str, int], str]:
-    """The plural-aware ``ngettext`` for a locale."""
+    """The plural-aware ``ngettext`` for a language (three forms in Russian and Latvian, one in Korean)."""
     return translations(locale).ngettext

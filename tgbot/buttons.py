@@ -9,13 +9,14 @@ from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 
 from engine.core.errors import Refusal
+from engine.i18n import N_
 from engine.service.live import TableInfo
 from tgbot.callbacks import Callback, Verb, parse
 from tgbot.context import Context, locale_of
 from tgbot.records import MESSAGE
 from tgbot.render import refusal_text, translate
 
-STRAY = "That button is not one of mine, or it is out of date."
+STRAY = N_("That button is not one of mine, or it is out of date.")
 
 
 def is_verb(*verbs: Verb) -> Any:

@@ -14,6 +14,7 @@ from telegram.ext import ExtBot
 
 from engine import games
 from engine.core.errors import Refusal
+from engine.i18n import N_
 from tgbot.buttons import answer
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import Context, display_name, is_private, locale_of, reply, reply_refusal
@@ -118,7 +119,7 @@ async def rules_command(update: Update, context: Context) -> None:
 
 
 def _settings_markup(notify: bool, locale: str | None) -> InlineKeyboardMarkup:
-    label = "Turn messages: on" if notify else "Turn messages: off"
+    label = N_("Turn messages: on") if notify else N_("Turn messages: off")
     target = "off" if notify else "on"
     return InlineKeyboardMarkup([[InlineKeyboardButton(translate(locale, label),
                                                        callback_data=button_data(Verb.NOTIFY, target))]])
@@ -152,7 +153,7 @@ async def notify_button(update: Update, context: Context) -> None:
     store = context.bot_data.service.store
     await store.upsert_user(query.from_user.id, display_name(query.from_user))
     await store.set_user_flags(query.from_user.id, notify=notify)
-    await answer(query, translate(locale, "Turn messages are on." if notify else "Turn messages are off."))
+    await answer(query, translate(locale, N_("Turn messages are on.") if notify else N_("Turn messages are off.")))
     await context.bot.edit_message_text(render("settings.html", locale, notify=notify), message.chat.id,
                                         message.message_id, parse_mode="HTML",
                                         reply_markup=_settings_markup(notify, locale))

@@ -8,6 +8,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import games
+from engine.i18n import N_
 from engine.service.live import TableInfo
 from engine.service.timers import TIMERS
 from tgbot.callbacks import Verb, button_data
@@ -24,8 +25,8 @@ def lobby_keyboard(info: TableInfo, links: Links, locale: str | None, *, private
         return InlineKeyboardButton(_(label), callback_data=button_data(verb, info.id))
 
     return InlineKeyboardMarkup([
-        [press("Join", Verb.JOIN), press("Leave", Verb.LEAVE)],
-        [press("Add AI", Verb.ADD_AI), press("Options", Verb.OPTIONS)],
+        [press(N_("Join"), Verb.JOIN), press(N_("Leave"), Verb.LEAVE)],
+        [press(N_("Add AI"), Verb.ADD_AI), press(N_("Options"), Verb.OPTIONS)],
         [press("Start", Verb.START)],
         [links.open_button(_("Open table"), info.id, private=private)],
     ])

@@ -16,7 +16,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup, escape
 
 from engine.core.errors import Refusal
-from engine.i18n import gettext_for, ngettext_for
+from engine.i18n import N_, gettext_for, ngettext_for
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "bot"
 _locale: ContextVar[str | None] = ContextVar("bot_locale", default=None)
@@ -40,7 +40,7 @@ def mention(name: str, user_id: int | None) -> Markup:
 def show_value(value: Any) -> str:
     """A setting's value as people read it."""
     if isinstance(value, bool):
-        return _gettext("on") if value else _gettext("off")
+        return _gettext(N_("on")) if value else _gettext(N_("off"))
     return str(value).replace("_", " ")
 
 
@@ -90,15 +90,15 @@ def translate(locale: str | None, message: str) -> str:
 
 
 _REFUSALS = {
-    "table_not_found": "That table no longer exists.",
-    "table_full": "This table is full.",
-    "already_seated": "You already have a seat at this table.",
-    "already_started": "The game has already started.",
-    "not_host": "Only the host can do that.",
-    "not_seated": "You do not have a seat at this table.",
-    "game_over": "The game is over.",
-    "abandoned": "This table was cancelled.",
-    "not_started": "The game has not started yet.",
+    "table_not_found": N_("That table no longer exists."),
+    "table_full": N_("This table is full."),
+    "already_seated": N_("You already have a seat at this table."),
+    "already_started": N_("The game has already started."),
+    "not_host": N_("Only the host can do that."),
+    "not_seated": N_("You do not have a seat at this table."),
+    "game_over": N_("The game is over."),
+    "abandoned": N_("This table was cancelled."),
+    "not_started": N_("The game has not started yet."),
 }
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
-from engine.i18n import gettext_for
+from engine.i18n import DEFAULT_LOCALE, gettext_for, negotiate
 from webapp.keys import SETTINGS, STATIC
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -18,12 +18,12 @@ _LANG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?")
 
 
 def page_language(request: web.Request) -> str:
-    """The page's language: ``?lang=``, else the browser's first choice, else English."""
+    """The page's language (one the catalogs have): ``?lang=``, else the browser's first choice, else English."""
     for candidate in (request.query.get("lang", ""), request.headers.get("Accept-Language", "").split(",")[0]):
         tag = candidate.split(";")[0].strip()
         if _LANG.fullmatch(tag):
-            return tag.lower().replace("_", "-")
-    return "en"
+            return negotiate(tag)
+    return DEFAULT_LOCALE
 
 
 def static_url_for(version: str) -> Callable[[str], str]:
