@@ -15,13 +15,26 @@ sendMessage, editMessageText and editMessageReplyMarkup that succeed; 0 switches
 ``clock`` to move time by hand, or ``time_scale`` < 1 to shrink every window (retry_after then comes in
 fractions of a second so the library's rate limiter does not sleep whole seconds).
 
+Telegram's refusals, with its exact descriptions: chats the bot was kicked from or left (403), basic groups
+upgraded to supergroups (400 with ``migrate_to_chat_id``), users who blocked or never started the bot (403),
+closed or unknown forum topics, over-long or empty text, button answers over 200 characters or with a foreign
+``url``, answering a query twice, deleting a message twice or after 48 hours, edits that change nothing.
+Test-side helpers change the world and return the updates Telegram would send the bot (``kick_bot``,
+``bot_leaves``, ``bot_added``, ``user_blocks_bot``, ``user_unblocks_bot``, ``migrate_group``); forum helpers
+(``create_forum_topic``, ``close_forum_topic``, ...) and ``advance(seconds)`` for the fake's clock.
+``inject_fault(method, kind, times=..., status=..., delay=...)`` makes calls fail (see ``faults.py``).
+
 python-telegram-bot builds ``RetryAfter`` through a deprecated int property unless ``PTB_TIMEDELTA=1``;
 with warnings as errors, tests that may meet a 429 need that variable (the ``ptb_timedelta`` fixture in
 ``tests/fakes/fixtures.py``).
 """
 
-from .model import ApiError, Call, Delivery, Edit, FakeMessage
+from .faults import Fault, FaultKind
+from .model import ApiError, Call, Delivery, Edit, FakeMessage, Topic
 from .server import SECRET_HEADER, FakeBotApi
 from .updates import command_entities
 
-__all__ = ["SECRET_HEADER", "ApiError", "Call", "Delivery", "Edit", "FakeBotApi", "FakeMessage", "command_entities"]
+__all__ = [
+    "SECRET_HEADER", "ApiError", "Call", "Delivery", "Edit", "FakeBotApi", "FakeMessage", "Fault", "FaultKind", "Topic",
+    "command_entities",
+]

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .checks import check_reply_markup, check_text, require, require_int
+from .checks import check_reply_markup, check_text, require, require_int, utf16_len
 from .flood import FloodControl
 from .model import JSON, ApiError, Edit, FakeMessage, bad_request, too_many_requests
 from .updates import UpdateBuilder
@@ -25,6 +24,16 @@ _CHAT_ACTIONS = frozenset({
 _COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
 _NO_GIFTS = {"unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False, "premium_subscription": False,
              "gifts_from_channels": False}
+MAX_ANSWER_TEXT = 200  # characters of an answerCallbackQuery notification
+DELETE_WINDOW = 48 * 3600  # seconds after sending during which a message can be deleted
+_START_LINK = re.compile(r"https?://(?:t\.me|telegram\.me|telegram\.dog)/(?P<bot>[A-Za-z0-9_]{5,32})"
+                         r"\?start=[A-Za-z0-9_-]{1,64}")
+
+
+def _is_start_link(url: Any, bot_username: str) -> bool:
+    """answerCallbackQuery's url for a callback button: only a t.me/<this bot>?start=... link."""
+    found = _START_LINK.fullmatch(url) if isinstance(url, str) else None
+    return found is not None and found["bot"].lower() == bot_username.lower()
 
 
 class Methods:
@@ -39,6 +48,7 @@ class Methods:
         self.whole_seconds = whole_seconds
         self.allow_http_web_app = allow_http_web_app
         self.commands: dict[str, list[JSON]] = {}
+        self.emit: Callable[[JSON], Awaitable[object]] | None = None  # queues an update Telegram sends by itself
 
     def table(self) -> dict[str, Callable[[JSON], Any]]:
         """Method name -> handler, for the methods served here."""
@@ -52,6 +62,7 @@ class Methods:
             "answerCallbackQuery": self.answer_callback_query,
             "getChat": self.get_chat,
             "getChatMember": self.get_chat_member,
+            "leaveChat": self.leave_chat,
             "pinChatMessage": lambda params: self._pin(params, pinned=True),
             "unpinChatMessage": lambda params: self._pin(params, pinned=False),
             "sendChatAction": self.send_chat_action,
@@ -86,14 +97,13 @@ class Methods:
                 replied = None
                 if not reply.get("allow_sending_without_reply", params.get("allow_sending_without_reply")):
                     raise bad_request("message to be replied not found")
+        thread_id = self.world.thread_for(chat, params.get("message_thread_id"), replied, self.world.bot_id)
         now = self._check_flood(chat["id"])
         message = self.world.post(chat, self.world.bot_user, text, plain, parse_mode=params.get("parse_mode"),
-                                  reply_markup=markup, reply_to=replied.message_id if replied else None)
+                                  reply_markup=markup, reply_to=replied.message_id if replied else None,
+                                  replied=replied, thread_id=thread_id)
         self.flood.add(chat["id"], now)
-        data = message.to_api()
-        if replied is not None:
-            data["reply_to_message"] = replied.to_api()
-        return data
+        return message.to_api()
 
     def _editable(self, params: JSON, missing: str) -> FakeMessage:
         if params.get("inline_message_id"):
@@ -110,7 +120,7 @@ class Methods:
                     markup: JSON | None, now: float) -> JSON:
         message.edits.append(Edit(now, message.text, message.plain, message.parse_mode, message.reply_markup))
         message.text, message.plain, message.parse_mode, message.reply_markup = text, plain, parse_mode, markup
-        message.edit_date = int(time.time())
+        message.edit_date = int(self.world.now())
         self.flood.add(message.chat_id, now)
         return message.to_api()
 
@@ -141,20 +151,22 @@ class Methods:
         message = self.world.find(chat["id"], message_id)
         if message is None or message.deleted:
             raise bad_request("message to delete not found")
-        bot_id = self.world.bot_user["id"]
+        if message.undeletable or self.world.now() - message.date >= DELETE_WINDOW:
+            raise bad_request("message can't be deleted")
+        bot_id = self.world.bot_id
         if not message.from_bot and chat["type"] != "private" and bot_id not in self.world.admins.get(chat["id"], ()):
             raise bad_request("message can't be deleted")
         return message
 
     def delete_message(self, params: JSON) -> bool:
-        """deleteMessage: flag the message deleted."""
-        chat = self.world.known_chat(require(params, "chat_id"))
+        """deleteMessage: flag the message deleted (only within 48 hours of sending, as on Telegram)."""
+        chat = self.world.writable_chat(require(params, "chat_id"))
         self._deletable(chat, require_int(params, "message_id")).deleted = True
         return True
 
     def delete_messages(self, params: JSON) -> bool:
         """deleteMessages: delete those of the messages that can be; missing ones are skipped."""
-        chat = self.world.known_chat(require(params, "chat_id"))
+        chat = self.world.writable_chat(require(params, "chat_id"))
         ids = require(params, "message_ids")
         if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
             raise bad_request("message_ids must be a list of 1-100 message identifiers")
@@ -166,10 +178,16 @@ class Methods:
         return True
 
     def answer_callback_query(self, params: JSON) -> bool:
-        """answerCallbackQuery: each query can be answered once."""
+        """answerCallbackQuery: each query can be answered once, with at most 200 characters and the bot's own link."""
         query_id = str(require(params, "callback_query_id"))
         if query_id not in self.builder.open_queries or query_id in self.builder.answers:
             raise bad_request("query is too old and response timeout expired or query ID is invalid")
+        text = params.get("text")
+        if text is not None and (not isinstance(text, str) or utf16_len(text) > MAX_ANSWER_TEXT):
+            raise bad_request("MESSAGE_TOO_LONG")
+        url = params.get("url")
+        if url is not None and not _is_start_link(url, str(self.world.bot_user.get("username", ""))):
+            raise bad_request("URL_INVALID")
         self.builder.answers[query_id] = params
         return True
 
@@ -179,6 +197,16 @@ class Methods:
         """getChat: the ChatFullInfo of a known chat."""
         chat = self.world.known_chat(require(params, "chat_id"))
         return {**chat, "accent_color_id": 0, "max_reaction_count": 11, "accepted_gift_types": dict(_NO_GIFTS)}
+
+    async def leave_chat(self, params: JSON) -> bool:
+        """leaveChat: the bot leaves a group; Telegram then sends it a my_chat_member update."""
+        chat = self.world.writable_chat(require(params, "chat_id"))
+        if chat["type"] == "private":
+            raise bad_request("chat member status can't be changed in private chats")
+        update = self.builder.bot_left(chat["id"])
+        if self.emit is not None:
+            await self.emit(update)
+        return True
 
     def get_chat_member(self, params: JSON) -> JSON:
         """getChatMember: creator, administrator (see set_admin), member or left."""

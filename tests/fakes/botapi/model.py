@@ -47,6 +47,7 @@ class Call:
     time: float
     status: int = 0
     response: JSON = field(default_factory=dict)
+    fault: str | None = None  # the injected fault this call met (see FakeBotApi.inject_fault)
 
     @property
     def ok(self) -> bool:
@@ -67,7 +68,10 @@ class Edit:
 
 @dataclass(slots=True)
 class FakeMessage:
-    """A message in a chat: raw text as sent, plain text with markup stripped, keyboard as parsed."""
+    """A message in a chat: raw text as sent, plain text with markup stripped, keyboard as parsed.
+
+    Service messages (topic created, group migrated, ...) have empty text and their Bot API fields in `service`.
+    """
 
     chat: JSON
     message_id: int
@@ -83,6 +87,10 @@ class FakeMessage:
     edit_date: int | None = None
     deleted: bool = False
     pinned: bool = False
+    thread_id: int | None = None  # the forum topic the message is in (None: General, or not a forum)
+    service: JSON | None = None
+    sender_chat: JSON | None = None
+    replied: FakeMessage | None = field(default=None, repr=False, compare=False)
 
     @property
     def chat_id(self) -> int:
@@ -108,10 +116,25 @@ class FakeMessage:
             raise LookupError(f"{len(found)} buttons named {text!r} in message {self.message_id}: {shown}")
         return found[0]
 
-    def to_api(self) -> JSON:
-        """The Message object Telegram would return for this message."""
+    @property
+    def undeletable(self) -> bool:
+        """Service messages about a supergroup's or a forum topic's creation can't be deleted."""
+        return self.service is not None and bool({"forum_topic_created", "migrate_from_chat_id"} & self.service.keys())
+
+    def to_api(self, *, nested: bool = False) -> JSON:
+        """The Message object Telegram would return for this message (a replied-to message is not nested twice)."""
         data: JSON = {"message_id": self.message_id, "date": self.date, "chat": dict(self.chat)}
         data["from"] = dict(self.from_user)
+        if self.sender_chat is not None:
+            data["sender_chat"] = dict(self.sender_chat)
+        if self.thread_id is not None:
+            data["message_thread_id"] = self.thread_id
+            data["is_topic_message"] = True
+        if self.replied is not None and not nested:
+            data["reply_to_message"] = self.replied.to_api(nested=True)
+        if self.service:
+            data.update(self.service)
+            return data
         data["text"] = self.plain
         if self.entities:
             data["entities"] = [dict(e) for e in self.entities]
@@ -120,6 +143,16 @@ class FakeMessage:
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
         return data
+
+
+@dataclass(slots=True)
+class Topic:
+    """A forum topic; its id is the id of the service message that created it."""
+
+    thread_id: int
+    name: str
+    icon_color: int
+    closed: bool = False
 
 
 @dataclass(slots=True)

@@ -15,11 +15,12 @@ import aiohttp
 from aiohttp import web
 
 from .checks import coerce
+from .faults import Fault, FaultKind, Faults, drop, hold
 from .flood import FloodControl
 from .methods import Methods
 from .model import JSON, ApiError, Call, Delivery, FakeMessage, bad_request
 from .updates import UpdateBuilder, is_allowed
-from .world import World
+from .world import DEFAULT_ICON_COLOR, World
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 WEBHOOK_ACTIVE = (
@@ -38,15 +39,19 @@ class FakeBotApi:
                  clock: Callable[[], float] = time.monotonic, time_scale: float = 1.0,
                  allow_http_web_app: bool = False) -> None:
         self.token = token
-        self.clock = clock
+        self._base_clock = clock
+        self._skipped = 0.0
+        self._epoch = time.time() - clock()
         self.bot_user: JSON = {"id": int(token.split(":")[0]), "is_bot": True, "first_name": bot_first_name,
                                "username": bot_username, "can_join_groups": True,
                                "can_read_all_group_messages": False, "supports_inline_queries": False}
-        self.world = World(self.bot_user)
+        self.world = World(self.bot_user, now=self.unix_time)
         self.builder = UpdateBuilder(self.world)
         self.flood = FloodControl(per_chat_per_second, per_group_per_minute, global_per_second, time_scale)
-        self.methods = Methods(self.world, self.builder, self.flood, clock, whole_seconds=time_scale == 1.0,
+        self.methods = Methods(self.world, self.builder, self.flood, self.clock, whole_seconds=time_scale == 1.0,
                                allow_http_web_app=allow_http_web_app)
+        self.methods.emit = self.send_update
+        self.faults = Faults()
         self._handlers: dict[str, Callable[[JSON], Any]] = {
             **self.methods.table(), "getUpdates": self._get_updates, "setWebhook": self._set_webhook,
             "deleteWebhook": self._delete_webhook, "getWebhookInfo": self._get_webhook_info,
@@ -65,6 +70,7 @@ class FakeBotApi:
         self._call_done = asyncio.Event()
         self._delivering = asyncio.Lock()
         self._closing = False
+        self._closed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
         self.url = ""
@@ -87,6 +93,7 @@ class FakeBotApi:
     async def close(self) -> None:
         """Answer waiting long polls and stop listening."""
         self._closing = True
+        self._closed.set()
         self._wake_pollers()
         if self._session is not None:
             await self._session.close()
@@ -111,6 +118,22 @@ class FakeBotApi:
         """For ApplicationBuilder().base_file_url(...)."""
         return f"{self.url}/file/bot"
 
+    # time
+
+    def clock(self) -> float:
+        """The fake's clock (flood windows, call times): the given clock plus every advance()."""
+        return self._base_clock() + self._skipped
+
+    def unix_time(self) -> float:
+        """Telegram's idea of the current Unix time (message dates, the 48-hour deletion window)."""
+        return self._epoch + self.clock()
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's time forward: messages get older and flood windows pass (the bot's own clock does not)."""
+        if seconds < 0:
+            raise ValueError("time only moves forward")
+        self._skipped += seconds
+
     # HTTP
 
     async def _file(self, request: web.Request) -> web.Response:
@@ -122,6 +145,19 @@ class FakeBotApi:
         name = request.match_info["method"]
         call = Call(self._by_lower.get(name.lower(), name), {}, self.clock())
         self.calls.append(call)
+        fault = self.faults.take(call.method)
+        if fault is not None:
+            call.fault = fault.kind
+            if fault.kind == "server_error":
+                call.status, call.response = fault.status, fault.envelope()
+                self._answered()
+                return web.json_response(call.response, status=call.status)
+            if fault.kind == "timeout_before_effect":
+                with contextlib.suppress(ApiError):
+                    call.params = await _read_params(request)  # recorded, never applied (status stays 0)
+                await hold(request, fault.delay, self._closed)
+                drop(request)
+                return web.Response(status=504)  # never reaches the client
         try:
             call.params = await _read_params(request)
             handler = self._handlers.get(call.method)
@@ -135,9 +171,16 @@ class FakeBotApi:
             call.status, call.response = error.code, error.envelope()
             if error.code == 429:
                 self.count_429 += 1
+        self._answered()
+        if fault is not None and fault.kind == "timeout_after_effect":
+            await hold(request, fault.delay, self._closed)
+        elif fault is not None and fault.kind == "drop_after_effect":
+            drop(request)
+        return web.json_response(call.response, status=call.status)
+
+    def _answered(self) -> None:
         self._call_done.set()
         self._call_done = asyncio.Event()
-        return web.json_response(call.response, status=call.status)
 
     # long polling
 
@@ -249,9 +292,18 @@ class FakeBotApi:
         return list(self._pending)
 
     def message(self, chat: int | JSON, from_user: int | JSON, text: str, *, reply_to: FakeMessage | None = None,
-                web_app_data: JSON | None = None) -> JSON:
-        """A text message update from a user; "/new coins" gets its bot_command entity."""
-        return self.builder.message(chat, from_user, text, reply_to=reply_to, web_app_data=web_app_data)
+                web_app_data: JSON | None = None, message_thread_id: int | None = None) -> JSON:
+        """A text message update from a user; "/new coins" gets its bot_command entity.
+
+        `message_thread_id` puts it in a forum topic: the update then carries message_thread_id and
+        is_topic_message, and shows the topic's first message as reply_to_message, as Telegram does.
+        """
+        return self.builder.message(chat, from_user, text, reply_to=reply_to, web_app_data=web_app_data,
+                                    message_thread_id=message_thread_id)
+
+    def message_update(self, message: FakeMessage) -> JSON:
+        """A message update for a message already in a chat (e.g. a topic's forum_topic_created message)."""
+        return self.builder.message_update(message)
 
     def callback_query(self, from_user: int | JSON, message: FakeMessage, data: str) -> JSON:
         """A callback_query update for a press on `message` carrying `data`."""
@@ -261,9 +313,9 @@ class FakeBotApi:
         """A callback_query update for the button labelled `button_text`."""
         return self.builder.press(from_user, message, button_text)
 
-    def bot_added(self, chat: int | JSON, from_user: int | JSON) -> JSON:
-        """A my_chat_member update: a user added the bot to a group."""
-        return self.builder.bot_added(chat, from_user)
+    def bot_added(self, chat: int | JSON, from_user: int | JSON, *, as_admin: bool = False) -> JSON:
+        """A my_chat_member update: a user added the bot to a group (left or kicked -> member or administrator)."""
+        return self.builder.bot_added(chat, from_user, as_admin=as_admin)
 
     # world helpers for tests
 
@@ -278,18 +330,25 @@ class FakeBotApi:
         self.world.start(user_id)
         return user
 
-    def user_blocks_bot(self, user_id: int) -> None:
-        """Private messages to the user now fail with 403 "bot was blocked by the user"."""
-        self.world.block(user_id)
+    def user_blocks_bot(self, user_id: int) -> JSON:
+        """The user blocked the bot: sending, editing and deleting in their chat fail with 403 "bot was blocked by
+        the user". Returns the my_chat_member update (member -> kicked) Telegram sends the bot."""
+        return self.builder.user_blocked(user_id, blocked=True)
+
+    def user_unblocks_bot(self, user_id: int) -> JSON:
+        """The user unblocked (restarted) the bot: it may write to them again. Returns the my_chat_member update
+        (kicked -> member)."""
+        return self.builder.user_blocked(user_id, blocked=False)
 
     def add_user(self, user_id: int, first_name: str | None = None, username: str | None = None,
                  language_code: str | None = None) -> JSON:
         """Register a user (name, username, language) and return the User object."""
         return self.world.add_user(user_id, first_name, username, language_code)
 
-    def add_group(self, chat_id: int, title: str = "Card night", chat_type: str = "supergroup") -> JSON:
-        """Register a group the bot is in and return its Chat object."""
-        return self.world.add_group(chat_id, title, chat_type)
+    def add_group(self, chat_id: int, title: str = "Card night", chat_type: str = "supergroup", *,
+                  is_forum: bool = False) -> JSON:
+        """Register a group the bot is in and return its Chat object; `is_forum` makes a supergroup with topics."""
+        return self.world.add_group(chat_id, title, chat_type, is_forum=is_forum)
 
     def set_admin(self, chat_id: int, user_id: int, admin: bool = True) -> None:
         """Make a user (or the bot, by its id) an administrator of a group, or take it back."""
@@ -303,9 +362,67 @@ class FakeBotApi:
         """Make a user the group's creator."""
         self.world.owners[chat_id] = user_id
 
-    def kick_bot(self, chat_id: int) -> None:
-        """The bot was removed from a group: sends there now fail with 403."""
-        self.world.kicked_from.add(chat_id)
+    def kick_bot(self, chat_id: int, by: int | JSON | None = None) -> JSON:
+        """Someone (`by`, else the group's creator) removed the bot from a group: writes there now fail with 403
+        "Forbidden: bot was kicked from the group chat" ("... supergroup chat"; a supergroup refuses reads too).
+        Returns the my_chat_member update (member/administrator -> kicked)."""
+        return self.builder.bot_removed(chat_id, by)
+
+    def bot_leaves(self, chat_id: int) -> JSON:
+        """The bot left a group (as leaveChat does): writes fail with 403 "Forbidden: bot is not a member of the
+        group chat" ("... supergroup chat"). Returns the my_chat_member update (-> left, from the bot)."""
+        return self.builder.bot_left(chat_id)
+
+    def migrate_group(self, chat_id: int, new_chat_id: int | None = None, *, by: int | JSON | None = None
+                      ) -> list[JSON]:
+        """Upgrade a basic group to a supergroup (members, admins and creator move along).
+
+        Writes to the old id then fail with 400 "Bad Request: group chat was upgraded to a supergroup chat" and
+        parameters {"migrate_to_chat_id": new id}. Returns the updates Telegram sends the bot, in order: the
+        old chat's message with migrate_to_chat_id (from `by`, else the creator), the new chat's first message
+        with migrate_from_chat_id (from GroupAnonymousBot, sender_chat the supergroup) and a my_chat_member
+        update for the new chat (left -> member). The default new id is -100 followed by the old id's digits.
+        """
+        new_id = new_chat_id if new_chat_id is not None else int(f"-100{abs(chat_id)}")
+        return self.builder.migrate(chat_id, new_id, by)
+
+    def create_forum_topic(self, chat_id: int, name: str, *, icon_color: int = DEFAULT_ICON_COLOR,
+                           by: int | JSON | None = None) -> int:
+        """Create a topic in a forum supergroup (see add_group(..., is_forum=True)); returns its message_thread_id.
+
+        The forum_topic_created service message is stored in the chat (message_update() makes it an update).
+        """
+        return self.builder.create_topic(chat_id, name, icon_color, by).message_id
+
+    def close_forum_topic(self, chat_id: int, thread_id: int, *, by: int | JSON | None = None) -> None:
+        """Close a topic: the bot's sends there fail with 400 "Bad Request: TOPIC_CLOSED" unless it is an admin."""
+        self.builder.set_topic_closed(chat_id, thread_id, by, closed=True)
+
+    def reopen_forum_topic(self, chat_id: int, thread_id: int, *, by: int | JSON | None = None) -> None:
+        """Reopen a closed topic."""
+        self.builder.set_topic_closed(chat_id, thread_id, by, closed=False)
+
+    def close_general_forum_topic(self, chat_id: int) -> None:
+        """Close the General topic: sends without message_thread_id fail with TOPIC_CLOSED unless the bot is admin."""
+        self.builder.set_topic_closed(chat_id, None, None, closed=True)
+
+    def reopen_general_forum_topic(self, chat_id: int) -> None:
+        """Reopen the General topic."""
+        self.builder.set_topic_closed(chat_id, None, None, closed=False)
+
+    def inject_fault(self, method: str, kind: FaultKind = "server_error", *, times: int | None = 1,
+                     status: int = 502, delay: float | None = None) -> Fault:
+        """Make the next `times` calls of `method` (None: all, until clear_faults) fail; see faults.py for kinds.
+
+        `status` is a server_error's HTTP code (502 Bad Gateway, 500 Internal Server Error, ...). `delay` caps how
+        long a timeout_* fault holds the answer; None holds it until the client gives up, so the test's cost
+        is the client's read timeout (give the Bot a short one).
+        """
+        return self.faults.inject(method, kind, times=times, status=status, delay=delay)
+
+    def clear_faults(self) -> None:
+        """Switch off every injected fault not yet used up."""
+        self.faults.clear()
 
     def messages(self, chat_id: int, *, include_users: bool = False) -> list[FakeMessage]:
         """The bot's messages in a chat in order (deleted ones flagged); users' too when asked."""
