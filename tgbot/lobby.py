@@ -50,7 +50,7 @@ def parse_new_args(args: list[str]) -> tuple[str, dict[str, Any]]:
 
 async def tables_in_chat(room: BotState, chat_id: int, *statuses: str) -> list[TableInfo]:
     """Unfinished tables of a chat, newest first."""
-    return room.service.tables_in_chat(chat_id, *statuses)
+    return await room.service.tables_in_chat(chat_id, *statuses)
 
 
 async def can_message(room: BotState, user_id: int) -> bool:

@@ -39,13 +39,14 @@ from engine.service.table_settings import (
     parse_size,
     parse_timer,
 )
-from engine.service.timers import AUTOPILOT_AFTER, Due, TurnTimers, deadline_after, remind_time
+from engine.service.timers import AUTOPILOT_AFTER, REMINDER_LEAD, Due, TurnTimers, deadline_after, remind_time
 from engine.store.database import Store
 from engine.store.rows import LoggedAction, SeatRow, TableRow
 
 log = logging.getLogger(__name__)
 AI_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Esme", "Felix")
 HEAL_EVERY = 10.0  # seconds between the supervisor's rounds
+MAX_LOADED = 5000  # tables kept in memory; idle ones beyond this are unloaded, least recently used first
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,30 +69,40 @@ class TableService:
         clock: Callable[[], float] = time.time,
         run_timers: bool = True,
         heal_every: float | None = HEAL_EVERY,
+        max_loaded: int = MAX_LOADED,
     ) -> None:
         self.store = store
         self.bus = bus or MemoryBus()
         self.clock = clock
-        self._tables: dict[str, LiveTable] = {}
+        self._tables: dict[str, LiveTable] = {}  # the tables in use, least recently used first
+        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self.autoplay = Autoplay(self._ai_step, delay=ai_delay)
         self.timers = TurnTimers(clock, self._timer_due, run_loop=run_timers)
         self.heal_every = heal_every
+        self.max_loaded = max_loaded
         self._healer: asyncio.Task[None] | None = None
+        self._scanned_until = 0.0  # deadlines up to here are armed
+        self._first_round = asyncio.Event()
 
     # life cycle ---------------------------------------------------------------
 
     async def start(self) -> None:
-        """Resume every unfinished table exactly where it was; finish any whose last move ended the game."""
-        for row in await self.store.unfinished_tables():
-            table = await self._revive(row)
-            if table.row.status == "playing" and table.game.outcome(table.state) is not None:
-                await self._finish_revived(table)
-                continue
-            self._arm(table)  # stored deadlines are kept as they were, so a restart gives nobody extra time
-            self._kick(table)
+        """Serve at once: tables load when used; the AI turns and deadlines a restart left are resumed from the store.
+
+        Nothing here grows with the number of tables in the database: AI turns are paged
+        through in the background, deadlines are armed a window ahead, and stored
+        deadlines are kept as they were, so a restart gives nobody extra time.
+        """
+        await self._arm_from_store()
         self.timers.start()
-        if self.heal_every and self._healer is None:
+        if self._healer is None:  # one round at once (the AI turns a restart left), then every heal_every
             self._healer = asyncio.create_task(self._heal_loop(self.heal_every), name="table-healer")
+
+    async def idle(self) -> None:
+        """Wait until the first supervisor round has run and no AI seat anywhere is about to move."""
+        if self._healer is not None:
+            await self._first_round.wait()
+        await self.autoplay.idle()
 
     async def close(self) -> None:
         """Stop the supervisor, the AI and the timers."""
@@ -107,14 +118,18 @@ class TableService:
         """A game stored before its end was: store the result it implies (an older crash could leave this)."""
         outcome = table.game.outcome(table.state)
         assert outcome is not None
-        row = replace(table.row, status="finished", deadline=None, result=outcome.as_dict())
+        row = replace(table.row, status="finished", deadline=None, ai_turn=False, result=outcome.as_dict())
         await self.store.save_table(row, with_seats=False)
         table.row = row
         log.warning("table %s was over but stored as playing; finished it", table.id)
         self._publish(table, "finished", [public({"type": "finished", **outcome.as_dict(), "seed": row.seed})])
 
-    def heal(self) -> int:
-        """Restart the AI of any table whose automatic seat is to act with no task acting, and re-arm lost timers."""
+    async def heal(self) -> int:
+        """Restart the AI of any table whose automatic seat is to act with nobody acting; re-arm lost deadlines.
+
+        Loaded tables are checked in memory; tables not loaded are found in the store
+        (``ai_turn``), so an AI turn left by a crash or a restart is resumed too.
+        """
         healed = 0
         for table in list(self._tables.values()):
             if table.row.status != "playing":
@@ -126,22 +141,46 @@ class TableService:
             if table.row.deadline is not None and self.timers.armed(table.id) is None:
                 self._arm(table)
                 healed += 1
+        after = ""
+        while page := await self.store.ai_turn_tables(after):
+            for table_id in page:
+                if table_id not in self._tables and not self.autoplay.is_running(table_id):
+                    self.autoplay.kick(table_id)
+                    healed += 1
+            after = page[-1]
+        await self._arm_from_store()
+        self._evict()
         return healed
 
-    async def _heal_loop(self, every: float) -> None:
+    async def _heal_loop(self, every: float | None) -> None:
         while True:
-            await asyncio.sleep(every)
             try:
-                self.heal()
+                await self.heal()
             except Exception:
                 log.exception("the table supervisor failed")
+            self._first_round.set()
+            if not every:
+                return
+            await asyncio.sleep(every)
+
+    async def _arm_from_store(self) -> None:
+        """Arm the stored deadlines (and reminders) due within the next scan window, loaded tables or not."""
+        until = self.clock() + 2 * (self.heal_every or HEAL_EVERY) + REMINDER_LEAD
+        if until <= self._scanned_until:
+            return
+        for table_id, timer, deadline, reminded in await self.store.deadlines_before(until):
+            if table_id not in self._tables:
+                remind_at = None if reminded == deadline else remind_time(timer, deadline)
+                self.timers.arm(table_id, deadline, remind_at)
+        self._scanned_until = until
 
     async def tick_timers(self) -> None:
         """Handle the reminders and expiries due now (the timer loop does this by itself)."""
+        await self._arm_from_store()
         await self.timers.tick()
 
     def tables(self) -> list[LiveTable]:
-        """Every table this process is serving."""
+        """The tables this process has in memory now."""
         return list(self._tables.values())
 
     async def _revive(self, row: TableRow) -> LiveTable:
@@ -151,17 +190,56 @@ class TableService:
             log_entries = await self.store.load_actions(row.id)
             table.state = replay(game, table.options, row.size, row.seed, [(a.seat, a.action) for a in log_entries])
             table.seq = len(log_entries)
-        self._tables[row.id] = table
         return table
 
     async def _table(self, table_id: str) -> LiveTable:
+        """The table, loaded from the store if it is not in memory (once, however many ask at the same time)."""
         table = self._tables.get(table_id)
         if table is not None:
+            self._tables[table_id] = self._tables.pop(table_id)  # most recently used last
             return table
-        row = await self.store.load_table(table_id) if isinstance(table_id, str) and len(table_id) <= 32 else None
-        if row is None:
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
             raise Refusal("table_not_found", "There is no such table.")
-        return await self._revive(row)
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            row = await self.store.load_table(table_id)
+            if row is None:
+                raise Refusal("table_not_found", "There is no such table.")
+            table = await self._revive(row)
+            self._tables[table_id] = table
+            if table.row.status == "playing" and table.game.outcome(table.state) is not None:
+                async with table.lock:
+                    await self._finish_revived(table)
+            elif table.row.status == "playing":
+                self._arm(table)
+                self._kick(table)
+            future.set_result(table)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: whoever waits gets it, nobody else needs to
+            raise
+        finally:
+            del self._loading[table_id]
+        self._evict()
+        return table
+
+    def _evict(self) -> None:
+        """Keep memory bounded: unload the least recently used idle tables beyond ``max_loaded``."""
+        excess = len(self._tables) - self.max_loaded
+        if excess <= 0:
+            return
+        for table_id, table in list(self._tables.items()):
+            if excess <= 0:
+                return
+            busy = (table.lock.locked() or table.standins or self.autoplay.is_running(table_id)
+                    or self.bus.subscriber_count(table_id))
+            if not busy:
+                del self._tables[table_id]  # its deadline stays armed: the table loads again when it comes due
+                excess -= 1
 
     # lobby --------------------------------------------------------------------
 
@@ -196,6 +274,7 @@ class TableService:
         await self.store.create_table(row)
         table = LiveTable(row, ruleset, parsed)
         self._tables[row.id] = table
+        self._evict()
         return self._publish(table, "lobby")
 
     async def join(self, table_id: str, user_id: int, name: str) -> TableInfo:
@@ -278,7 +357,7 @@ class TableService:
             name = row.name
             self._seat_ai(table, row)
             row.name = f"{name} (AI)" if not name.endswith("(AI)") else name
-            table.row.deadline = self._deadline(table)
+            self._refresh_due(table)
             await self.store.save_table(table.row)
             self._arm(table)
             info = self._publish(table, "seat_changed", [public({"type": "left", "seat": seat, "name": name})])
@@ -296,7 +375,7 @@ class TableService:
             if not row.autopilot and not row.missed:
                 return table.info()
             row.autopilot, row.missed = False, 0
-            table.row.deadline = self._deadline(table)
+            self._refresh_due(table)
             await self.store.save_table(table.row)
             self._arm(table)
             return self._publish(table, "seat_changed", [public({"type": "autopilot", "seat": row.seat, "on": False})])
@@ -313,7 +392,7 @@ class TableService:
             table.state = table.game.new_game(table.options, table.row.size, table.row.seed)
             table.seq = 0
             table.row.status = "playing"
-            table.row.deadline = self._deadline(table)
+            self._refresh_due(table)
             await self.store.save_table(table.row)
             self._arm(table)
             events = [public({"type": "started", "seed_hash": table.row.seed_hash}),
@@ -330,7 +409,7 @@ class TableService:
             if not is_admin:
                 table.require_host(by_user_id)
             table.row.status = "abandoned"
-            table.row.deadline = None
+            table.row.deadline, table.row.ai_turn = None, False
             await self.store.save_table(table.row, with_seats=False)
             self._arm(table)
             info = self._publish(table, "abandoned", [public({"type": "abandoned", "seed": table.row.seed})])
@@ -372,14 +451,16 @@ class TableService:
             else table.row.seats
         outcome = table.game.outcome(state)
         if outcome is not None:
-            row = replace(table.row, status="finished", deadline=None, result=outcome.as_dict(), seats=seats)
+            row = replace(table.row, status="finished", deadline=None, ai_turn=False, result=outcome.as_dict(),
+                          seats=seats)
         else:
             after = LiveTable(replace(table.row, seats=seats), table.game, table.options, state, entry.seq,
                               standins=standins)
-            row = replace(after.row, deadline=self._deadline(after))
+            row = replace(after.row, deadline=self._deadline(after), ai_turn=bool(after.automatic_to_act()))
             if row.deadline != table.row.deadline:
                 row.meta = {k: v for k, v in row.meta.items() if k != "reminded"}
-        changed = row.status != table.row.status or row.deadline != table.row.deadline or back
+        changed = (row.status != table.row.status or row.deadline != table.row.deadline
+                   or row.ai_turn != table.row.ai_turn or back)
         try:
             await self.store.append(table.id, entry, row if changed else None, with_seats=back)
         except Refusal:
@@ -404,6 +485,11 @@ class TableService:
 
     # automatic seats and deadlines ------------------------------------------------
 
+    def _refresh_due(self, table: LiveTable) -> None:
+        """Set the row's deadline and ``ai_turn`` for the seats to act now (before the row is saved)."""
+        table.row.deadline = self._deadline(table)
+        table.row.ai_turn = bool(table.automatic_to_act())
+
     def _deadline(self, table: LiveTable) -> float | None:
         """The deadline the table should have now: set while people are awaited at a timed table."""
         if table.row.status != "playing" or not table.waiting_people():
@@ -423,9 +509,10 @@ class TableService:
             self.autoplay.kick(table.id)
 
     async def _ai_step(self, table_id: str) -> bool:
-        """One automatic turn at a table; False once no automatic seat is to act."""
-        table = self._tables.get(table_id)
-        if table is None:
+        """One automatic turn at a table (loading it if needed); False once no automatic seat is to act."""
+        try:
+            table = await self._table(table_id)
+        except Refusal:
             return False
         async with table.lock:
             waiting = table.automatic_to_act()
@@ -443,8 +530,9 @@ class TableService:
 
     async def _timer_due(self, table_id: str, deadline: float, kind: Due) -> None:
         """A reminder or an expiry came due: publish the reminder, or stand in for the people who ran out of time."""
-        table = self._tables.get(table_id)
-        if table is None:
+        try:
+            table = await self._table(table_id)
+        except Refusal:
             return
         async with table.lock:
             if table.row.deadline != deadline or table.row.status != "playing":
@@ -470,7 +558,7 @@ class TableService:
                     seat = replace(seat, missed=missed, autopilot=autopilot)
                 seats.append(seat)
             standins = set(table.standins) | set(table.waiting_people())
-            row = replace(table.row, deadline=None, seats=seats)
+            row = replace(table.row, deadline=None, ai_turn=True, seats=seats)
             await self.store.save_table(row)
             table.row, table.standins = row, standins
             self._arm(table)
@@ -510,16 +598,17 @@ class TableService:
         return self._tables.get(table_id)
 
     async def tables_of(self, user_id: int) -> list[TableInfo]:
-        """Unfinished tables where the user has a seat."""
-        return [t.info() for t in self._tables.values()
-                if t.row.status in ("lobby", "playing") and t.seat_of(user_id) is not None]
+        """Unfinished tables where the user has a seat, newest first."""
+        ids = await self.store.table_ids_of_user(user_id, ("lobby", "playing"))
+        found = [await self._table(table_id) for table_id in ids]
+        return [t.info() for t in found if t.row.status in ("lobby", "playing") and t.seat_of(user_id) is not None]
 
-    def tables_in_chat(self, chat_id: int, *statuses: str) -> list[TableInfo]:
-        """Unfinished tables opened from a chat, newest first (every unfinished table is in memory)."""
+    async def tables_in_chat(self, chat_id: int, *statuses: str) -> list[TableInfo]:
+        """A chat's tables with these statuses (default: unfinished), newest first."""
         wanted = statuses or ("lobby", "playing")
-        found = [t for t in self._tables.values() if t.row.chat_id == chat_id and t.row.status in wanted]
-        found.sort(key=lambda t: t.row.created_at, reverse=True)
-        return [t.info() for t in found]
+        ids = await self.store.table_ids_in_chat(chat_id, wanted)
+        found = [await self._table(table_id) for table_id in ids]
+        return [t.info() for t in found if t.row.status in wanted]
 
     def subscribe(self, table_id: str | None = None) -> Subscription:
         """Receive updates of one table (or every table)."""

@@ -219,8 +219,49 @@ class Store:
         return found[0] if found else None
 
     async def unfinished_tables(self) -> list[TableRow]:
-        """Every table in the lobby or being played."""
+        """Every table in the lobby or being played (for tools and checks; the service loads tables lazily)."""
         return await self._load_tables(tables.c.status.in_(("lobby", "playing")))
+
+    async def ai_turn_tables(self, after: str = "", limit: int = 500) -> list[str]:
+        """Ids of games where an AI is to act, in id order after ``after`` (page through them)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(tables.c.id)
+                .where(tables.c.ai_turn.is_(True), tables.c.status == "playing", tables.c.id > after)
+                .order_by(tables.c.id).limit(limit)
+            )
+            return [r.id for r in rows]
+
+    async def deadlines_before(self, until: float, limit: int = 1000) -> list[tuple[str, str, float, Any]]:
+        """``(id, timer, deadline, reminded)`` of games whose deadline comes before ``until``, soonest first."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(tables.c.id, tables.c.timer, tables.c.deadline, tables.c.meta)
+                .where(tables.c.deadline.is_not(None), tables.c.deadline <= until, tables.c.status == "playing")
+                .order_by(tables.c.deadline).limit(limit)
+            )
+            return [(r.id, r.timer, float(r.deadline), json.loads(r.meta).get("reminded")) for r in rows]
+
+    async def table_ids_in_chat(self, chat_id: int, statuses: Sequence[str], limit: int = 50) -> list[str]:
+        """Ids of a chat's tables with these statuses, newest first."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(tables.c.id)
+                .where(tables.c.chat_id == chat_id, tables.c.status.in_(tuple(statuses)))
+                .order_by(tables.c.created_at.desc()).limit(limit)
+            )
+            return [r.id for r in rows]
+
+    async def table_ids_of_user(self, user_id: int, statuses: Sequence[str], limit: int = 100) -> list[str]:
+        """Ids of the tables where a user has a seat, with these statuses, newest first."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(tables.c.id)
+                .join(seats, seats.c.table_id == tables.c.id)
+                .where(seats.c.user_id == user_id, tables.c.status.in_(tuple(statuses)))
+                .order_by(tables.c.created_at.desc()).limit(limit)
+            )
+            return [r.id for r in rows]
 
     async def _load_tables(self, where: Any) -> list[TableRow]:
         async with self.engine.connect() as conn:
@@ -241,7 +282,7 @@ class Store:
             TableRow(
                 id=r["id"], game=r["game"], options=json.loads(r["options"]), size=r["size"], status=r["status"],
                 host_user_id=r["host_user_id"], chat_id=r["chat_id"], seed=r["seed"], seed_hash=r["seed_hash"],
-                timer=r["timer"], deadline=r["deadline"], meta=json.loads(r["meta"]),
+                timer=r["timer"], deadline=r["deadline"], ai_turn=bool(r["ai_turn"]), meta=json.loads(r["meta"]),
                 result=json.loads(r["result"]) if r["result"] else None, created_at=r["created_at"],
                 updated_at=r["updated_at"], seats=by_table.get(r["id"], []),
             )
@@ -304,7 +345,7 @@ def _table_values(row: TableRow) -> dict[str, Any]:
     return {
         "id": row.id, "game": row.game, "options": json.dumps(row.options), "size": row.size, "status": row.status,
         "host_user_id": row.host_user_id, "chat_id": row.chat_id, "seed": row.seed, "seed_hash": row.seed_hash,
-        "timer": row.timer, "deadline": row.deadline, "meta": json.dumps(row.meta),
+        "timer": row.timer, "deadline": row.deadline, "ai_turn": row.ai_turn, "meta": json.dumps(row.meta),
         "result": json.dumps(row.result) if row.result is not None else None,
         "created_at": row.created_at, "updated_at": row.updated_at,
     }

@@ -34,6 +34,7 @@ class TableRow:
     seed_hash: str
     timer: str = "none"
     deadline: float | None = None
+    ai_turn: bool = False  # an AI, a person on autopilot or a stand-in is to act: work a restart must resume
     meta: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
     created_at: float = 0.0

@@ -12,6 +12,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -45,10 +46,14 @@ tables = Table(
     Column("seed_hash", String(64), nullable=False),
     Column("timer", String(16), nullable=False, default="none"),
     Column("deadline", Float, nullable=True),
+    Column("ai_turn", Boolean, nullable=False, default=False),  # an AI (or a stand-in) is to act
     Column("meta", Text, nullable=False, default="{}"),
     Column("result", Text, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    Index("ix_tables_ai_turn", "ai_turn", "status"),
+    Index("ix_tables_deadline", "deadline"),
+    Index("ix_tables_chat", "chat_id", "status"),
 )
 
 seats = Table(

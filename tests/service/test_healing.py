@@ -136,12 +136,12 @@ async def test_supervisor_restarts_a_table_whose_ai_task_died(quick: TableServic
     quick.autoplay.forget(info.id)  # the task dies as if an unexpected error had ended it
     await asyncio.sleep(0)
     assert not quick.autoplay.is_running(info.id) and quick.live(info.id) is not None
-    assert quick.heal() == 1
+    assert await quick.heal() == 1
     gate.set()
     await quick.autoplay.idle()
     table = quick.live(info.id)
     assert table is not None and table.seq > seq + 1 and not table.automatic_to_act()
-    assert quick.heal() == 0  # nothing left to heal
+    assert await quick.heal() == 0  # nothing left to heal
 
 
 async def test_expiry_is_retried_after_a_database_error(store_factory: StoreFactory) -> None:

@@ -101,5 +101,5 @@ async def test_tables_in_chat_lists_only_that_chats_unfinished_tables_newest_fir
     second = await service.create_table("coins", BOB, "Bob", chat_id=-100)
     await service.create_table("coins", CAT, "Cat", chat_id=-200)
     await service.abandon(first.id, ANN)
-    assert [t.id for t in service.tables_in_chat(-100)] == [second.id]
-    assert service.tables_in_chat(-100, "playing") == []
+    assert [t.id for t in await service.tables_in_chat(-100)] == [second.id]
+    assert await service.tables_in_chat(-100, "playing") == []

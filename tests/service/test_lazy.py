@@ -1,0 +1,102 @@
+"""Tables load when used: a restart serves at once, resumes AI turns and deadlines, and memory stays bounded."""
+
+from __future__ import annotations
+
+import asyncio
+
+from engine.service.tables import TableService
+from tests.service.conftest import StoreFactory
+from tests.service.helpers import ANN, BOB, CAT, play_out, started_coins
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_restart_loads_nothing_until_a_table_is_used_and_then_the_exact_state(
+    store_factory: StoreFactory,
+) -> None:
+    first = TableService(await store_factory(), heal_every=None)
+    await first.start()
+    table_id = await started_coins(first)
+    await play_out(first, table_id, moves=7)
+    before = {user: await first.view(table_id, user) for user in (ANN, BOB, CAT, None)}
+    await first.close()
+
+    second = TableService(await store_factory(), heal_every=None)
+    await second.start()
+    await second.idle()
+    assert second.tables() == []  # three people are to act, nothing is due: nothing was loaded
+    after = {user: await second.view(table_id, user) for user in (ANN, BOB, CAT, None)}
+    assert after == before and [t.id for t in second.tables()] == [table_id]
+    await second.close()
+
+
+async def test_an_ai_turn_left_by_a_restart_is_resumed_without_anyone_opening_the_table(
+    store_factory: StoreFactory,
+) -> None:
+    first = TableService(await store_factory(), heal_every=None)
+    await first.start()
+    info = await first.create_table("coins", ANN, "Ann", {"first_dealer": "seat:2"})
+    gate = asyncio.Event()
+
+    async def held(_: float) -> None:
+        await gate.wait()
+
+    first.autoplay.sleep, first.autoplay.delay = held, 1.0  # the AI never gets to move before the restart
+    await first.start_game(info.id, ANN)
+    view = await first.view(info.id, ANN)
+    await first.act(info.id, ANN, {"type": "play", "card": view["state"]["legal"][0]}, view["seq"])
+    stored = await first.store.load_table(info.id)
+    assert stored is not None and stored.ai_turn  # the store knows an AI is to act
+    await first.close()
+
+    second = TableService(await store_factory(), heal_every=None)
+    await second.start()
+    await second.idle()
+    log = await second.store.load_actions(info.id)
+    assert len(log) >= 3 and [a.auto for a in log[1:3]] == [True, True]
+    stored = await second.store.load_table(info.id)
+    assert stored is not None and not stored.ai_turn and stored.seats[0].user_id == ANN
+    await second.close()
+
+
+async def test_the_deadline_of_a_table_nobody_loaded_still_expires_on_time(store_factory: StoreFactory) -> None:
+    clock = FakeClock()
+    first = TableService(await store_factory(), clock=clock, run_timers=False, heal_every=None)
+    await first.start()
+    info = await first.create_table("coins", ANN, "Ann", {"timer": "live"})
+    await first.join(info.id, BOB, "Bob")
+    await first.join(info.id, CAT, "Cat")
+    await first.start_game(info.id, ANN)
+    seat = (await first.info(info.id)).to_act[0]
+    await first.close()
+
+    second = TableService(await store_factory(), clock=clock, run_timers=False, heal_every=None)
+    await second.start()
+    await second.idle()
+    assert second.tables() == []
+    clock.now += 59
+    await second.tick_timers()
+    assert await second.store.load_actions(info.id) == []  # a second early: nothing happens
+    clock.now += 1
+    await second.tick_timers()
+    await second.idle()
+    log = await second.store.load_actions(info.id)
+    assert [(a.seat, a.auto) for a in log] == [(seat, True)]
+    await second.close()
+
+
+async def test_memory_stays_bounded_when_many_tables_are_touched_once_each(store_factory: StoreFactory) -> None:
+    service = TableService(await store_factory(), heal_every=None, max_loaded=20)
+    await service.start()
+    ids = [(await service.create_table("coins", 1000 + i, f"P{i}")).id for i in range(120)]
+    assert len(service.tables()) <= 20
+    for table_id in ids:  # touching each again loads it, and the oldest idle ones make room
+        assert (await service.info(table_id)).id == table_id
+        assert len(service.tables()) <= 20
+    await service.close()
