@@ -27,15 +27,23 @@ log = logging.getLogger(__name__)
 RETRY_FIRST, RETRY_MAX = 0.5, 30.0
 
 Step = Callable[[str], Awaitable[bool]]
+Claim = Callable[[str], Awaitable[bool]]
+
+
+async def always(_table_id: str) -> bool:
+    """One process alone drives every table."""
+    return True
 
 
 class Autoplay:
     """Runs the AI turns of every table of a service, one task per table."""
 
     def __init__(
-        self, step: Step, *, delay: float = 0.0, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        self, step: Step, *, delay: float = 0.0, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        claim: Claim = always,
     ) -> None:
         self.step = step
+        self.claim = claim  # whether this process drives the table (asked once, before its first turn)
         self.delay = delay
         self.sleep = sleep
         self._tasks: dict[str, asyncio.Task[None]] = {}
@@ -76,6 +84,8 @@ class Autoplay:
     async def _run(self, table_id: str) -> None:
         failures = 0
         try:
+            if not await self.claim(table_id):
+                return  # another process drives this table
             while True:
                 if self.delay:
                     await self.sleep(self.delay)

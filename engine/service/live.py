@@ -81,7 +81,11 @@ class LiveTable:
     state: Any = None
     seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    standins: set[int] = field(default_factory=set)  # people whose timed-out turn an AI is playing
+
+    @property
+    def standins(self) -> frozenset[int]:
+        """People whose timed-out turn an AI is playing (kept in the row, so a restart or another process knows)."""
+        return frozenset(self.row.meta.get("standins", ()))
 
     @property
     def id(self) -> str:

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from engine import games
 from engine.core.errors import BadOptions, MalformedAction, Refusal
@@ -31,6 +32,7 @@ from engine.core.settings import options_dict
 from engine.service.autoplay import Autoplay
 from engine.service.bus import MemoryBus, Subscription, Update
 from engine.service.live import LiveTable, Snapshot, TableInfo
+from engine.service.peers import LocalPeers, Notice, Peers, PostgresPeers
 from engine.service.table_settings import (
     TABLE_SETTINGS,
     check_action_shape,
@@ -40,13 +42,42 @@ from engine.service.table_settings import (
     parse_timer,
 )
 from engine.service.timers import AUTOPILOT_AFTER, REMINDER_LEAD, Due, TurnTimers, deadline_after, remind_time
-from engine.store.database import Store
+from engine.store.database import StaleRow, Store
 from engine.store.rows import LoggedAction, SeatRow, TableRow
 
 log = logging.getLogger(__name__)
 AI_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Esme", "Felix")
 HEAL_EVERY = 10.0  # seconds between the supervisor's rounds
 MAX_LOADED = 5000  # tables kept in memory; idle ones beyond this are unloaded, least recently used first
+CONFLICT_TRIES = 4  # a change that meets another process's write reloads the table and tries again
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def with_standins(meta: Mapping[str, Any], standins: Iterable[int]) -> dict[str, Any]:
+    """The table's meta with its stand-ins (seats whose timed-out turn an AI plays) set."""
+    seats = sorted(set(standins))
+    fresh = {k: v for k, v in meta.items() if k != "standins"}
+    if seats:
+        fresh["standins"] = seats
+    return fresh
+
+
+def fresh_on_conflict(
+    change: Callable[Concatenate[TableService, str, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[TableService, str, P], Coroutine[Any, Any, R]]:
+    """Run a change of a table again on its fresh row when another process wrote the row first."""
+
+    async def run(service: TableService, table_id: str, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        for _ in range(CONFLICT_TRIES - 1):
+            try:
+                return await change(service, table_id, *args, **kwargs)
+            except StaleRow:
+                await service.catch_up(table_id)
+        return await change(service, table_id, *args, **kwargs)
+
+    run.__name__, run.__qualname__, run.__doc__ = change.__name__, change.__qualname__, change.__doc__
+    return run
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +101,15 @@ class TableService:
         run_timers: bool = True,
         heal_every: float | None = HEAL_EVERY,
         max_loaded: int = MAX_LOADED,
+        peers: Peers | None = None,
     ) -> None:
         self.store = store
+        self.peers: Peers = peers or (PostgresPeers(store.dsn) if store.is_shared else LocalPeers())
         self.bus = bus or MemoryBus()
         self.clock = clock
         self._tables: dict[str, LiveTable] = {}  # the tables in use, least recently used first
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
-        self.autoplay = Autoplay(self._ai_step, delay=ai_delay)
+        self.autoplay = Autoplay(self._ai_step, delay=ai_delay, claim=self.peers.lease)
         self.timers = TurnTimers(clock, self._timer_due, run_loop=run_timers)
         self.heal_every = heal_every
         self.max_loaded = max_loaded
@@ -93,6 +126,8 @@ class TableService:
         through in the background, deadlines are armed a window ahead, and stored
         deadlines are kept as they were, so a restart gives nobody extra time.
         """
+        await self.peers.start(self._heard)
+        self.store.origin = self.peers.origin
         await self._arm_from_store()
         self.timers.start()
         if self._healer is None:  # one round at once (the AI turns a restart left), then every heal_every
@@ -113,13 +148,14 @@ class TableService:
             self._healer = None
         await self.timers.close()
         await self.autoplay.close()
+        await self.peers.close()
 
     async def _finish_revived(self, table: LiveTable) -> None:
         """A game stored before its end was: store the result it implies (an older crash could leave this)."""
         outcome = table.game.outcome(table.state)
         assert outcome is not None
         row = replace(table.row, status="finished", deadline=None, ai_turn=False, result=outcome.as_dict())
-        await self.store.save_table(row, with_seats=False)
+        await self.store.save_table(row, with_seats=False, notice=self._notice(table, "finished"))
         table.row = row
         log.warning("table %s was over but stored as playing; finished it", table.id)
         self._publish(table, "finished", [public({"type": "finished", **outcome.as_dict(), "seed": row.seed})])
@@ -134,7 +170,8 @@ class TableService:
         for table in list(self._tables.values()):
             if table.row.status != "playing":
                 continue
-            if table.automatic_to_act() and not self.autoplay.is_running(table.id) and not table.lock.locked():
+            if (table.automatic_to_act() and not self.autoplay.is_running(table.id) and not table.lock.locked()
+                    and await self.peers.lease(table.id)):
                 log.warning("table %s had an AI to act and nobody acting; restarted it", table.id)
                 self.autoplay.kick(table.id)
                 healed += 1
@@ -144,7 +181,9 @@ class TableService:
         after = ""
         while page := await self.store.ai_turn_tables(after):
             for table_id in page:
-                if table_id not in self._tables and not self.autoplay.is_running(table_id):
+                if table_id in self._tables or self.autoplay.is_running(table_id):
+                    continue
+                if await self.peers.lease(table_id):
                     self.autoplay.kick(table_id)
                     healed += 1
             after = page[-1]
@@ -239,6 +278,7 @@ class TableService:
                     or self.bus.subscriber_count(table_id))
             if not busy:
                 del self._tables[table_id]  # its deadline stays armed: the table loads again when it comes due
+                self._release_later(table_id)
                 excess -= 1
 
     # lobby --------------------------------------------------------------------
@@ -277,6 +317,7 @@ class TableService:
         self._evict()
         return self._publish(table, "lobby")
 
+    @fresh_on_conflict
     async def join(self, table_id: str, user_id: int, name: str) -> TableInfo:
         """Take the first free seat."""
         table = await self._table(table_id)
@@ -289,9 +330,10 @@ class TableService:
                 raise Refusal("table_full", "This table is full.")
             free[0].user_id, free[0].name = user_id, name
             await self.store.upsert_user(user_id, name)
-            await self.store.save_table(table.row)
+            await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
             return self._publish(table, "lobby")
 
+    @fresh_on_conflict
     async def add_ai(self, table_id: str, by_user_id: int) -> TableInfo:
         """Seat an AI player in the first free seat (host only)."""
         table = await self._table(table_id)
@@ -302,7 +344,7 @@ class TableService:
             if not free:
                 raise Refusal("table_full", "This table is full.")
             self._seat_ai(table, free[0])
-            await self.store.save_table(table.row)
+            await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
             return self._publish(table, "lobby")
 
     @staticmethod
@@ -312,6 +354,7 @@ class TableService:
         seat.ai_level = table.row.meta.get("ai_level", "easy")
         seat.name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {seat.seat + 1}")
 
+    @fresh_on_conflict
     async def set_options(self, table_id: str, by_user_id: int, changes: Mapping[str, Any]) -> TableInfo:
         """Change the game's settings, the number of seats or the timer (host, lobby only)."""
         table = await self._table(table_id)
@@ -335,9 +378,10 @@ class TableService:
             for i, s in enumerate(seats):
                 s.seat = i
             table.row.seats, table.row.size = seats, size
-            await self.store.save_table(table.row)
+            await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
             return self._publish(table, "lobby")
 
+    @fresh_on_conflict
     async def leave(self, table_id: str, user_id: int) -> TableInfo:
         """Give up a seat: in the lobby it becomes free; during play an AI takes it over."""
         table = await self._table(table_id)
@@ -352,18 +396,21 @@ class TableService:
                     table.row.status = "abandoned"
                 elif user_id == table.row.host_user_id:
                     table.row.host_user_id = humans[0].user_id or 0
-                await self.store.save_table(table.row)
-                return self._publish(table, "abandoned" if table.row.status == "abandoned" else "lobby")
+                kind = "abandoned" if table.row.status == "abandoned" else "lobby"
+                await self.store.save_table(table.row, notice=self._notice(table, kind))
+                return self._publish(table, kind)
             name = row.name
             self._seat_ai(table, row)
             row.name = f"{name} (AI)" if not name.endswith("(AI)") else name
             self._refresh_due(table)
-            await self.store.save_table(table.row)
+            left = [public({"type": "left", "seat": seat, "name": name})]
+            await self.store.save_table(table.row, notice=self._notice(table, "seat_changed", left))
             self._arm(table)
-            info = self._publish(table, "seat_changed", [public({"type": "left", "seat": seat, "name": name})])
+            info = self._publish(table, "seat_changed", left)
         self._kick(table)
         return info
 
+    @fresh_on_conflict
     async def back(self, table_id: str, user_id: int) -> TableInfo:
         """A person is back at the table: their seat leaves autopilot and waits for them again."""
         table = await self._table(table_id)
@@ -376,10 +423,12 @@ class TableService:
                 return table.info()
             row.autopilot, row.missed = False, 0
             self._refresh_due(table)
-            await self.store.save_table(table.row)
+            back = [public({"type": "autopilot", "seat": row.seat, "on": False})]
+            await self.store.save_table(table.row, notice=self._notice(table, "seat_changed", back))
             self._arm(table)
-            return self._publish(table, "seat_changed", [public({"type": "autopilot", "seat": row.seat, "on": False})])
+            return self._publish(table, "seat_changed", back)
 
+    @fresh_on_conflict
     async def start_game(self, table_id: str, by_user_id: int) -> TableInfo:
         """Fill empty seats with AI players and deal (host only)."""
         table = await self._table(table_id)
@@ -393,7 +442,7 @@ class TableService:
             table.seq = 0
             table.row.status = "playing"
             self._refresh_due(table)
-            await self.store.save_table(table.row)
+            await self.store.save_table(table.row, notice=self._notice(table, "started"))
             self._arm(table)
             events = [public({"type": "started", "seed_hash": table.row.seed_hash}),
                       *table.game.start_events(table.state)]
@@ -401,6 +450,7 @@ class TableService:
         self._kick(table)
         return info
 
+    @fresh_on_conflict
     async def abandon(self, table_id: str, by_user_id: int, *, is_admin: bool = False) -> TableInfo:
         """Cancel a table (its host or a chat admin); the seed is revealed."""
         table = await self._table(table_id)
@@ -410,9 +460,10 @@ class TableService:
                 table.require_host(by_user_id)
             table.row.status = "abandoned"
             table.row.deadline, table.row.ai_turn = None, False
-            await self.store.save_table(table.row, with_seats=False)
+            gone = [public({"type": "abandoned", "seed": table.row.seed})]
+            await self.store.save_table(table.row, with_seats=False, notice=self._notice(table, "abandoned", gone))
             self._arm(table)
-            info = self._publish(table, "abandoned", [public({"type": "abandoned", "seed": table.row.seed})])
+            info = self._publish(table, "abandoned", gone)
         self.autoplay.forget(table.id)
         return info
 
@@ -425,6 +476,8 @@ class TableService:
         check_action_shape(action)
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise MalformedAction("malformed_action", "A move must say which position (seq) it was made against.")
+        if seq > table.seq and self.store.is_shared:  # another process moved it and its notice is on the way
+            await self.catch_up(table_id)
         async with table.lock:
             table.require_status("playing")
             if seq != table.seq:
@@ -445,6 +498,7 @@ class TableService:
         standins = set(table.standins)
         if not auto or (seat in standins and self._turn_over(table, seat, state)):
             standins.discard(seat)  # a stand-in plays only the turn that timed out
+        meta = with_standins(table.row.meta, standins)
         seat_row = table.seat_row(seat)
         back = not auto and (seat_row.autopilot or seat_row.missed > 0)
         seats = [replace(s, autopilot=False, missed=0) if s.seat == seat else s for s in table.row.seats] if back \
@@ -452,21 +506,20 @@ class TableService:
         outcome = table.game.outcome(state)
         if outcome is not None:
             row = replace(table.row, status="finished", deadline=None, ai_turn=False, result=outcome.as_dict(),
-                          seats=seats)
+                          seats=seats, meta=with_standins(meta, ()))
         else:
-            after = LiveTable(replace(table.row, seats=seats), table.game, table.options, state, entry.seq,
-                              standins=standins)
+            after = LiveTable(replace(table.row, seats=seats, meta=meta), table.game, table.options, state, entry.seq)
             row = replace(after.row, deadline=self._deadline(after), ai_turn=bool(after.automatic_to_act()))
             if row.deadline != table.row.deadline:
                 row.meta = {k: v for k, v in row.meta.items() if k != "reminded"}
         changed = (row.status != table.row.status or row.deadline != table.row.deadline
-                   or row.ai_turn != table.row.ai_turn or back)
+                   or row.ai_turn != table.row.ai_turn or row.meta != table.row.meta or back)
         try:
             await self.store.append(table.id, entry, row if changed else None, with_seats=back)
         except Refusal:
             await self._reload(table)
             raise
-        table.row, table.state, table.seq, table.standins = row, state, entry.seq, standins
+        table.row, table.state, table.seq = row, state, entry.seq
         if outcome is None:
             self._arm(table)
             self._publish(table, "moved", events)
@@ -514,6 +567,8 @@ class TableService:
             table = await self._table(table_id)
         except Refusal:
             return False
+        if not await self.peers.lease(table_id):
+            return False  # another process drives this table's AI
         async with table.lock:
             waiting = table.automatic_to_act()
             if not waiting:
@@ -534,16 +589,18 @@ class TableService:
             table = await self._table(table_id)
         except Refusal:
             return
+        if not await self.peers.lease(table_id):
+            return  # another process drives this table's timers (if it dies, the supervisor re-arms them here)
         async with table.lock:
             if table.row.deadline != deadline or table.row.status != "playing":
                 return
             if kind is Due.REMIND:
                 if table.row.meta.get("reminded") != deadline:
-                    row = replace(table.row, meta={**table.row.meta, "reminded": deadline})
-                    await self.store.save_table(row, with_seats=False)
-                    table.row = row
                     events = [public({"type": "reminder", "seat": s, "deadline": deadline})
                               for s in table.waiting_people()]
+                    row = replace(table.row, meta={**table.row.meta, "reminded": deadline})
+                    await self.store.save_table(row, with_seats=False, notice=self._notice(table, "reminder", events))
+                    table.row = row
                     self._publish(table, "reminder", events)
                 self.timers.reminded(table_id, deadline)
                 return
@@ -558,12 +615,68 @@ class TableService:
                     seat = replace(seat, missed=missed, autopilot=autopilot)
                 seats.append(seat)
             standins = set(table.standins) | set(table.waiting_people())
-            row = replace(table.row, deadline=None, ai_turn=True, seats=seats)
-            await self.store.save_table(row)
-            table.row, table.standins = row, standins
+            row = replace(table.row, deadline=None, ai_turn=True, seats=seats,
+                          meta=with_standins(table.row.meta, standins))
+            await self.store.save_table(row, notice=self._notice(table, "timed_out", events))
+            table.row = row
             self._arm(table)
             self._publish(table, "timed_out", events)
         self._kick(table)
+
+    def _notice(self, table: LiveTable, kind: str, events: Iterable[Event] = ()) -> tuple[int, str, str]:
+        """What the other processes are told with a row change: the seq, the kind and its public events."""
+        shown = [event.data for event in events if event.to is None]
+        return table.seq, kind, json.dumps(shown, separators=(",", ":")) if shown else ""
+
+    def drives(self, table_id: str) -> bool:
+        """Whether this process drives the table (its AI, timers and, for adapters, its notifications)."""
+        return self.peers.holds(table_id)
+
+    def _release_later(self, table_id: str) -> None:
+        if self.store.is_shared:
+            task = asyncio.get_running_loop().create_task(self.peers.release(table_id))
+            task.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    async def _heard(self, notice: Notice) -> None:
+        """Another process changed a table: catch up if this process has it in memory."""
+        if notice.table_id in self._tables:
+            await self.catch_up(notice.table_id, notice)
+
+    async def catch_up(self, table_id: str, notice: Notice | None = None) -> None:
+        """Bring a loaded table up to the store (another process changed it) and publish what changed, in order."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            row = await self.store.load_table(table_id)
+            if row is None:
+                return
+            if table.state is None and row.status in ("playing", "finished"):
+                fresh = await self._revive(row)
+                start = table.game.new_game(fresh.options, row.size, row.seed)
+                table.row, table.options, table.state, table.seq = fresh.row, fresh.options, fresh.state, fresh.seq
+                events = [public({"type": "started", "seed_hash": row.seed_hash}), *table.game.start_events(start)]
+                self._publish(table, "started", events if fresh.seq == 0 else [])
+                return
+            moves = await self.store.load_actions(table_id, after=table.seq) if table.state is not None else []
+            if moves:
+                table.row = row
+            for entry in moves:
+                state, events = table.game.apply(table.state, entry.seat, entry.action)
+                table.state, table.seq = state, entry.seq
+                outcome = table.game.outcome(state)
+                if outcome is not None:
+                    events = [*events, public({"type": "finished", **outcome.as_dict(), "seed": row.seed})]
+                self._publish(table, "moved" if outcome is None else "finished", events)
+            if moves or row.version == table.row.version:
+                table.row = row
+                return
+            table.row, table.options = row, table.game.parse_options(row.options)
+            if notice is not None and notice.kind != "meta":
+                shown = json.loads(notice.events) if notice.events else []
+                self._publish(table, notice.kind, [public(data) for data in shown])
+        if table.row.status == "playing":
+            self._arm(table)
 
     async def _reload(self, table: LiveTable) -> None:
         """Another process moved this table on: rebuild it from the store."""
@@ -614,12 +727,13 @@ class TableService:
         """Receive updates of one table (or every table)."""
         return self.bus.subscribe(table_id)
 
+    @fresh_on_conflict
     async def set_meta(self, table_id: str, key: str, value: Any) -> None:
         """Remember an adapter's value (a message id, say) with the table."""
         table = await self._table(table_id)
         async with table.lock:
             table.row.meta[key] = value
-            await self.store.save_table(table.row, with_seats=False)
+            await self.store.save_table(table.row, with_seats=False, notice=self._notice(table, "meta"))
 
     async def get_meta(self, table_id: str, key: str) -> Any:
         """An adapter's value stored with the table, or None."""

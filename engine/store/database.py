@@ -21,7 +21,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, func, insert, select, update
+from sqlalchemy import Connection, event, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -30,6 +30,8 @@ from engine.store.rows import LoggedAction, SeatRow, TableRow
 from engine.store.schema import actions, seats, tables, users
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, sent with the change's commit
+MIGRATION_LOCK = 72_170_001  # advisory lock key: one process migrates at a time
 
 
 def database_url(url: str | None, data_dir: Path) -> str:
@@ -61,6 +63,13 @@ def _migrate(connection: Connection) -> None:
     command.upgrade(config, "head")
 
 
+class StaleRow(Refusal):
+    """The table's row changed since this copy was read (another process wrote it): reload and try again."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__("stale", f"Table {table_id} changed meanwhile; not saved.")
+
+
 @dataclass(slots=True)
 class Pending:
     """A move waiting for the next group commit, with its table's new row when the move changes it."""
@@ -80,13 +89,26 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self._pending: list[Pending] = []
+        self.origin = ""  # this process's name in change notices (set by the service when it shares the database)
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0
 
+    @property
+    def is_shared(self) -> bool:
+        """Whether other processes may use this database at the same time (PostgreSQL)."""
+        return self.url.startswith("postgresql")
+
+    @property
+    def dsn(self) -> str:
+        """The plain ``postgresql://`` address, for a raw connection that listens and holds leases."""
+        return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
     async def open(self) -> None:
-        """Bring the schema up to date and start the log writer."""
+        """Bring the schema up to date (one process at a time) and start the log writer."""
         async with self.engine.begin() as conn:
+            if self.is_shared:  # processes starting together on a fresh database must not race the migration
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             await conn.run_sync(_migrate)
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
@@ -136,8 +158,9 @@ class Store:
                 await conn.execute(insert(actions), [p.action for p in batch])
                 for pending in batch:
                     await self._write_table(conn, pending)
+                    await self._notice(conn, pending.action["table_id"], pending.action["seq"], "moved")
             self.commits += 1
-        except IntegrityError:
+        except (IntegrityError, StaleRow):
             for pending in batch:  # one bad row must not sink the others: retry one by one
                 await self._write_one(pending)
             return
@@ -147,6 +170,8 @@ class Store:
                     pending.future.set_exception(exc)
             return
         for pending in batch:
+            if pending.table is not None:
+                pending.table.version += 1
             if not pending.future.done():
                 pending.future.set_result(None)
 
@@ -155,8 +180,9 @@ class Store:
             async with self.engine.begin() as conn:
                 await conn.execute(insert(actions), [pending.action])
                 await self._write_table(conn, pending)
+                await self._notice(conn, pending.action["table_id"], pending.action["seq"], "moved")
             self.commits += 1
-        except IntegrityError:
+        except (IntegrityError, StaleRow):
             if not pending.future.done():
                 pending.future.set_exception(
                     Refusal("stale", "That move was made against an old position; not applied."))
@@ -165,6 +191,8 @@ class Store:
             if not pending.future.done():
                 pending.future.set_exception(exc)
             return
+        if pending.table is not None:
+            pending.table.version += 1
         if not pending.future.done():
             pending.future.set_result(None)
 
@@ -172,22 +200,30 @@ class Store:
         row = pending.table
         if row is None:
             return
-        await conn.execute(update(tables).where(tables.c.id == row.id).values(**_table_values(row)))
+        await self._update_row(conn, row)
         if pending.with_seats:
             await conn.execute(seats.delete().where(seats.c.table_id == row.id))
             await self._write_seats(conn, row.id, row.seats)
 
-    async def load_actions(self, table_id: str) -> list[LoggedAction]:
-        """The move log of a table, in order."""
+    async def load_actions(self, table_id: str, after: int = 0) -> list[LoggedAction]:
+        """The move log of a table, in order (only the moves after seq ``after`` when given)."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(actions.c.seq, actions.c.seat, actions.c.action, actions.c.auto)
-                .where(actions.c.table_id == table_id)
+                .where(actions.c.table_id == table_id, actions.c.seq > after)
                 .order_by(actions.c.seq)
             )
             return [LoggedAction(r.seq, r.seat, json.loads(r.action), bool(r.auto)) for r in rows]
 
     # tables and seats ---------------------------------------------------------
+
+    async def _notice(self, conn: Any, table_id: str, seq: int, kind: str, events: str = "") -> None:
+        """Tell the other processes, with this commit, that a table changed (PostgreSQL NOTIFY)."""
+        if self.is_shared and self.origin:
+            payload = f"{self.origin}|{table_id}|{seq}|{kind}|{events}"
+            if len(payload.encode()) >= 7900:  # NOTIFY payloads stop at 8000 bytes: the receiver reloads instead
+                payload = f"{self.origin}|{table_id}|{seq}|{kind}|"
+            await conn.execute(select(func.pg_notify(CHANNEL, payload)))
 
     async def create_table(self, row: TableRow) -> None:
         """Insert a new table with its seats."""
@@ -195,14 +231,29 @@ class Store:
             await conn.execute(insert(tables).values(**_table_values(row)))
             await self._write_seats(conn, row.id, row.seats)
 
-    async def save_table(self, row: TableRow, *, with_seats: bool = True) -> None:
-        """Store a table's changed fields (and its seats)."""
+    async def save_table(
+        self, row: TableRow, *, with_seats: bool = True, notice: tuple[int, str, str] | None = None
+    ) -> None:
+        """Store a table's changed fields (and its seats); ``notice`` (seq, kind, events) tells the other processes."""
         row.updated_at = time.time()
         async with self.engine.begin() as conn:
-            await conn.execute(update(tables).where(tables.c.id == row.id).values(**_table_values(row)))
+            if notice is not None:
+                await self._notice(conn, row.id, *notice)
+            await self._update_row(conn, row)
             if with_seats:
                 await conn.execute(seats.delete().where(seats.c.table_id == row.id))
                 await self._write_seats(conn, row.id, row.seats)
+        row.version += 1
+
+    @staticmethod
+    async def _update_row(conn: Any, row: TableRow) -> None:
+        """Write the row if it is still at the version it was read at; raises StaleRow otherwise."""
+        done = await conn.execute(
+            update(tables).where(tables.c.id == row.id, tables.c.version == row.version)
+            .values(**_table_values(row), version=row.version + 1)
+        )
+        if done.rowcount != 1:
+            raise StaleRow(row.id)
 
     @staticmethod
     async def _write_seats(conn: Any, table_id: str, rows: Sequence[SeatRow]) -> None:
@@ -284,7 +335,7 @@ class Store:
                 host_user_id=r["host_user_id"], chat_id=r["chat_id"], seed=r["seed"], seed_hash=r["seed_hash"],
                 timer=r["timer"], deadline=r["deadline"], ai_turn=bool(r["ai_turn"]), meta=json.loads(r["meta"]),
                 result=json.loads(r["result"]) if r["result"] else None, created_at=r["created_at"],
-                updated_at=r["updated_at"], seats=by_table.get(r["id"], []),
+                updated_at=r["updated_at"], seats=by_table.get(r["id"], []), version=r["version"],
             )
             for r in rows
         ]

@@ -40,6 +40,7 @@ class TableRow:
     created_at: float = 0.0
     updated_at: float = 0.0
     seats: list[SeatRow] = field(default_factory=list)
+    version: int = 0  # the stored row's version this copy was read at (or written as)
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,6 +51,7 @@ tables = Table(
     Column("result", Text, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    Column("version", Integer, nullable=False, default=0),  # raised at every write: a stale writer is refused
     Index("ix_tables_ai_turn", "ai_turn", "status"),
     Index("ix_tables_deadline", "deadline"),
     Index("ix_tables_chat", "chat_id", "status"),

@@ -1,0 +1,138 @@
+"""Several processes on one PostgreSQL database: any player on any process, one driver per table, safe starts.
+
+Each "process" is a table service with a store and a listening connection of its own,
+exactly what a second ``python -m webapp`` holds; they share nothing but the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from engine.service.bus import Subscription, Update
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
+from tests.service.conftest import POSTGRES
+from tests.service.helpers import ANN, BOB, CAT
+
+Process = Callable[[], Awaitable[TableService]]
+SHARED = ["postgres"] if POSTGRES else []  # these need the PostgreSQL server the README's test command finds
+
+
+@pytest.fixture(params=SHARED)
+async def database(request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    """A fresh PostgreSQL database for the test."""
+    name = f"cardroom_procs_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(POSTGRES)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    yield POSTGRES.rsplit("/", 1)[0] + "/" + name
+    admin = await asyncpg.connect(POSTGRES)
+    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await admin.close()
+
+
+@pytest.fixture
+async def process(database: str, tmp_path: Path) -> AsyncIterator[Process]:
+    """Starts 'processes' on the shared database."""
+    started: list[TableService] = []
+
+    async def start() -> TableService:
+        store = Store(database_url(database, tmp_path))
+        await store.open()
+        service = TableService(store, heal_every=None)
+        await service.start()
+        started.append(service)
+        return service
+
+    yield start
+    for service in started:
+        await service.close()
+        await service.store.close()
+
+
+async def next_update(sub: Subscription, kind: str | None = None) -> Update:
+    while True:
+        update = await asyncio.wait_for(sub.get(), timeout=10)
+        if kind is None or update.kind == kind:
+            return update
+
+
+async def three_people(service: TableService) -> str:
+    info = await service.create_table("coins", ANN, "Ann", {"first_dealer": "seat:2"})  # Ann leads
+    await service.join(info.id, BOB, "Bob")
+    await service.join(info.id, CAT, "Cat")
+    await service.start_game(info.id, ANN)
+    return info.id
+
+
+async def test_moves_made_on_one_process_reach_the_sockets_of_another_in_order(process: Process) -> None:
+    one, two = await process(), await process()
+    table_id = await three_people(one)
+    await two.info(table_id)  # a player's socket on the second process loads the table there
+    heard = {one: one.subscribe(table_id), two: two.subscribe(table_id)}
+    users = {0: ANN, 1: BOB, 2: CAT}
+    for turn in range(9):
+        here, there = (one, two) if turn % 2 == 0 else (two, one)  # players sit on either process
+        info = await here.info(table_id)
+        seat = info.to_act[0]
+        view = await here.view(table_id, users[seat])
+        await here.act(table_id, users[seat], {"type": "play", "card": view["state"]["legal"][0]}, view["seq"])
+        mine = await next_update(heard[here], "moved")
+        theirs = await next_update(heard[there], "moved")  # the other process's sockets get the same move
+        assert (mine.seq, theirs.seq) == (turn + 1, turn + 1)
+        assert [e.data for e in theirs.events] == [e.data for e in mine.events]
+        assert theirs.snapshot.view(seat) == mine.snapshot.view(seat)
+    for user in (ANN, BOB, CAT, None):
+        assert await two.view(table_id, user) == await one.view(table_id, user)
+
+
+async def test_lobby_changes_from_two_processes_at_once_both_land(process: Process) -> None:
+    one, two = await process(), await process()
+    info = await one.create_table("coins", ANN, "Ann")
+    await two.info(info.id)
+    heard = [one.subscribe(info.id), two.subscribe(info.id)]
+    await asyncio.gather(one.join(info.id, BOB, "Bob"), two.join(info.id, CAT, "Cat"))
+    stored = await one.store.load_table(info.id)
+    everyone = {ANN, BOB, CAT}
+    assert stored is not None and {s.user_id for s in stored.seats} == everyone
+    for sub in heard:  # each process's sockets end up seeing both joins, whichever process took them
+        while {s.user_id for s in (await next_update(sub)).info.seats} != everyone:
+            pass
+
+
+async def test_one_process_drives_the_ai_and_another_takes_over_when_it_dies(process: Process) -> None:
+    one, two = await process(), await process()
+    info = await one.create_table("coins", ANN, "Ann", {"first_dealer": "seat:2"})
+    await one.start_game(info.id, ANN)  # Ann leads; two AI seats follow
+    await two.info(info.id)
+    gate = asyncio.Event()
+
+    async def held(_: float) -> None:
+        await gate.wait()
+
+    one.autoplay.sleep, one.autoplay.delay = held, 1.0  # the first process will own the AI, then die
+    view = await one.view(info.id, ANN)
+    await one.act(info.id, ANN, {"type": "play", "card": view["state"]["legal"][0]}, view["seq"])
+    await asyncio.sleep(0.05)
+    assert one.drives(info.id) and not two.drives(info.id)
+    assert await two.heal() == 0  # the second process sees the lease held and leaves the table alone
+    await one.close()  # the owner dies: its connection closes and the lease is free
+    assert await two.heal() == 1
+    await two.idle()
+    log = await two.store.load_actions(info.id)
+    assert [a.auto for a in log[:3]] == [False, True, True] and two.drives(info.id)
+    assert [a.seq for a in log] == list(range(1, len(log) + 1))
+
+
+async def test_processes_starting_together_on_a_fresh_database_migrate_safely(database: str, tmp_path: Path) -> None:
+    stores = [Store(database_url(database, tmp_path)) for _ in range(3)]
+    await asyncio.gather(*(store.open() for store in stores))
+    for store in stores:
+        assert await store.count_actions() == 0
+        await store.close()
