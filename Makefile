@@ -40,7 +40,7 @@ bench: install
 # Translations: refresh the template of every user-facing string; add a language with
 #   .venv/bin/pybabel init -i locale/messages.pot -d locale -l de   then   make translations
 messages: install
-	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 -k translate:2 \
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k N_ -k gettext -k ngettext:1,2 -k translate:2 \
 	  -o locale/messages.pot --project=Cardroom --sort-by-file .
 
 translations: install

@@ -1,7 +1,7 @@
 """The easy Kings in the Corner player: plans its whole turn with a small search over its own moves.
 
 From the board and its hand (the view) it looks through the sequences of moves it could
-make this turn (builds, Kings to corners, pile moves, filling empty sides; kings-in-the-corner.md
+make this turn (builds, Kings to corners, pile moves, filling empty sides; kings_corner/RULES.md
 §3.3 A1-A5) and takes the first move of the best one: the fewest cards left in hand, then the
 highest cards gone, no empty side left open for the next player unless it cannot fill it, and
 (with ``corners`` scoring) the most corners collected. It ends the turn only when nothing
@@ -23,7 +23,7 @@ CORNERS = (4, 5, 6, 7)  # NE, SE, SW, NW: the order Kings fill them
 FULL_CORNER = 13
 WIDTH = len(FRENCH.ranks)
 
-# kings-in-the-corner.md §1.1: Ace low (1) to King (13); a card fits one lower, the other colour.
+# kings_corner/RULES.md §1.1: Ace low (1) to King (13); a card fits one lower, the other colour.
 VALUE: tuple[int, ...] = tuple(1 if FRENCH.rank_name(c) == "A" else c % WIDTH + 2 for c in range(FRENCH.size))
 RED: tuple[bool, ...] = tuple(FRENCH.suit_name(c) in ("hearts", "diamonds") for c in range(FRENCH.size))
 KINGS: Mask = sum(1 << c for c in range(FRENCH.size) if VALUE[c] == 13)

@@ -9,7 +9,7 @@ from engine.core.events import Event, for_seat
 from engine.games.sergeant_major import GAME
 from engine.games.sergeant_major.state import DECK, N, Phase, SMState, evolve
 
-ANN, BOB, CAT = 0, 1, 2  # sergeant-major.md §7: clockwise, left_of(Ann) = Bob
+ANN, BOB, CAT = 0, 1, 2  # sergeant_major/RULES.md §7: clockwise, left_of(Ann) = Bob
 _SPADES = ("A-spades", "2-spades", "3-spades")
 
 

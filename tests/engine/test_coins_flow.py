@@ -1,4 +1,4 @@
-"""coins.md §7.2 worked examples G1-G12, settings (§2) and refusals (§3.5)."""
+"""coins/RULES.md §7.2 worked examples G1-G12, settings (§2) and refusals (§3.5)."""
 
 from __future__ import annotations
 

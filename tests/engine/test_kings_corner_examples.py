@@ -1,4 +1,4 @@
-"""Kings in the Corner: every worked example of kings-in-the-corner.md §7 (K1–K31), one test each.
+"""Kings in the Corner: every worked example of kings_corner/RULES.md §7 (K1–K31), one test each.
 
 Players, clockwise: Ann (seat 0), Bob (seat 1), Cat (seat 2). Situations are built directly
 with ``position``; expected results come from the spec text.

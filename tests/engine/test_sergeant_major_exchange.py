@@ -1,4 +1,4 @@
-"""Sergeant Major card exchange: sergeant-major.md §4 and §7.4 (X1-X10)."""
+"""Sergeant Major card exchange: sergeant_major/RULES.md §4 and §7.4 (X1-X10)."""
 
 from __future__ import annotations
 

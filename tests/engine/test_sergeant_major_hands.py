@@ -1,4 +1,4 @@
-"""Sergeant Major targets, up/down, game end and the Woburn rules: sergeant-major.md §7.3 (T1-T6), §7.5 (W1-W6)."""
+"""Sergeant Major targets, up/down, game end and Woburn rules: sergeant_major/RULES.md §7.3 (T1-T6), §7.5 (W1-W6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sergeant Major settings and refusals: sergeant-major.md §2 (bad values and combinations) and action codes."""
+"""Sergeant Major settings and refusals: sergeant_major/RULES.md §2 (bad values and combinations) and action codes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sergeant Major trick winners and legal plays: sergeant-major.md §7.1 (S1-S9) and §7.2 (L1-L4)."""
+"""Sergeant Major trick winners and legal plays: sergeant_major/RULES.md §7.1 (S1-S9) and §7.2 (L1-L4)."""
 
 from __future__ import annotations
 

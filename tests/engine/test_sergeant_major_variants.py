@@ -1,4 +1,4 @@
-"""Sergeant Major alternate, misère and the other variants: sergeant-major.md §7.6 (A1-A5), §7.7 (V1-V7)."""
+"""Sergeant Major alternate, misère and the other variants: sergeant_major/RULES.md §7.6 (A1-A5), §7.7 (V1-V7)."""
 
 from __future__ import annotations
 

@@ -101,7 +101,7 @@ def playout(
         w = (leader + WINNERS[c0 * STRIDE0 + c1 * STRIDE1 + c2]) % N
         points = COIN[c0] + COIN[c1] + COIN[c2]
         if points:
-            # coins.md §3.2 TRICK_DONE, §4: the game ends the moment the target is reached.
+            # coins/RULES.md §3.2 TRICK_DONE, §4: the game ends the moment the target is reached.
             total = scores[w] + points
             scores[w] = total
             if total >= target:

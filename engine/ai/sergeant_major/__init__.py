@@ -2,7 +2,7 @@
 
 Bids, calls and trump come from trick estimates of its own cards; the discard keeps trumps
 and Aces and voids short suits; the give sends low cards of suits whose tops it lacks; the
-card play takes tricks cheaply, or ducks them in a misère (sergeant-major.md §3-§5).
+card play takes tricks cheaply, or ducks them in a misère (sergeant_major/RULES.md §3-§5).
 A multi-card choice is any ``count`` cards of ``view["choose"]["from"]``, as ``apply`` accepts.
 """
 
@@ -23,7 +23,7 @@ from engine.ai.sergeant_major.play import duck_card, take_card
 from engine.core.cards import FRENCH
 from engine.core.rules import Action
 
-MISERE_MAX = {"D": 3, "E": 5, "M": 8}  # sergeant-major.md §5.3: misère maxima by position
+MISERE_MAX = {"D": 3, "E": 5, "M": 8}  # sergeant_major/RULES.md §5.3: misère maxima by position
 TWO_OF_DIAMONDS = FRENCH.parse("2-diamonds")
 
 

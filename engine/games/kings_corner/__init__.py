@@ -1,4 +1,4 @@
-"""Kings in the Corner (Kings Corners), 2 to 4 players, with every setting of kings-in-the-corner.md."""
+"""Kings in the Corner (Kings Corners), 2 to 4 players, with every setting of RULES.md."""
 
 from engine.games.kings_corner.game import GAME, KingsCorner
 from engine.games.kings_corner.options import SETTINGS, KingsOptions

@@ -1,4 +1,4 @@
-"""The wire form of the actions: precomputed action dicts and the parser (kings-in-the-corner.md §3.3)."""
+"""The wire form of the actions: precomputed action dicts and the parser (RULES.md §3.3)."""
 
 from __future__ import annotations
 

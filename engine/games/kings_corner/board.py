@@ -16,14 +16,14 @@ SPACES = ("N", "E", "S", "W", "NE", "SE", "SW", "NW")
 SIDES = (0, 1, 2, 3)
 CORNERS = (4, 5, 6, 7)
 SPACE_INDEX = {name: i for i, name in enumerate(SPACES)}
-FULL_CORNER = 13  # kings-in-the-corner.md §3.3: a corner holding King down to Ace
+FULL_CORNER = 13  # RULES.md §3.3: a corner holding King down to Ace
 Pile = tuple[Card, ...]
 Piles = tuple[Pile, ...]
 EMPTY_PILES: Piles = ((),) * 8
 
 
 def _value(card: Card) -> int:
-    # kings-in-the-corner.md §1.1: Ace low, A = 1, 2 … 10, J = 11, Q = 12, K = 13.
+    # RULES.md §1.1: Ace low, A = 1, 2 … 10, J = 11, Q = 12, K = 13.
     rank = card % WIDTH
     return 1 if DECK.ranks[rank] == "A" else rank + 2
 
@@ -53,7 +53,7 @@ def is_king(card: Card) -> bool:
 
 
 def fits(card: Card, top: Card) -> bool:
-    """Whether ``card`` fits on ``top`` (kings-in-the-corner.md §1.1)."""
+    """Whether ``card`` fits on ``top`` (RULES.md §1.1)."""
     return bool(FITS_ON[top] >> card & 1)
 
 

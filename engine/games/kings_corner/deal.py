@@ -1,6 +1,6 @@
 """Dealing and drawing: the seeded deal, the layout, the first player and the stock draws.
 
-kings-in-the-corner.md §3.2: one permutation of the 52 cards per hand from
+RULES.md §3.2: one permutation of the 52 cards per hand from
 ``deal_rng(seed, hand_no)``; cards ``0 … 7n−1`` go to seat ``(dealer + 1 + k) mod n``,
 the next four face up to N, E, S, W, and the rest is the stock, top card first.
 """

@@ -41,14 +41,14 @@ def remember(old: KingsState, new: KingsState, events: list[Event]) -> KingsStat
 
 
 class KingsCorner(Replays):
-    """The Kings in the Corner ruleset (kings-in-the-corner.md), 2 to 4 players."""
+    """The Kings in the Corner ruleset (RULES.md), 2 to 4 players."""
 
     name = NAME
     title = TITLE
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     settings = SETTINGS
-    multi_action_turns = True  # a turn is many actions ended by end_turn (kings-in-the-corner.md §3.3)
+    multi_action_turns = True  # a turn is many actions ended by end_turn (RULES.md §3.3)
 
     def parse_options(self, raw: Mapping[str, Any] | KingsOptions | None) -> KingsOptions:
         """Validated options; raises BadOptions (also for draw_until_playable with draw_timing start)."""

@@ -1,4 +1,4 @@
-"""The settings of Kings in the Corner (kings-in-the-corner.md §2) and the one refused combination."""
+"""The settings of Kings in the Corner (RULES.md §2) and the one refused combination."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ SETTINGS = (
 
 @dataclass(frozen=True, slots=True)
 class KingsOptions:
-    """Kings in the Corner settings (kings-in-the-corner.md §2, §5)."""
+    """Kings in the Corner settings (RULES.md §2, §5)."""
 
     first_dealer: str = "random"
     first_player: str = "left_of_dealer"
@@ -59,7 +59,7 @@ class KingsOptions:
     penalty_limit: int = 25
 
     def __post_init__(self) -> None:
-        # kings-in-the-corner.md §2: draw_until_playable is an end-of-turn routine.
+        # RULES.md §2: draw_until_playable is an end-of-turn routine.
         if self.pass_rule == "draw_until_playable" and self.draw_timing == "start":
             raise BadOptions(
                 "pass_rule 'draw_until_playable' happens at the end of a turn, so it cannot be combined "

@@ -22,14 +22,14 @@ NOBODY = -1
 class Phase(StrEnum):
     """Where the game stands; dealing, drawing and turn changes happen inside ``apply``."""
 
-    ACTING = "acting"  # kings-in-the-corner.md §3.3 ACTING
+    ACTING = "acting"  # RULES.md §3.3 ACTING
     MUST_PLAY = "must_play"  # §3.3 TURN_END, draw_until_playable: the drawn card must be played
     OVER = "over"  # GAME_OVER
 
 
 @dataclass(frozen=True, slots=True)
 class KingsState:
-    """The whole state (kings-in-the-corner.md §3.1); ``pending`` and ``went_out`` are -1 when unset."""
+    """The whole state (RULES.md §3.1); ``pending`` and ``went_out`` are -1 when unset."""
 
     options: KingsOptions
     seed: str

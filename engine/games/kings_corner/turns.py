@@ -1,5 +1,5 @@
 """A turn of Kings in the Corner: checks for actions A1–A6, their effects, the end-of-turn draw,
-the draw_until_playable routine and blocked hands (kings-in-the-corner.md §3.3).
+the draw_until_playable routine and blocked hands (RULES.md §3.3).
 
 Each ``check_x`` raises IllegalAction with a code and a sentence; ``can_x`` asks the same
 question; ``legal_actions`` enumerates exactly what those checks allow, with masks.

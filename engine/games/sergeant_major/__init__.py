@@ -1,6 +1,6 @@
 """Sergeant Major (3-5-8) and its variants: three players, 52 cards, targets by position, an exchange.
 
-Every rule cites ``sergeant-major.md``. Actions are JSON dicts such as
+Every rule cites ``RULES.md``. Actions are JSON dicts such as
 ``{"type": "play", "card": "Q-spades"}``, ``{"type": "bid", "tricks": 10}``, ``{"type": "pass"}``,
 ``{"type": "name_trump", "suit": "hearts"}``, ``{"type": "call", "call": "misere"}``,
 ``{"type": "discard", "cards": [four cards]}``, ``{"type": "give", "cards": [k cards]}``,

@@ -2,7 +2,7 @@
 
 Each ``to_*``/``after_*`` step takes a state and the event list being built, does what
 happens automatically (deal, kitty pick-up, reveal, returns, scoring) and stops at the
-next phase where someone must act (sergeant-major.md §3.2, §5).
+next phase where someone must act (RULES.md §3.2, §5).
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ def _call_or_trump(state: SMState, seat: int, word: str, events: list[Event]) ->
 
 
 class SergeantMajor(Replays):
-    """The Sergeant Major (3-5-8) ruleset with its variants (sergeant-major.md)."""
+    """The Sergeant Major (3-5-8) ruleset with its variants (RULES.md)."""
 
     name = "sergeant_major"
     title = "Sergeant Major (3-5-8)"

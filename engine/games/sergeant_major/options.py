@@ -1,4 +1,4 @@
-"""Sergeant Major settings (sergeant-major.md §2), what each variant fixes, and refused combinations."""
+"""Sergeant Major settings (RULES.md §2), what each variant fixes, and refused combinations."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ _CARD_NAMES = frozenset(FRENCH.texts(FRENCH.full))
 
 @dataclass(frozen=True, slots=True)
 class VariantRules:
-    """What a variant fixes (sergeant-major.md §5.9): deal shape, targets, exchange, scoring, game end."""
+    """What a variant fixes (RULES.md §5.9): deal shape, targets, exchange, scoring, game end."""
 
     name: str
     targets: tuple[int, int, int]  # by position: dealer, eldest, middle
@@ -110,7 +110,7 @@ SETTINGS = (
 
 @dataclass(frozen=True, slots=True)
 class SMOptions:
-    """Sergeant Major settings (sergeant-major.md §2.1, §2.2)."""
+    """Sergeant Major settings (RULES.md §2.1, §2.2)."""
 
     variant: str = "classic"
     first_dealer: str = "random"

@@ -1,4 +1,4 @@
-"""The decisions outside the tricks: bid, give, call, name trump, discard, swap (sergeant-major.md §3-§5).
+"""The decisions outside the tricks: bid, give, call, name trump, discard, swap (RULES.md §3-§5).
 
 For each, ``check_*`` raises IllegalAction and is shared by ``legal_actions`` and ``apply``;
 the action function then moves the state on through ``flow``.

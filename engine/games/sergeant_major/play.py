@@ -1,4 +1,4 @@
-"""Tricks (sergeant-major.md §3.2 step 8): follow suit, the trick winner, the per-trick game end.
+"""Tricks (RULES.md §3.2 step 8): follow suit, the trick winner, the per-trick game end.
 
 This is the hot path of AI playouts: states are built directly, events are precomputed.
 """

@@ -1,6 +1,6 @@
 """Coins by Mark Steere: three players, the Spanish 48-card deck, cyclic suit dominance.
 
-Every rule cites ``coins.md``. Any card in hand is legal; a trick is won by suit
+Every rule cites ``RULES.md``. Any card in hand is legal; a trick is won by suit
 dominance (three suits), the higher of the pair (two suits) or the highest card (one
 suit); each Coins card in a trick is a point for its winner, and the game ends the
 moment someone reaches the target.
@@ -24,7 +24,7 @@ from engine.core.settings import Setting, options_dict, parse_options
 DECK = SPANISH
 N = 3
 CUPS, COINS, SWORDS, CLUBS = range(4)
-SUIT_CYCLE = ("cups", "coins", "swords", "clubs")  # coins.md §1.2: each beats the next, clubs beat cups
+SUIT_CYCLE = ("cups", "coins", "swords", "clubs")  # RULES.md §1.2: each beats the next, clubs beat cups
 BEATS = {CUPS: COINS, COINS: SWORDS, SWORDS: CLUBS, CLUBS: CUPS}
 WIDTH = len(DECK.ranks)
 COINS_MASK = DECK.suit_mask(COINS)
@@ -51,7 +51,7 @@ SETTINGS = (
 
 @dataclass(frozen=True, slots=True)
 class CoinsOptions:
-    """Coins settings (coins.md §2): the target score and how the first dealer is chosen."""
+    """Coins settings (RULES.md §2): the target score and how the first dealer is chosen."""
 
     target_score: int = 10
     first_dealer: str = "random"
@@ -83,7 +83,7 @@ class CoinsState:
     winner: int | None
 
 
-# coins.md §3.3: trick winner -------------------------------------------------
+# RULES.md §3.3: trick winner -------------------------------------------------
 
 def _winner_index(cards: tuple[Card, Card, Card] | list[Card]) -> int:
     s0, s1, s2 = cards[0] // WIDTH, cards[1] // WIDTH, cards[2] // WIDTH
@@ -113,7 +113,7 @@ def trick_winner(cards: list[str]) -> int:
 # the deal ---------------------------------------------------------------------
 
 def _deal(seed: str, hand_no: int, dealer: int) -> tuple[Mask, ...]:
-    # coins.md §3.2 DEAL: card k of the permuted deck goes to seat (dealer + 1 + k) mod 3.
+    # RULES.md §3.2 DEAL: card k of the permuted deck goes to seat (dealer + 1 + k) mod 3.
     order = deal_rng(seed, hand_no).shuffled(range(DECK.size))
     hands = [0, 0, 0]
     for k, card in enumerate(order):
@@ -159,7 +159,7 @@ def _parse_play(action: Action) -> Card:
 
 
 def check_play(state: CoinsState, seat: int, card: Card) -> None:
-    """Raise IllegalAction unless ``seat`` may play ``card`` now (coins.md §3.2 AWAIT_CARD, §3.5)."""
+    """Raise IllegalAction unless ``seat`` may play ``card`` now (RULES.md §3.2 AWAIT_CARD, §3.5)."""
     if state.phase is Phase.OVER:
         raise IllegalAction("game_over", "The game is over.")
     if seat != state.turn:
@@ -191,7 +191,7 @@ def _play(state: CoinsState, seat: int, card: Card) -> tuple[CoinsState, list[Ev
 def _finish_trick(
     state: CoinsState, hands: tuple[Mask, ...], trick: tuple[tuple[int, Card], ...], events: list[Event]
 ) -> tuple[CoinsState, list[Event]]:
-    # coins.md §3.2 TRICK_DONE: the winner scores the Coins cards in the trick.
+    # RULES.md §3.2 TRICK_DONE: the winner scores the Coins cards in the trick.
     cards = [card for _, card in trick]
     w = trick[_winner_index(cards)][0]
     points = (COINS_MASK >> cards[0] & 1) + (COINS_MASK >> cards[1] & 1) + (COINS_MASK >> cards[2] & 1)
@@ -203,7 +203,7 @@ def _finish_trick(
                           "trick_no": state.trick_no}))
     opts = state.options
     if scores[w] >= opts.target_score:
-        # coins.md §4 and D6: the game ends the moment the target is reached, even mid-hand.
+        # RULES.md §4 and D6: the game ends the moment the target is reached, even mid-hand.
         events.append(public({"type": "game_over", "winner": w, "scores": scores}))
         return CoinsState(
             opts, state.seed, Phase.OVER, state.hand_no, state.dealer, hands, (), w, state.trick_no,
@@ -214,7 +214,7 @@ def _finish_trick(
             opts, state.seed, Phase.PLAY, state.hand_no, state.dealer, hands, (), w, state.trick_no + 1,
             tuple(scores), tuple(won), trick, None,
         ), events
-    # coins.md §3.2 HAND_DONE: the player to the right of the last trick's winner deals next.
+    # RULES.md §3.2 HAND_DONE: the player to the right of the last trick's winner deals next.
     dealer = (w - 1) % N
     hand_no = state.hand_no + 1
     nxt = CoinsState(
@@ -229,7 +229,7 @@ def _finish_trick(
 # the Game object --------------------------------------------------------------
 
 class Coins(Replays):
-    """The Coins ruleset (coins.md)."""
+    """The Coins ruleset (RULES.md)."""
 
     name = "coins"
     title = "Coins"
@@ -243,7 +243,7 @@ class Coins(Replays):
         return parse_options(CoinsOptions, SETTINGS, raw)
 
     def new_game(self, options: Mapping[str, Any] | CoinsOptions | None, players: int, seed: str) -> CoinsState:
-        """Hand 1 dealt (coins.md §3.2 SETUP, DEAL)."""
+        """Hand 1 dealt (RULES.md §3.2 SETUP, DEAL)."""
         opts = self.parse_options(options)
         if players != N:
             raise BadOptions(f"Coins is for exactly 3 players, not {players}.")
@@ -262,7 +262,7 @@ class Coins(Replays):
         return _NOBODY if state.phase is Phase.OVER else _TURN_SETS[state.turn]
 
     def legal_actions(self, state: CoinsState, seat: int) -> list[Action]:
-        """Any card in hand, for the seat on turn (coins.md §3.2: no duty to follow suit)."""
+        """Any card in hand, for the seat on turn (RULES.md §3.2: no duty to follow suit)."""
         if state.phase is Phase.OVER or seat != state.turn:
             return []
         return _LEGAL.of(state.hands[seat])  # type: ignore[return-value]
@@ -274,7 +274,7 @@ class Coins(Replays):
         return _play(state, seat, card)
 
     def view(self, state: CoinsState, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know: its own hand, the trick, counts and scores (coins.md §3.4)."""
+        """What ``seat`` may know: its own hand, the trick, counts and scores (RULES.md §3.4)."""
         over = state.phase is Phase.OVER
         out: dict[str, Any] = {
             "game": self.name,
