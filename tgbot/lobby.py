@@ -14,7 +14,7 @@ from telegram import CallbackQuery, ChatMember, InlineKeyboardButton, InlineKeyb
 from telegram.error import TelegramError
 
 from engine import games
-from engine.core.errors import Refusal
+from engine.core.errors import Refusal, RefusalCode
 from engine.service.live import TableInfo
 from tgbot.callbacks import Callback, Verb, button_data, parse
 from tgbot.context import Context, Room, display_name, is_group, is_private, locale_of, reply, reply_refusal
@@ -62,7 +62,7 @@ def parse_new_args(args: list[str]) -> tuple[str, dict[str, Any]]:
     for word in rest:
         name, sep, value = word.partition("=")
         if not sep or not name or not value:
-            raise Refusal("bad_options", f"I did not understand {word!r}; options look like target=15.")
+            raise Refusal(RefusalCode.OPTION_NOT_UNDERSTOOD, word=word)
         options[OPTION_ALIASES.get(name.lower(), name.lower())] = value
     return game, options
 

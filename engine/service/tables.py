@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import games
-from engine.core.errors import BadOptions, MalformedAction, Refusal
+from engine.core.errors import BadOptions, MalformedAction, Refusal, RefusalCode
 from engine.core.events import Event, for_seat, public
 from engine.core.rng import new_seed, seed_hash
 from engine.core.rules import replay
@@ -105,7 +105,7 @@ class TableService:
             return table
         row = await self.store.load_table(table_id) if isinstance(table_id, str) and len(table_id) <= 32 else None
         if row is None:
-            raise Refusal("table_not_found", "There is no such table.")
+            raise Refusal(RefusalCode.TABLE_NOT_FOUND)
         return await self._revive(row)
 
     # lobby --------------------------------------------------------------------
@@ -149,10 +149,10 @@ class TableService:
         async with table.lock:
             table.require_status("lobby")
             if table.seat_of(user_id) is not None:
-                raise Refusal("already_seated", "You already have a seat at this table.")
+                raise Refusal(RefusalCode.ALREADY_SEATED)
             free = [s for s in table.row.seats if s.user_id is None and not s.is_ai]
             if not free:
-                raise Refusal("table_full", "This table is full.")
+                raise Refusal(RefusalCode.TABLE_FULL)
             free[0].user_id, free[0].name = user_id, name
             await self.store.upsert_user(user_id, name)
             await self.store.save_table(table.row)
@@ -166,7 +166,7 @@ class TableService:
             table.require_host(by_user_id)
             free = [s for s in table.row.seats if s.user_id is None and not s.is_ai]
             if not free:
-                raise Refusal("table_full", "This table is full.")
+                raise Refusal(RefusalCode.TABLE_FULL)
             self._seat_ai(table, free[0])
             await self.store.save_table(table.row)
             return self._publish(table, "lobby")
@@ -184,7 +184,7 @@ class TableService:
             table.require_status("lobby")
             table.require_host(by_user_id)
             if not isinstance(changes, Mapping):
-                raise BadOptions("Options must be a mapping of setting names to values.")
+                raise BadOptions(RefusalCode.BAD_OPTIONS)
             raw = dict(changes)
             table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
             parsed = table.game.parse_options({**table.row.options, **raw})
@@ -193,7 +193,7 @@ class TableService:
             level = parse_level(table_raw.get("ai_level", table.row.meta.get("ai_level", "easy")))
             seated = [s for s in table.row.seats if s.user_id is not None or s.is_ai]
             if size < len(seated):
-                raise Refusal("too_many_players", f"{len(seated)} seats are taken; the table cannot shrink to {size}.")
+                raise Refusal(RefusalCode.TOO_MANY_PLAYERS, seated=len(seated), size=size)
             table.options, table.row.options = parsed, options_dict(parsed)
             table.row.timer, table.row.meta["ai_level"] = timer, level
             seats = seated + [SeatRow(seat=0, name="", ai_level=level) for _ in range(size - len(seated))]
@@ -235,7 +235,7 @@ class TableService:
             table.require_status("playing")
             row = table.seat_row(table.require_seat(user_id))
             if row.is_ai:
-                raise Refusal("seat_taken_by_ai", "You left this game; an AI plays your seat now.")
+                raise Refusal(RefusalCode.SEAT_TAKEN_BY_AI)
             if not row.autopilot and not row.missed:
                 return table.info()
             row.autopilot, row.missed = False, 0
@@ -285,11 +285,11 @@ class TableService:
         seat = table.require_seat(user_id)
         check_action_shape(action)
         if isinstance(seq, bool) or not isinstance(seq, int):
-            raise MalformedAction("malformed_action", "A move must say which position (seq) it was made against.")
+            raise MalformedAction(RefusalCode.MOVE_WITHOUT_SEQ)
         async with table.lock:
             table.require_status("playing")
             if seq != table.seq:
-                raise Refusal("stale", "The table has moved on since you chose; your move was not applied.")
+                raise Refusal(RefusalCode.STALE)
             events = await self.apply_locked(table, seat, action, auto=False)
         self.autoplay.kick(table)
         return ActResult(table.seq, for_seat(events, seat))

@@ -22,7 +22,7 @@ from sqlalchemy import Connection, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from engine.core.errors import Refusal
+from engine.core.errors import Refusal, RefusalCode
 from engine.store.rows import LoggedAction, SeatRow, TableRow
 from engine.store.schema import actions, seats, tables, users
 
@@ -138,7 +138,7 @@ class Store:
             self.commits += 1
         except IntegrityError:
             if not future.done():
-                future.set_exception(Refusal("stale", "That move was made against an old position; not applied."))
+                future.set_exception(Refusal(RefusalCode.STALE))
             return
         except Exception as exc:
             if not future.done():

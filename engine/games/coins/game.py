@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.core.cards import SPANISH, Card, Mask, PerCard
-from engine.core.errors import BadOptions, IllegalAction, MalformedAction
+from engine.core.errors import BadOptions, IllegalAction, MalformedAction, RefusalCode
 from engine.core.events import Event, private, public
 from engine.core.rng import deal_rng
 from engine.core.rules import Action, Outcome, Replays, placements_by
@@ -35,7 +35,7 @@ TARGET_PRESETS = (10, 15, 20)
 def _check_target(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 99:
         return value
-    raise BadOptions(f"target_score must be a whole number from 1 to 99 (usually 10, 15 or 20), not {value!r}.")
+    raise BadOptions(RefusalCode.SETTING_OUT_OF_RANGE, name="target_score", minimum=1, maximum=99, value=repr(value))
 
 
 def _check_dealer(value: object) -> str:
@@ -103,10 +103,10 @@ def _winner_index(cards: tuple[Card, Card, Card] | list[Card]) -> int:
 def trick_winner(cards: list[str]) -> int:
     """The index (0..2, in play order) of the card that wins a trick of three cards."""
     if len(cards) != 3:
-        raise MalformedAction("bad_trick", f"A trick has exactly three cards, not {len(cards)}.")
+        raise MalformedAction(RefusalCode.TRICK_NOT_THREE, count=len(cards))
     parsed = [DECK.parse(c) for c in cards]
     if len(set(parsed)) != 3:
-        raise MalformedAction("bad_trick", "A trick cannot hold the same card twice.")
+        raise MalformedAction(RefusalCode.TRICK_REPEATS_CARD)
     return _winner_index(parsed)
 
 
@@ -145,27 +145,27 @@ _PLAYED = tuple(
 _NOBODY: frozenset[int] = frozenset()
 
 
-_SHAPE = 'An action is an object with a "type", like {"type": "play", "card": "K-cups"}.'
+_SHAPE = '{"type": "play", "card": "K-cups"}'
 
 
 def _parse_play(action: Action) -> Card:
     try:
         kind = action["type"]
     except (TypeError, KeyError, IndexError):
-        raise MalformedAction("malformed_action", _SHAPE) from None
+        raise MalformedAction(RefusalCode.MALFORMED_ACTION, example=_SHAPE) from None
     if kind != "play":
-        raise MalformedAction("unknown_action", f"Coins has one action, 'play'; {kind!r} is not one.")
+        raise MalformedAction(RefusalCode.UNKNOWN_ACTION, action=str(kind), actions="play")
     return DECK.parse(action.get("card"))
 
 
 def check_play(state: CoinsState, seat: int, card: Card) -> None:
     """Raise IllegalAction unless ``seat`` may play ``card`` now (RULES.md §3.2 AWAIT_CARD, §3.5)."""
     if state.phase is Phase.OVER:
-        raise IllegalAction("game_over", "The game is over.")
+        raise IllegalAction(RefusalCode.GAME_OVER)
     if seat != state.turn:
-        raise IllegalAction("not_your_turn", "It is not your turn.")
+        raise IllegalAction(RefusalCode.NOT_YOUR_TURN)
     if not state.hands[seat] >> card & 1:
-        raise IllegalAction("card_not_in_hand", f"You do not hold {DECK.text(card)}.")
+        raise IllegalAction(RefusalCode.CARD_NOT_IN_HAND, card=DECK.text(card))
 
 
 def can_play(state: CoinsState, seat: int, card: Card) -> bool:
@@ -246,7 +246,7 @@ class Coins(Replays):
         """Hand 1 dealt (RULES.md §3.2 SETUP, DEAL)."""
         opts = self.parse_options(options)
         if players != N:
-            raise BadOptions(f"Coins is for exactly 3 players, not {players}.")
+            raise BadOptions(RefusalCode.PLAYER_COUNT_FIXED, game="Coins", count=N, players=repr(players))
         dealer = first_dealer(opts.first_dealer, N, seed)
         return CoinsState(
             opts, seed, Phase.PLAY, 1, dealer, _deal(seed, 1, dealer), (), (dealer + 1) % N, 1,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.errors import MalformedAction
+from engine.core.errors import MalformedAction, RefusalCode, listed
 from engine.core.rules import Action
 from engine.games.kings_corner.board import DECK, SPACES, space_of, text
 
@@ -20,7 +20,7 @@ MOVE_PILE = tuple(tuple({"type": "move_pile", "src": a, "dst": b} for b in SPACE
 MOVE_KING_PILE = tuple(tuple({"type": "move_king_pile", "side": a, "corner": b} for b in SPACES) for a in SPACES)
 KINDS = ("build", "place_king", "fill_side", "move_pile", "move_king_pile", "end_turn")
 
-_SHAPE = 'An action is an object with a "type", like {"type": "build", "card": "7-clubs", "space": "N"}.'
+_SHAPE = '{"type": "build", "card": "7-clubs", "space": "N"}'
 
 
 def parse_action(action: Action) -> tuple[str, int, int, int]:
@@ -28,7 +28,7 @@ def parse_action(action: Action) -> tuple[str, int, int, int]:
     try:
         kind = action["type"]
     except (TypeError, KeyError, IndexError):
-        raise MalformedAction("malformed_action", _SHAPE) from None
+        raise MalformedAction(RefusalCode.MALFORMED_ACTION, example=_SHAPE) from None
     match kind:
         case "build":
             return kind, DECK.parse(action.get("card")), space_of(action.get("space")), -1
@@ -44,4 +44,4 @@ def parse_action(action: Action) -> tuple[str, int, int, int]:
             return kind, -1, space_of(action.get("side")), space_of(action.get("corner"))
         case "end_turn":
             return kind, -1, -1, -1
-    raise MalformedAction("unknown_action", f"{kind!r} is not an action; the actions are {', '.join(KINDS)}.")
+    raise MalformedAction(RefusalCode.UNKNOWN_ACTION, action=str(kind), actions=listed(KINDS))

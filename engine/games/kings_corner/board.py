@@ -8,7 +8,7 @@ Cards are the ints of ``engine.core.cards.FRENCH``. A pile is a tuple of cards f
 from __future__ import annotations
 
 from engine.core.cards import FRENCH, Card, Mask
-from engine.core.errors import MalformedAction
+from engine.core.errors import IllegalAction, MalformedAction, RefusalCode, listed
 
 DECK = FRENCH
 WIDTH = len(DECK.ranks)
@@ -71,7 +71,7 @@ def space_of(name: object) -> int:
     """The index of a space name; raises MalformedAction for anything else."""
     index = SPACE_INDEX.get(name) if isinstance(name, str) else None
     if index is None:
-        raise MalformedAction("unknown_space", f"{name!r} is not a space; the spaces are {', '.join(SPACES)}.")
+        raise MalformedAction(RefusalCode.UNKNOWN_SPACE, given=str(name), spaces=listed(SPACES))
     return index
 
 
@@ -90,10 +90,10 @@ def piles_dict(piles: Piles) -> dict[str, list[str]]:
     return {SPACES[i]: pile_texts(p) for i, p in enumerate(piles)}
 
 
-def misfit_reason(card: Card, top: Card) -> str:
-    """A plain sentence saying why ``card`` does not fit on ``top``."""
+def misfit(card: Card, top: Card) -> IllegalAction:
+    """The refusal saying why ``card`` does not fit on ``top``."""
     if VALUES[top] == 1:
-        return f"Nothing fits on an Ace ({text(top)})."
+        return IllegalAction(RefusalCode.NOTHING_ON_ACE, top=text(top))
     if VALUES[card] != VALUES[top] - 1:
-        return f"{text(card)} does not fit on {text(top)}: piles run down by exactly one."
-    return f"{text(card)} does not fit on {text(top)}: colours must alternate."
+        return IllegalAction(RefusalCode.NOT_ONE_LOWER, card=text(card), top=text(top))
+    return IllegalAction(RefusalCode.SAME_COLOUR, card=text(card), top=text(top))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core.errors import BadOptions
+from engine.core.errors import BadOptions, RefusalCode
 from engine.core.events import Event
 from engine.core.rules import Action, Outcome, Replays
 from engine.core.seats import first_dealer
@@ -59,7 +59,8 @@ class KingsCorner(Replays):
     ]:
         opts = self.parse_options(options)
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise BadOptions(f"Kings in the Corner is for 2 to 4 players, not {players!r}.")
+            raise BadOptions(RefusalCode.PLAYER_COUNT_RANGE, game=TITLE, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS,
+                             players=repr(players))
         dealer = first_dealer(opts.first_dealer, players, seed)
         zeros = (0,) * players
         state, events = new_hand(opts, seed, players, 1, dealer, zeros, zeros)

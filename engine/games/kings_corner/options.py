@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core.errors import BadOptions
+from engine.core.errors import BadOptions, RefusalCode
 from engine.core.seats import check_first_dealer
 from engine.core.settings import Setting
 
@@ -19,13 +19,13 @@ def _check_dealer(value: object) -> str:
 def _check_draw_count(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value in (1, 2):
         return value
-    raise BadOptions(f"draw_count must be 1 or 2, not {value!r}.")
+    raise BadOptions(RefusalCode.SETTING_NOT_A_CHOICE, name="draw_count", choices="1, 2", value=repr(value))
 
 
 def _check_limit(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 999:
         return value
-    raise BadOptions(f"penalty_limit must be a whole number from 1 to 999 (usually 25), not {value!r}.")
+    raise BadOptions(RefusalCode.SETTING_OUT_OF_RANGE, name="penalty_limit", minimum=1, maximum=999, value=repr(value))
 
 
 SETTINGS = (
@@ -61,7 +61,4 @@ class KingsOptions:
     def __post_init__(self) -> None:
         # RULES.md §2: draw_until_playable is an end-of-turn routine.
         if self.pass_rule == "draw_until_playable" and self.draw_timing == "start":
-            raise BadOptions(
-                "pass_rule 'draw_until_playable' happens at the end of a turn, so it cannot be combined "
-                "with draw_timing 'start'."
-            )
+            raise BadOptions(RefusalCode.DRAW_UNTIL_PLAYABLE_AT_START)

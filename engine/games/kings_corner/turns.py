@@ -8,7 +8,7 @@ question; ``legal_actions`` enumerates exactly what those checks allow, with mas
 from __future__ import annotations
 
 from engine.core.cards import Card, cards_in
-from engine.core.errors import IllegalAction, Refusal
+from engine.core.errors import IllegalAction, Refusal, RefusalCode
 from engine.core.events import Event, public
 from engine.core.rules import Action
 from engine.core.seats import left_of
@@ -29,7 +29,7 @@ from engine.games.kings_corner.board import (
     SPACES,
     Piles,
     is_king,
-    misfit_reason,
+    misfit,
     pile_texts,
     text,
 )
@@ -45,27 +45,24 @@ CORNER_ORDER = (4, 5, 6, 7)  # NE, SE, SW, NW
 
 def _check_turn(state: KingsState, seat: int) -> None:
     if state.phase is Phase.OVER:
-        raise IllegalAction("game_over", "The game is over.")
+        raise IllegalAction(RefusalCode.GAME_OVER)
     if seat != state.turn:
-        raise IllegalAction("not_your_turn", "It is not your turn.")
+        raise IllegalAction(RefusalCode.NOT_YOUR_TURN)
 
 
 def _check_no_pending(state: KingsState) -> None:
     if state.phase is Phase.MUST_PLAY:
-        raise IllegalAction("must_play_drawn", f"You must play the card you drew, {text(state.pending)}, first.")
+        raise IllegalAction(RefusalCode.MUST_PLAY_DRAWN, card=text(state.pending))
 
 
 def _check_from_hand(state: KingsState, seat: int, card: Card) -> None:
     if state.phase is Phase.MUST_PLAY and card != state.pending:
-        raise IllegalAction("must_play_drawn", f"You must play the card you drew, {text(state.pending)}.")
+        raise IllegalAction(RefusalCode.MUST_PLAY_DRAWN, card=text(state.pending))
     if not state.hands[seat] >> card & 1:
         if any(card in pile for pile in state.piles):
             # §3.3: an action is final, and piles only ever move whole.
-            raise IllegalAction(
-                "no_partial_moves",
-                f"{text(card)} is on the board: cards laid down stay put, and only whole piles move.",
-            )
-        raise IllegalAction("card_not_in_hand", f"You do not hold {text(card)}.")
+            raise IllegalAction(RefusalCode.CARD_ON_BOARD, card=text(card))
+        raise IllegalAction(RefusalCode.CARD_NOT_IN_HAND, card=text(card))
 
 
 def check_build(state: KingsState, seat: int, card: Card, space: int) -> None:
@@ -75,10 +72,10 @@ def check_build(state: KingsState, seat: int, card: Card, space: int) -> None:
     pile = state.piles[space]
     if not pile:
         if space >= 4:
-            raise IllegalAction("space_empty", f"{SPACES[space]} is empty: only a King starts a corner (place_king).")
-        raise IllegalAction("space_empty", f"{SPACES[space]} is empty: fill an empty side with fill_side.")
+            raise IllegalAction(RefusalCode.CORNER_NEEDS_KING, space=SPACES[space])
+        raise IllegalAction(RefusalCode.SIDE_NEEDS_FILL, space=SPACES[space])
     if not FITS_ON[pile[-1]] >> card & 1:
-        raise IllegalAction("does_not_fit", misfit_reason(card, pile[-1]))
+        raise misfit(card, pile[-1])
 
 
 def check_place_king(state: KingsState, seat: int, card: Card, corner: int) -> None:
@@ -86,11 +83,11 @@ def check_place_king(state: KingsState, seat: int, card: Card, corner: int) -> N
     _check_turn(state, seat)
     _check_from_hand(state, seat, card)
     if corner < 4:
-        raise IllegalAction("not_a_corner", f"{SPACES[corner]} is a side; Kings are placed on NE, SE, SW or NW.")
+        raise IllegalAction(RefusalCode.NOT_A_CORNER, space=SPACES[corner])
     if not is_king(card):
-        raise IllegalAction("not_a_king", f"{text(card)} is not a King: only Kings start corner piles.")
+        raise IllegalAction(RefusalCode.NOT_A_KING, card=text(card))
     if state.piles[corner]:
-        raise IllegalAction("space_not_empty", f"{SPACES[corner]} already holds a pile.")
+        raise IllegalAction(RefusalCode.SPACE_NOT_EMPTY, space=SPACES[corner])
 
 
 def check_fill_side(state: KingsState, seat: int, card: Card, side: int) -> None:
@@ -98,11 +95,11 @@ def check_fill_side(state: KingsState, seat: int, card: Card, side: int) -> None
     _check_turn(state, seat)
     _check_from_hand(state, seat, card)
     if side >= 4:
-        raise IllegalAction("not_a_side", f"{SPACES[side]} is a corner; only N, E, S and W are filled from hand.")
+        raise IllegalAction(RefusalCode.NOT_A_SIDE, space=SPACES[side])
     if state.piles[side]:
-        raise IllegalAction("space_not_empty", f"{SPACES[side]} already holds a pile.")
+        raise IllegalAction(RefusalCode.SPACE_NOT_EMPTY, space=SPACES[side])
     if is_king(card) and not state.options.king_on_empty_side:
-        raise IllegalAction("kings_go_to_corners", f"{text(card)} is a King: Kings go to the corners (place_king).")
+        raise IllegalAction(RefusalCode.KINGS_GO_TO_CORNERS, card=text(card))
 
 
 def check_move_pile(state: KingsState, seat: int, src: int, dst: int, card: Card = -1) -> None:
@@ -111,21 +108,17 @@ def check_move_pile(state: KingsState, seat: int, src: int, dst: int, card: Card
     _check_no_pending(state)
     piles = state.piles
     if src == dst:
-        raise IllegalAction("same_space", "A pile cannot be moved onto itself.")
+        raise IllegalAction(RefusalCode.SAME_SPACE)
     if src >= 4 and piles[src]:
-        raise IllegalAction("corner_cannot_move", "A corner pile starts with a King, which fits on nothing: it stays.")
+        raise IllegalAction(RefusalCode.CORNER_CANNOT_MOVE)
     if not piles[src]:
-        raise IllegalAction("space_empty", f"There is no pile on {SPACES[src]} to move.")
+        raise IllegalAction(RefusalCode.SPACE_EMPTY, space=SPACES[src])
     if card >= 0 and card != piles[src][0]:
-        raise IllegalAction("no_partial_moves", "Only whole piles move: you cannot move part of a pile.")
+        raise IllegalAction(RefusalCode.NO_PARTIAL_MOVES)
     if not piles[dst]:
-        raise IllegalAction(
-            "space_empty",
-            f"{SPACES[dst]} is empty: piles only move onto other piles (a King pile to a corner: move_king_pile).",
-        )
+        raise IllegalAction(RefusalCode.NO_PILE_TO_MOVE_ONTO, space=SPACES[dst])
     if not FITS_ON[piles[dst][-1]] >> piles[src][0] & 1:
-        raise IllegalAction("does_not_fit", "The bottom card of the pile must fit: " + misfit_reason(
-            piles[src][0], piles[dst][-1]))
+        raise misfit(piles[src][0], piles[dst][-1])
 
 
 def check_move_king_pile(state: KingsState, seat: int, side: int, corner: int) -> None:
@@ -133,19 +126,18 @@ def check_move_king_pile(state: KingsState, seat: int, side: int, corner: int) -
     _check_turn(state, seat)
     _check_no_pending(state)
     if state.options.layout_kings != "movable":
-        raise IllegalAction("king_piles_fixed", "At this table layout Kings go to corners by themselves; "
-                                                "side piles are never moved to corners.")
+        raise IllegalAction(RefusalCode.KING_PILES_FIXED)
     if side >= 4:
-        raise IllegalAction("not_a_side", f"{SPACES[side]} is a corner; only a side pile (N, E, S, W) moves here.")
+        raise IllegalAction(RefusalCode.NOT_A_SIDE, space=SPACES[side])
     if corner < 4:
-        raise IllegalAction("not_a_corner", f"{SPACES[corner]} is a side; King piles move to NE, SE, SW or NW.")
+        raise IllegalAction(RefusalCode.NOT_A_CORNER, space=SPACES[corner])
     pile = state.piles[side]
     if not pile:
-        raise IllegalAction("space_empty", f"There is no pile on {SPACES[side]} to move.")
+        raise IllegalAction(RefusalCode.SPACE_EMPTY, space=SPACES[side])
     if not is_king(pile[0]):
-        raise IllegalAction("not_a_king", f"The pile on {SPACES[side]} does not have a King at the bottom.")
+        raise IllegalAction(RefusalCode.PILE_NOT_KING, space=SPACES[side])
     if state.piles[corner]:
-        raise IllegalAction("space_not_empty", f"{SPACES[corner]} already holds a pile.")
+        raise IllegalAction(RefusalCode.SPACE_NOT_EMPTY, space=SPACES[corner])
 
 
 def check_end_turn(state: KingsState, seat: int) -> None:
@@ -153,7 +145,7 @@ def check_end_turn(state: KingsState, seat: int) -> None:
     _check_turn(state, seat)
     _check_no_pending(state)
     if state.options.king_compulsory and state.hands[seat] & KING_MASK:
-        raise IllegalAction("king_must_be_placed", "You hold a King: place it in an empty corner before ending.")
+        raise IllegalAction(RefusalCode.KING_MUST_BE_PLACED)
 
 
 def check_action(state: KingsState, seat: int, action: Action) -> tuple[str, int, int, int]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.cards import Card, Mask, cards_in
-from engine.core.errors import BadOptions, IllegalAction, MalformedAction
+from engine.core.errors import BadOptions, IllegalAction, MalformedAction, RefusalCode, listed
 from engine.core.events import Event
 from engine.core.rules import Action, Outcome, Replays, placements_by
 from engine.core.seats import first_dealer
@@ -33,35 +33,30 @@ BID_ACTIONS: dict[int, dict[str, Any]] = {n: {"type": "bid", "tricks": n} for n 
 PASS: dict[str, str] = {"type": "pass"}
 SWAP_ACTIONS: tuple[dict[str, str], ...] = ({"type": "swap"}, {"type": "decline_swap"})
 KINDS = ("play", "bid", "pass", "give", "call", "name_trump", "discard", "swap", "decline_swap")
-_WAITING = {
-    Phase.BID: "a bid or a pass", Phase.EXCHANGE: "the exchange ('give')", Phase.CALL: "the dealer's call",
-    Phase.TRUMP: "the dealer to name trump", Phase.KITTY: "the dealer's discard",
-    Phase.SWAP: "the 2 of Diamonds swap ('swap' or 'decline_swap')", Phase.PLAY: "a card to be played",
-}
 _TURNS = tuple(frozenset((s,)) for s in range(N))
 _NOBODY: frozenset[int] = frozenset()
-_SHAPE = 'An action is an object with a "type", like {"type": "play", "card": "Q-spades"}.'
+_SHAPE = '{"type": "play", "card": "Q-spades"}'
 
 
 def _kind(action: Action) -> str:
     try:
         kind = action["type"]
     except (TypeError, KeyError, IndexError):
-        raise MalformedAction("malformed_action", _SHAPE) from None
+        raise MalformedAction(RefusalCode.MALFORMED_ACTION, example=_SHAPE) from None
     if kind not in KINDS:
-        raise MalformedAction("unknown_action", f"{kind!r} is not an action; the actions are {', '.join(KINDS)}.")
+        raise MalformedAction(RefusalCode.UNKNOWN_ACTION, action=str(kind), actions=listed(KINDS))
     return str(kind)
 
 
 def _cards(action: Action) -> Mask:
     raw = action.get("cards")
     if not isinstance(raw, list | tuple):
-        raise MalformedAction("malformed_action", 'Give the cards as a list, like "cards": ["2-clubs", "3-clubs"].')
+        raise MalformedAction(RefusalCode.CARDS_NOT_A_LIST)
     mask = 0
     for text in raw:
         card: Card = DECK.parse(text)
         if mask >> card & 1:
-            raise MalformedAction("duplicate_card", f"{TEXT[card]} is listed twice.")
+            raise MalformedAction(RefusalCode.DUPLICATE_CARD, card=TEXT[card])
         mask |= 1 << card
     return mask
 
@@ -69,7 +64,7 @@ def _cards(action: Action) -> Mask:
 def _text(action: Action, key: str) -> str:
     value = action.get(key)
     if not isinstance(value, str):
-        raise MalformedAction("malformed_action", f'This action needs "{key}" as a word.')
+        raise MalformedAction(RefusalCode.FIELD_NOT_A_WORD, field=key)
     return value
 
 
@@ -82,7 +77,7 @@ def _call_or_trump(state: SMState, seat: int, word: str, events: list[Event]) ->
         phases.check_call(state, seat, word)
         return phases.call(state, seat, word, events)
     if word in ("no_trump", "misere"):
-        raise IllegalAction("bad_call", "Only a trump suit can be named now: hearts, diamonds, clubs or spades.")
+        raise IllegalAction(RefusalCode.TRUMP_SUIT_ONLY, suits=listed(SUITS))
     return phases.name_trump(state, seat, phases.check_suit(word), events)
 
 
@@ -103,7 +98,7 @@ class SergeantMajor(Replays):
         """Hand 1 dealt and run on to the first decision (§3.2 START, DEAL)."""
         opts = self.parse_options(options)
         if players != N:
-            raise BadOptions(f"Sergeant Major is for exactly 3 players, not {players}.")
+            raise BadOptions(RefusalCode.PLAYER_COUNT_FIXED, game=self.title, count=N, players=repr(players))
         match = Match(1, 1, first_dealer(opts.first_dealer, N, seed), (0,) * N, None, (-1,) * N, (0,) * N, (),
                       False, ())
         return flow.new_hand(opts, seed, match, [])
@@ -143,9 +138,9 @@ class SergeantMajor(Replays):
         kind = _kind(action)
         phase = state.phase
         if phase is Phase.OVER:
-            raise IllegalAction("game_over", "The game is over.")
+            raise IllegalAction(RefusalCode.GAME_OVER)
         if seat != state.turn:
-            raise IllegalAction("not_your_turn", "It is not your turn.")
+            raise IllegalAction(RefusalCode.NOT_YOUR_TURN)
         if phase is Phase.PLAY and kind == "play":
             card = DECK.parse(action.get("card"))
             play.check_play(state, seat, card)
@@ -154,7 +149,7 @@ class SergeantMajor(Replays):
         if phase is Phase.BID and kind == "bid":
             tricks = action.get("tricks")
             if not isinstance(tricks, int) or isinstance(tricks, bool):
-                raise MalformedAction("malformed_action", 'A bid needs "tricks" as a whole number.')
+                raise MalformedAction(RefusalCode.BID_NOT_A_NUMBER)
             phases.check_bid(state, tricks)
             return phases.bid(state, seat, tricks, events), events
         if phase is Phase.BID and kind == "pass":
@@ -174,8 +169,7 @@ class SergeantMajor(Replays):
             return phases.swap(state, seat, events), events
         if phase is Phase.SWAP and kind == "decline_swap":
             return phases.decline_swap(state, seat, events), events
-        raise IllegalAction("wrong_phase", f"You cannot {kind.replace('_', ' ')} now; the game is waiting for "
-                                           f"{_WAITING[phase]}.")
+        raise IllegalAction(RefusalCode.WRONG_PHASE, action=kind, phase=phase.value)
 
     def view(self, state: SMState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may know, JSON-ready."""

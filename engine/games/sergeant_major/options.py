@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.cards import FRENCH
-from engine.core.errors import BadOptions
+from engine.core.errors import BadOptions, RefusalCode, listed
 from engine.core.seats import check_first_dealer
 from engine.core.settings import Setting, parse_options
 
@@ -89,7 +89,7 @@ def _check_removed(value: object) -> str:
         return RANDOM_CARD
     if isinstance(value, str) and value in _CARD_NAMES:
         return value
-    raise BadOptions(f"removed_card must be a card such as '2-clubs', or {RANDOM_CARD!r}, not {value!r}.")
+    raise BadOptions(RefusalCode.BAD_REMOVED_CARD, value=repr(value))
 
 
 SETTINGS = (
@@ -150,10 +150,8 @@ def check_combination(opts: SMOptions) -> SMOptions:
         value = getattr(opts, name)
         if opts.variant not in variants and value != getattr(defaults, name):
             shown = ("on" if value else "off") if isinstance(value, bool) else value
-            raise BadOptions(
-                f"{name} = {shown} cannot be used with the {opts.variant} variant; "
-                f"it applies only to {', '.join(variants)}."
-            )
+            raise BadOptions(RefusalCode.OPTION_NOT_FOR_VARIANT, name=name, value=shown, variant=opts.variant,
+                             variants=listed(variants))
     return opts
 
 

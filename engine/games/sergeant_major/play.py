@@ -6,7 +6,7 @@ This is the hot path of AI playouts: states are built directly, events are preco
 from __future__ import annotations
 
 from engine.core.cards import Card, Mask
-from engine.core.errors import IllegalAction
+from engine.core.errors import IllegalAction, RefusalCode
 from engine.core.events import Event, public
 from engine.core.tricks import winner_index
 from engine.games.sergeant_major import flow
@@ -30,10 +30,10 @@ def legal_mask(state: SMState, seat: int) -> Mask:
 def check_play(state: SMState, seat: int, card: Card) -> None:
     """Raise IllegalAction unless ``seat`` (on turn in PLAY) may play ``card``."""
     if not state.hands[seat] >> card & 1:
-        raise IllegalAction("card_not_in_hand", f"You do not hold {TEXT[card]}.")
+        raise IllegalAction(RefusalCode.CARD_NOT_IN_HAND, card=TEXT[card])
     if not legal_mask(state, seat) >> card & 1:
         led = DECK.suits[state.trick[0][1] // WIDTH]
-        raise IllegalAction("must_follow_suit", f"You must follow suit: {led} were led and you hold some.")
+        raise IllegalAction(RefusalCode.MUST_FOLLOW_SUIT, suit=led)
 
 
 def play(state: SMState, seat: int, card: Card) -> tuple[SMState, list[Event]]:
