@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from engine.core.errors import BadOptions, RefusalCode
 from engine.core.rng import deal_rng
+from engine.core.settings import Setting
 
 
 def left_of(seat: int, n: int) -> int:
     """The next seat clockwise."""
     return (seat + 1) % n
-
-
-def right_of(seat: int, n: int) -> int:
-    """The previous seat clockwise."""
-    return (seat - 1) % n
 
 
 def check_first_dealer(value: str, n_max: int) -> str:
@@ -35,3 +31,11 @@ def first_dealer(value: str, n: int, seed: str) -> int:
             raise BadOptions(RefusalCode.NO_SUCH_SEAT, value=value, players=n)
         return seat
     return deal_rng(seed, "first_dealer").below(n)
+
+
+def first_dealer_setting(n_max: int) -> Setting:
+    """The ``first_dealer`` setting of a table of at most ``n_max`` seats."""
+    return Setting(
+        "first_dealer", "First dealer", "random", ("random", "host", *(f"seat:{i}" for i in range(n_max))),
+        check=lambda value: check_first_dealer(str(value), n_max),
+    )

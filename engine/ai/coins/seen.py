@@ -17,9 +17,7 @@ from typing import Any
 from engine.ai.coins.fast import COIN, SIZE
 from engine.core.cards import SPANISH
 from engine.core.rules import Action
-
-POINTS_PER_HAND = 12  # coins/RULES.md §1.3
-N = 3
+from engine.games.coins.state import POINTS_PER_HAND, N
 
 
 @dataclass(frozen=True, slots=True)

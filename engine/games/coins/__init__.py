@@ -1,5 +1,12 @@
-"""Coins by Mark Steere: three players, the Spanish 48-card deck, cyclic suit dominance (RULES.md)."""
+"""Coins by Mark Steere: three players, the Spanish 48-card deck, cyclic suit dominance (RULES.md).
 
-from engine.games.coins.game import GAME, CoinsOptions, CoinsState, Phase, trick_winner
+Any card in hand is legal; a trick is won by suit dominance (three suits), the higher of the
+pair (two suits) or the highest card (one suit); each Coins card in a trick is a point for its
+winner, and the game ends the moment someone reaches the target.
+"""
 
-__all__ = ["GAME", "CoinsOptions", "CoinsState", "Phase", "trick_winner"]
+from engine.games.coins.game import GAME, Coins, trick_winner
+from engine.games.coins.options import SETTINGS, CoinsOptions
+from engine.games.coins.state import CoinsState, Phase
+
+__all__ = ["GAME", "SETTINGS", "Coins", "CoinsOptions", "CoinsState", "Phase", "trick_winner"]

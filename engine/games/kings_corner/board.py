@@ -42,11 +42,6 @@ def value(card: Card) -> int:
     return VALUES[card]
 
 
-def is_red(card: Card) -> bool:
-    """Whether the card is a heart or a diamond."""
-    return RED[card]
-
-
 def is_king(card: Card) -> bool:
     """Whether the card is a King."""
     return bool(KING_MASK >> card & 1)
@@ -60,11 +55,6 @@ def fits(card: Card, top: Card) -> bool:
 def is_well_formed(pile: Pile) -> bool:
     """Whether every card of the pile fits on the one below it."""
     return all(fits(pile[i + 1], pile[i]) for i in range(len(pile) - 1))
-
-
-def is_corner(space: int) -> bool:
-    """Whether the space index is a corner."""
-    return space >= 4
 
 
 def space_of(name: object) -> int:
