@@ -85,11 +85,19 @@ def test_action_refused_wrong_phase() -> None:
 def test_action_refused_no_trump_in_classic() -> None:
     state, _ = stacked(dealer=ANN)
     with pytest.raises(IllegalAction) as refused:
-        act(state, ANN, {"type": "call", "call": "no_trump"})
+        act(state, ANN, {"type": "name_trump", "suit": "no_trump"})
     assert refused.value.code == "bad_call"
     with pytest.raises(IllegalAction) as refused:
         act(state, ANN, {"type": "name_trump", "suit": "none"})
     assert refused.value.code == "bad_suit"
+
+
+def test_action_refused_when_legal_actions_never_list_its_form() -> None:
+    state, _ = stacked(dealer=ANN)  # classic: the dealer names trump, there are no calls
+    assert {"type": "call", "call": "hearts"} not in GAME.legal_actions(state, ANN)
+    with pytest.raises(IllegalAction) as refused:
+        act(state, ANN, {"type": "call", "call": "hearts"})
+    assert refused.value.code == "wrong_phase"
 
 
 def test_action_refused_card_not_in_hand_for_play_and_discard() -> None:
