@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.errors import MalformedAction, RefusalCode, listed
+from engine.core.actions import action_type
 from engine.core.rules import Action
 from engine.games.kings_corner.board import DECK, SPACES, space_of, text
 
@@ -25,10 +25,7 @@ _SHAPE = '{"type": "build", "card": "7-clubs", "space": "N"}'
 
 def parse_action(action: Action) -> tuple[str, int, int, int]:
     """``(kind, card, space_a, space_b)`` with -1 for what the kind does not use; raises MalformedAction."""
-    try:
-        kind = action["type"]
-    except (TypeError, KeyError, IndexError):
-        raise MalformedAction(RefusalCode.MALFORMED_ACTION, example=_SHAPE) from None
+    kind = action_type(action, KINDS, _SHAPE)
     match kind:
         case "build":
             return kind, DECK.parse(action.get("card")), space_of(action.get("space")), -1
@@ -44,4 +41,4 @@ def parse_action(action: Action) -> tuple[str, int, int, int]:
             return kind, -1, space_of(action.get("side")), space_of(action.get("corner"))
         case "end_turn":
             return kind, -1, -1, -1
-    raise MalformedAction(RefusalCode.UNKNOWN_ACTION, action=str(kind), actions=listed(KINDS))
+    raise AssertionError(kind)

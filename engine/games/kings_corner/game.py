@@ -12,10 +12,10 @@ from engine.core.seats import first_dealer
 from engine.core.settings import parse_options
 from engine.games.kings_corner.deal import new_hand
 from engine.games.kings_corner.options import MAX_PLAYERS, SETTINGS, KingsOptions
+from engine.games.kings_corner.phases import apply_action, legal_actions
 from engine.games.kings_corner.scoring import outcome
 from engine.games.kings_corner.state import JSON, KingsState, Phase, evolve
-from engine.games.kings_corner.turns import apply_action, legal_actions
-from engine.games.kings_corner.views import NAME, TITLE, hidden_cards, view
+from engine.games.kings_corner.view import NAME, TITLE, hidden_cards, view
 
 MIN_PLAYERS = 2
 _BOUNDARIES = ("turn_ended", "hand_over")

@@ -5,15 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.core.errors import BadOptions, RefusalCode
-from engine.core.seats import check_first_dealer
+from engine.core.seats import first_dealer_setting
 from engine.core.settings import Setting
 
 MAX_PLAYERS = 4
 LIMIT_PRESETS = (25, 50, 100)
-
-
-def _check_dealer(value: object) -> str:
-    return check_first_dealer(str(value), MAX_PLAYERS)
 
 
 def _check_draw_count(value: object) -> int:
@@ -29,8 +25,7 @@ def _check_limit(value: object) -> int:
 
 
 SETTINGS = (
-    Setting("first_dealer", "First dealer", "random",
-            ("random", "host", *(f"seat:{i}" for i in range(MAX_PLAYERS))), check=_check_dealer),
+    first_dealer_setting(MAX_PLAYERS),
     Setting("first_player", "First player", "left_of_dealer", ("left_of_dealer", "high_card_draw")),
     Setting("king_compulsory", "Kings must be placed", True, (True, False)),
     Setting("king_on_empty_side", "Kings may fill an empty side", False, (False, True)),

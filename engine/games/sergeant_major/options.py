@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core.cards import FRENCH
 from engine.core.errors import BadOptions, RefusalCode, listed
-from engine.core.seats import check_first_dealer
+from engine.core.seats import first_dealer_setting
 from engine.core.settings import Setting, parse_options
 
 N = 3
@@ -80,10 +80,6 @@ WOBURN_TARGETS = {8: (5, 3), 9: (4, 3), 10: (4, 2), 11: (3, 2), 12: (2, 2), 13: 
                   16: (0, 0)}
 
 
-def _check_dealer(value: object) -> str:
-    return check_first_dealer(str(value), N)
-
-
 def _check_removed(value: object) -> str:
     if value == RANDOM_CARD:
         return RANDOM_CARD
@@ -94,8 +90,7 @@ def _check_removed(value: object) -> str:
 
 SETTINGS = (
     Setting("variant", "Variant", "classic", VARIANTS),
-    Setting("first_dealer", "First dealer", "random", ("random", "host", "seat:0", "seat:1", "seat:2"),
-            check=_check_dealer),
+    first_dealer_setting(N),
     Setting("kitty_order", "Kitty order", "discard_then_take", ("discard_then_take", "take_then_discard")),
     Setting("game_end", "Game end", "twelve_tricks", ("twelve_tricks", "all_sixteen", "target_plus_five")),
     Setting("exchange_ace", "Ace in the exchange", "low", ("low", "high")),

@@ -8,13 +8,11 @@ from __future__ import annotations
 from engine.core.cards import Card, Mask
 from engine.core.errors import IllegalAction, RefusalCode
 from engine.core.events import Event, public
-from engine.core.tricks import winner_index
+from engine.core.tricks import played_events, winner_index, without_card
 from engine.games.sergeant_major import flow
 from engine.games.sergeant_major.state import DECK, SUIT_MASK, TEXT, WIDTH, N, Phase, SMState
 
-PLAYED: tuple[tuple[Event, ...], ...] = tuple(
-    tuple(public({"type": "played", "seat": seat, "card": TEXT[c]}) for c in range(DECK.size)) for seat in range(N)
-)
+PLAYED = played_events(DECK, N)
 _GAME_END_TRICKS = {"twelve_tricks": 12, "all_sixteen": 16}
 
 
@@ -38,9 +36,7 @@ def check_play(state: SMState, seat: int, card: Card) -> None:
 
 def play(state: SMState, seat: int, card: Card) -> tuple[SMState, list[Event]]:
     """Play a checked card; finish the trick when it is the third."""
-    h0, h1, h2 = state.hands
-    off = ~(1 << card)
-    hands = (h0 & off, h1, h2) if seat == 0 else (h0, h1 & off, h2) if seat == 1 else (h0, h1, h2 & off)
+    hands = without_card(state.hands, seat, card)
     trick = (*state.trick, (seat, card))
     events = [PLAYED[seat][card]]
     if len(trick) < N:
