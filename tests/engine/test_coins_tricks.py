@@ -7,7 +7,7 @@ import pytest
 from engine.core.errors import MalformedAction
 from engine.games import get
 from engine.games.coins import trick_winner
-from tests.engine.coins_helpers import position
+from tests.builders import coins_position as position
 
 # (id, cards in play order, winning index, Coins points) copied from the spec's table
 TRICKS = [
