@@ -18,16 +18,15 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
+from engine.core.errors import N_
+
+__all__ = ["LANGUAGES", "N_", "gettext_for", "negotiate", "ngettext_for", "translations"]
+
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DEFAULT_LOCALE = "en"
 LANGUAGES: dict[str, str] = {"en": "English", "ru": "Русский", "ko": "한국어", "lv": "Latviešu"}
 
 Gettext = Callable[[str], str]
-
-
-def N_(message: str) -> str:
-    """Mark a string for translation where it is defined; it is translated where it is shown."""
-    return message
 
 
 def negotiate(tag: str | None) -> str:

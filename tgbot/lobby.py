@@ -13,7 +13,7 @@ from telegram import ChatMember, Update
 from telegram.error import TelegramError
 
 from engine import games
-from engine.core.errors import Refusal
+from engine.core.errors import Refusal, RefusalCode
 from engine.service.live import TableInfo
 from tgbot.buttons import STRAY, answer, pressed_table
 from tgbot.context import BotState, Context, display_name, is_group, is_private, locale_of, reply, reply_refusal
@@ -43,7 +43,7 @@ def parse_new_args(args: list[str]) -> tuple[str, dict[str, Any]]:
     for word in rest:
         name, sep, value = word.partition("=")
         if not sep or not name or not value:
-            raise Refusal("bad_options", f"I did not understand {word!r}; options look like target=15.")
+            raise Refusal(RefusalCode.OPTION_NOT_UNDERSTOOD, word=word)
         options[OPTION_ALIASES.get(name.lower(), name.lower())] = value
     return game, options
 

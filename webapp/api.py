@@ -16,7 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from engine import games
-from engine.core.errors import Refusal
+from engine.core.errors import Refusal, RefusalCode, listed
 from engine.i18n import gettext_for
 from engine.service.live import TableInfo
 from engine.service.tables import TableService
@@ -90,9 +90,9 @@ async def read_json(request: web.Request) -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except ValueError:
-        raise Refusal("bad_request", "The body must be JSON.") from None
+        raise Refusal(RefusalCode.BODY_NOT_JSON) from None
     if not isinstance(data, dict):
-        raise Refusal("bad_request", "The body must be a JSON object.")
+        raise Refusal(RefusalCode.BODY_NOT_OBJECT)
     return data
 
 
@@ -113,7 +113,7 @@ async def lobby_op(
             return await service.set_options(table_id, user.id, changes)
         case "cancel":
             return await service.abandon(table_id, user.id)
-    raise Refusal("bad_request", f"Unknown table operation {op!r}; use one of {', '.join(LOBBY_OPS)}.")
+    raise Refusal(RefusalCode.UNKNOWN_OPERATION, op=str(op), ops=listed(LOBBY_OPS))
 
 
 def describe_games() -> list[dict[str, Any]]:
@@ -152,8 +152,8 @@ async def local_signin(request: web.Request) -> web.Response:
     body = await read_json(request)
     try:
         user = new_local_user(body.get("name"))
-    except ValueError as exc:
-        raise Refusal("bad_request", str(exc)) from None
+    except ValueError:
+        raise Refusal(RefusalCode.NAME_REQUIRED) from None
     return web.json_response({"init_data": verifier.sign(user), "user": user})
 
 
@@ -170,7 +170,7 @@ async def create_table(request: web.Request) -> web.Response:
     body = await read_json(request)
     game, options = body.get("game"), body.get("options") or {}
     if not isinstance(game, str) or not isinstance(options, dict):
-        raise Refusal("bad_request", 'Send {"game": "<name>", "options": {...}}.')
+        raise Refusal(RefusalCode.CREATE_SHAPE)
     info = await request.app[SERVICE].create_table(game, user.id, user.name, options)
     return web.json_response(info.as_dict())
 
@@ -191,7 +191,7 @@ async def table_op(request: web.Request) -> web.Response:
     body = await read_json(request)
     changes = body.get("changes", {})
     if not isinstance(changes, dict):
-        raise Refusal("bad_request", '"changes" must be an object.')
+        raise Refusal(RefusalCode.CHANGES_NOT_OBJECT)
     info = await lobby_op(request.app[SERVICE], request.match_info["table_id"], user, op, changes)
     return web.json_response(info.as_dict())
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from engine.core.errors import Refusal
+from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import Gettext, gettext_for
 from engine.service.tables import TableService
 from webapp.api import lobby_op
@@ -117,7 +117,7 @@ class TableSocket:
         """Send the whole view; the room skips the updates queued so far, which it covers."""
         snapshot = self.service.snapshot(self.table_id)
         if snapshot is None:
-            raise Refusal("table_not_found", "There is no such table.")
+            raise Refusal(RefusalCode.TABLE_NOT_FOUND)
         if self.room is not None:
             self.skip = self.room.covered()
         seat = snapshot.info.seat_of(self.user_id)
@@ -189,7 +189,7 @@ class TableSocket:
             return
         except Exception:
             log.exception("move failed at table %s", self.table_id)
-            await self._refused(frame["ref"], Refusal("server_error", "Something went wrong; try again."))
+            await self._refused(frame["ref"], Refusal(RefusalCode.SERVER_ERROR))
             return
         await send(self.ws, {"type": "ack", "ref": frame["ref"], "seq": result.seq})
 
@@ -201,7 +201,7 @@ class TableSocket:
             return
         except Exception:
             log.exception("lobby %s failed at table %s", frame["op"], self.table_id)
-            await self._refused(frame["ref"], Refusal("server_error", "Something went wrong; try again."))
+            await self._refused(frame["ref"], Refusal(RefusalCode.SERVER_ERROR))
             return
         await send(self.ws, {"type": "ack", "ref": frame["ref"], "seq": info.seq})
 

@@ -1,7 +1,7 @@
 """The easy Kings in the Corner player: plans its whole turn with a small search over its own moves.
 
 From the board and its hand (the view) it looks through the sequences of moves it could
-make this turn (builds, Kings to corners, pile moves, filling empty sides; kings-in-the-corner.md
+make this turn (builds, Kings to corners, pile moves, filling empty sides; kings_corner/RULES.md
 §3.3 A1-A5) and takes the first move of the best one: the fewest cards left in hand, then the
 highest cards gone, no empty side left open for the next player unless it cannot fill it, and
 (with ``corners`` scoring) the most corners collected. It ends the turn only when nothing
@@ -16,20 +16,7 @@ from typing import Any
 
 from engine.core.cards import FRENCH, Card, Mask, cards_in
 from engine.core.rules import Action
-
-SPACES = ("N", "E", "S", "W", "NE", "SE", "SW", "NW")
-SIDES = (0, 1, 2, 3)
-CORNERS = (4, 5, 6, 7)  # NE, SE, SW, NW: the order Kings fill them
-FULL_CORNER = 13
-WIDTH = len(FRENCH.ranks)
-
-# kings-in-the-corner.md §1.1: Ace low (1) to King (13); a card fits one lower, the other colour.
-VALUE: tuple[int, ...] = tuple(1 if FRENCH.rank_name(c) == "A" else c % WIDTH + 2 for c in range(FRENCH.size))
-RED: tuple[bool, ...] = tuple(FRENCH.suit_name(c) in ("hearts", "diamonds") for c in range(FRENCH.size))
-KINGS: Mask = sum(1 << c for c in range(FRENCH.size) if VALUE[c] == 13)
-FITS_ON: tuple[Mask, ...] = tuple(
-    sum(1 << c for c in range(FRENCH.size) if VALUE[c] == VALUE[t] - 1 and RED[c] != RED[t]) for t in range(FRENCH.size)
-)
+from engine.games.kings_corner.board import CORNERS, FITS_ON, FULL_CORNER, KING_MASK, SIDES, SPACES, VALUES
 
 CARD_LEFT = 100.0  # every card still in hand
 HIGH_CARD = 1.0  # per value point of the cards still in hand: high cards are the hard ones to place
@@ -62,11 +49,11 @@ def moves(piles: Piles, hand: Mask, rules: Rules) -> Iterator[Move]:
                 yield ("build", card, i)
     corner = next((c for c in CORNERS if not piles[c]), -1)
     if corner >= 0:
-        for card in cards_in(hand & KINGS):
+        for card in cards_in(hand & KING_MASK):
             yield ("place_king", card, corner)
     side = next((s for s in SIDES if not piles[s]), -1)
     if side >= 0:
-        for card in cards_in(hand if rules.king_sides else hand & ~KINGS):
+        for card in cards_in(hand if rules.king_sides else hand & ~KING_MASK):
             yield ("fill_side", card, side)
     for src in SIDES:
         pile = piles[src]
@@ -75,7 +62,7 @@ def moves(piles: Piles, hand: Mask, rules: Rules) -> Iterator[Move]:
         for dst, other in enumerate(piles):
             if dst != src and other and FITS_ON[other[-1]] >> pile[0] & 1:
                 yield ("move_pile", src, dst)
-        if rules.movable and corner >= 0 and KINGS >> pile[0] & 1:
+        if rules.movable and corner >= 0 and KING_MASK >> pile[0] & 1:
             yield ("move_king_pile", src, corner)
 
 
@@ -98,7 +85,7 @@ def make(piles: Piles, hand: Mask, move: Move, rules: Rules) -> tuple[Piles, Mas
 
 def can_end(hand: Mask, rules: Rules) -> bool:
     """Whether the turn may end here (A6: not while holding a King that must be placed)."""
-    return not (rules.compulsory and hand & KINGS)
+    return not (rules.compulsory and hand & KING_MASK)
 
 
 def score(piles: Piles, hand: Mask, taken: int) -> float:
@@ -107,7 +94,7 @@ def score(piles: Piles, hand: Mask, taken: int) -> float:
         return WENT_OUT + CORNER_TAKEN * taken
     cards = cards_in(hand)
     open_sides = sum(1 for s in SIDES if not piles[s])
-    return (CORNER_TAKEN * taken - CARD_LEFT * len(cards) - HIGH_CARD * sum(VALUE[c] for c in cards)
+    return (CORNER_TAKEN * taken - CARD_LEFT * len(cards) - HIGH_CARD * sum(VALUES[c] for c in cards)
             - OPEN_SIDE * open_sides)
 
 
@@ -134,7 +121,7 @@ class Planner:
             return self.memo[key] + CORNER_TAKEN * taken
         if self.budget <= 0:
             # Out of budget: a King left to place still goes to a corner (one always exists).
-            return here if here > float("-inf") else score(piles, hand & ~KINGS, taken)
+            return here if here > float("-inf") else score(piles, hand & ~KING_MASK, taken)
         self.budget -= 1
         best = here
         for move in moves(piles, hand, self.rules):

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from engine.core.errors import MalformedAction
+from engine.core.errors import MalformedAction, RefusalCode
 
 Card = int
 Mask = int
@@ -76,9 +76,7 @@ class Deck:
         """The card named by ``text``; raises MalformedAction naming the text when it is no card."""
         card = self._by_text.get(text) if isinstance(text, str) else None
         if card is None:
-            raise MalformedAction(
-                "unknown_card", f"{text!r} is not a card of the {self.name} deck (write it like {self._texts[-1]!r})."
-            )
+            raise MalformedAction(RefusalCode.UNKNOWN_CARD, given=str(text), example=self._texts[-1])
         return card
 
     def texts(self, mask: Mask) -> list[str]:

@@ -44,3 +44,9 @@ def private(seats: Iterable[int], data: JSON, shadow: JSON | None = None) -> Eve
 def for_seat(events: Iterable[Event], seat: int | None) -> list[JSON]:
     """What ``seat`` (None: a spectator) may see of each event, in order."""
     return [event.for_seat(seat) for event in events]
+
+
+def dealt(seat: int, cards: list[str], **head: Any) -> Event:
+    """A seat's new hand: the cards for that seat, their count for everyone else."""
+    data = {"type": "dealt", **head, "seat": seat}
+    return private((seat,), {**data, "cards": cards}, {**data, "count": len(cards)})

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, TypeVar
 
-from engine.core.errors import BadOptions
+from engine.core.errors import BadOptions, RefusalCode, listed
 
 OptionsT = TypeVar("OptionsT")
 
@@ -43,11 +43,12 @@ class Setting:
         if self.minimum is not None and self.is_int and isinstance(value, int):
             if self.minimum <= value <= (self.maximum or value):
                 return value
-            raise BadOptions(f"{self.name} must be a whole number from {self.minimum} to {self.maximum}, not {raw!r}.")
+            raise BadOptions(RefusalCode.SETTING_OUT_OF_RANGE, name=self.name, minimum=self.minimum,
+                             maximum=self.maximum or self.minimum, value=repr(raw))
         if value in self.choices:
             return value
-        allowed = ", ".join(_show(c) for c in self.choices)
-        raise BadOptions(f"{self.name} must be one of {allowed}, not {raw!r}.")
+        raise BadOptions(RefusalCode.SETTING_NOT_A_CHOICE, name=self.name, choices=listed(map(_show, self.choices)),
+                         value=repr(raw))
 
     def describe(self, value: Any) -> dict[str, Any]:
         """A JSON-ready description for option pickers."""
@@ -100,11 +101,11 @@ def parse_options(
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        raise BadOptions("Options must be a mapping of setting names to values.")
+        raise BadOptions(RefusalCode.BAD_OPTIONS)
     known = {s.name: s for s in settings}
     unknown = sorted(str(k) for k in raw if k not in known)
     if unknown:
-        raise BadOptions(f"Unknown setting {unknown[0]!r}; the settings are: {', '.join(known)}.")
+        raise BadOptions(RefusalCode.UNKNOWN_SETTING, name=unknown[0], settings=listed(known))
     values = {s.name: s.parse(raw[s.name]) if s.name in raw else s.default for s in settings}
     return cls(**values)
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.core.cards import Card, Mask
+from engine.core.cards import Card, Deck, Mask
+from engine.core.events import Event, public
 
 
 def suit_masks(width: int, suits: int = 4) -> tuple[Mask, ...]:
@@ -37,3 +38,20 @@ def winner_index(cards: Sequence[Card], trump: int | None, width: int) -> int:
         elif suit == led and not best_is_trump and card > best:
             best, best_i = card, i
     return best_i
+
+
+def played_events(deck: Deck, players: int) -> tuple[tuple[Event, ...], ...]:
+    """The public "played" event of every (seat, card), built once: events are immutable by convention."""
+    return tuple(
+        tuple(public({"type": "played", "seat": seat, "card": deck.text(c)}) for c in range(deck.size))
+        for seat in range(players)
+    )
+
+
+def without_card(hands: tuple[Mask, ...], seat: int, card: Card) -> tuple[Mask, ...]:
+    """The hands after ``seat`` plays ``card`` (the hot path of playouts: three seats unrolled)."""
+    off = ~(1 << card)
+    if len(hands) == 3:
+        h0, h1, h2 = hands
+        return (h0 & off, h1, h2) if seat == 0 else (h0, h1 & off, h2) if seat == 1 else (h0, h1, h2 & off)
+    return (*hands[:seat], hands[seat] & off, *hands[seat + 1 :])

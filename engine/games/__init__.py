@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from engine.core.errors import Refusal
+from engine.core.errors import Refusal, RefusalCode, listed
 from engine.core.rules import Game
 
 _MODULES = {
@@ -39,7 +39,7 @@ def get(name: str) -> Game[Any]:
     if name in _loaded:
         return _loaded[name]
     if name not in _MODULES or name not in _available():
-        raise Refusal("unknown_game", f"There is no game called {name!r}; the games are: {', '.join(names())}.")
+        raise Refusal(RefusalCode.UNKNOWN_GAME, name=name, games=listed(names()))
     game: Game[Any] = import_module(_MODULES[name]).GAME
     _loaded[name] = game
     return game

@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.errors import Refusal
+from engine.core.errors import Refusal, RefusalCode
 from engine.core.rules import Game
 from engine.store.rows import SeatRow, TableRow
 
@@ -107,27 +107,26 @@ class LiveTable:
         """The user's seat; raises Refusal("not_seated")."""
         seat = self.seat_of(user_id)
         if seat is None:
-            raise Refusal("not_seated", "You do not have a seat at this table.")
+            raise Refusal(RefusalCode.NOT_SEATED)
         return seat
 
     def require_host(self, user_id: int) -> None:
         """Raise Refusal("not_host") unless the user hosts this table."""
         if user_id != self.row.host_user_id:
-            raise Refusal("not_host", "Only the host can do that.")
+            raise Refusal(RefusalCode.NOT_HOST)
 
     def require_status(self, *statuses: str) -> None:
         """Raise a refusal naming the table's status unless it is one of ``statuses``."""
         status = self.row.status
         if status in statuses:
             return
-        messages = {
-            "lobby": ("not_started", "The game has not started yet."),
-            "playing": ("already_started", "The game has already started."),
-            "finished": ("game_over", "The game is over."),
-            "abandoned": ("abandoned", "This table was cancelled."),
+        codes = {
+            "lobby": RefusalCode.NOT_STARTED,
+            "playing": RefusalCode.ALREADY_STARTED,
+            "finished": RefusalCode.GAME_OVER,
+            "abandoned": RefusalCode.ABANDONED,
         }
-        code, message = messages[status]
-        raise Refusal(code, message)
+        raise Refusal(codes[status])
 
     def to_act(self) -> frozenset[int]:
         """Seats that may act now."""

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core.errors import BadOptions, MalformedAction
+from engine.core.errors import BadOptions, MalformedAction, RefusalCode, listed
 from engine.service.timers import TIMERS
 
 TABLE_SETTINGS = ("players", "timer", "ai_level")
@@ -24,31 +24,32 @@ def parse_size(game: Any, raw: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and game.min_players <= value <= game.max_players:
         return value
     if game.min_players == game.max_players:
-        raise BadOptions(f"{game.title} is for exactly {game.min_players} players.")
-    raise BadOptions(f"{game.title} is for {game.min_players} to {game.max_players} players, not {raw!r}.")
+        raise BadOptions(RefusalCode.PLAYER_COUNT_FIXED, game=game.title, count=game.min_players, players=repr(raw))
+    raise BadOptions(RefusalCode.PLAYER_COUNT_RANGE, game=game.title, minimum=game.min_players,
+                     maximum=game.max_players, players=repr(raw))
 
 
 def parse_timer(raw: object) -> str:
     """The turn timer; raises BadOptions."""
     if raw in TIMERS:
         return str(raw)
-    raise BadOptions(f"timer must be one of {', '.join(TIMERS)}, not {raw!r}.")
+    raise BadOptions(RefusalCode.SETTING_NOT_A_CHOICE, name="timer", choices=listed(TIMERS), value=repr(raw))
 
 
 def parse_level(raw: object) -> str:
     """The AI players' level; raises BadOptions."""
     if raw in ("easy", "strong"):
         return str(raw)
-    raise BadOptions(f"ai_level must be 'easy' or 'strong', not {raw!r}.")
+    raise BadOptions(RefusalCode.SETTING_NOT_A_CHOICE, name="ai_level", choices="easy, strong", value=repr(raw))
 
 
 def check_action_shape(action: object) -> None:
     """Refuse anything that is not a small JSON object with a type."""
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-        raise MalformedAction("malformed_action", 'A move is an object with a "type", like {"type": "play", ...}.')
+        raise MalformedAction(RefusalCode.MALFORMED_ACTION, example='{"type": "play", ...}')
     try:
         size = len(json.dumps(action))
     except (TypeError, ValueError):
-        raise MalformedAction("malformed_action", "A move must be plain JSON.") from None
+        raise MalformedAction(RefusalCode.ACTION_NOT_JSON) from None
     if size > MAX_ACTION_BYTES:
-        raise MalformedAction("malformed_action", "That move is far too large.")
+        raise MalformedAction(RefusalCode.ACTION_TOO_LARGE)

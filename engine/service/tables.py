@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from engine import games
-from engine.core.errors import BadOptions, MalformedAction, Refusal
+from engine.core.errors import BadOptions, MalformedAction, Refusal, RefusalCode
 from engine.core.events import Event, for_seat, public
 from engine.core.rng import new_seed, seed_hash
 from engine.core.rules import replay
@@ -238,7 +238,7 @@ class TableService:
             self._tables[table_id] = self._tables.pop(table_id)  # most recently used last
             return table
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
-            raise Refusal("table_not_found", "There is no such table.")
+            raise Refusal(RefusalCode.TABLE_NOT_FOUND)
         loading = self._loading.get(table_id)
         if loading is not None:
             return await asyncio.shield(loading)
@@ -247,7 +247,7 @@ class TableService:
         try:
             row = await self.store.load_table(table_id)
             if row is None:
-                raise Refusal("table_not_found", "There is no such table.")
+                raise Refusal(RefusalCode.TABLE_NOT_FOUND)
             table = await self._revive(row)
             self._tables[table_id] = table
             if table.row.status == "playing" and table.game.outcome(table.state) is not None:
@@ -324,10 +324,10 @@ class TableService:
         async with table.lock:
             table.require_status("lobby")
             if table.seat_of(user_id) is not None:
-                raise Refusal("already_seated", "You already have a seat at this table.")
+                raise Refusal(RefusalCode.ALREADY_SEATED)
             free = [s for s in table.row.seats if s.user_id is None and not s.is_ai]
             if not free:
-                raise Refusal("table_full", "This table is full.")
+                raise Refusal(RefusalCode.TABLE_FULL)
             free[0].user_id, free[0].name = user_id, name
             await self.store.upsert_user(user_id, name)
             await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
@@ -342,7 +342,7 @@ class TableService:
             table.require_host(by_user_id)
             free = [s for s in table.row.seats if s.user_id is None and not s.is_ai]
             if not free:
-                raise Refusal("table_full", "This table is full.")
+                raise Refusal(RefusalCode.TABLE_FULL)
             self._seat_ai(table, free[0])
             await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
             return self._publish(table, "lobby")
@@ -362,7 +362,7 @@ class TableService:
             table.require_status("lobby")
             table.require_host(by_user_id)
             if not isinstance(changes, Mapping):
-                raise BadOptions("Options must be a mapping of setting names to values.")
+                raise BadOptions(RefusalCode.BAD_OPTIONS)
             raw = dict(changes)
             table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
             parsed = table.game.parse_options({**table.row.options, **raw})
@@ -371,7 +371,7 @@ class TableService:
             level = parse_level(table_raw.get("ai_level", table.row.meta.get("ai_level", "easy")))
             seated = [s for s in table.row.seats if s.user_id is not None or s.is_ai]
             if size < len(seated):
-                raise Refusal("too_many_players", f"{len(seated)} seats are taken; the table cannot shrink to {size}.")
+                raise Refusal(RefusalCode.TOO_MANY_PLAYERS, seated=len(seated), size=size)
             table.options, table.row.options = parsed, options_dict(parsed)
             table.row.timer, table.row.meta["ai_level"] = timer, level
             seats = seated + [SeatRow(seat=0, name="", ai_level=level) for _ in range(size - len(seated))]
@@ -418,7 +418,7 @@ class TableService:
             table.require_status("playing")
             row = table.seat_row(table.require_seat(user_id))
             if row.is_ai:
-                raise Refusal("seat_taken_by_ai", "You left this game; an AI plays your seat now.")
+                raise Refusal(RefusalCode.SEAT_TAKEN_BY_AI)
             if not row.autopilot and not row.missed:
                 return table.info()
             row.autopilot, row.missed = False, 0
@@ -475,13 +475,13 @@ class TableService:
         seat = table.require_seat(user_id)
         check_action_shape(action)
         if isinstance(seq, bool) or not isinstance(seq, int):
-            raise MalformedAction("malformed_action", "A move must say which position (seq) it was made against.")
+            raise MalformedAction(RefusalCode.MOVE_WITHOUT_SEQ)
         if seq > table.seq and self.store.is_shared:  # another process moved it and its notice is on the way
             await self.catch_up(table_id)
         async with table.lock:
             table.require_status("playing")
             if seq != table.seq:
-                raise Refusal("stale", "The table has moved on since you chose; your move was not applied.")
+                raise Refusal(RefusalCode.STALE)
             events = await self._commit_move(table, seat, action, auto=False)
         self._kick(table)
         return ActResult(table.seq, for_seat(events, seat))

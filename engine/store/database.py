@@ -25,7 +25,7 @@ from sqlalchemy import Connection, event, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from engine.core.errors import Refusal
+from engine.core.errors import Refusal, RefusalCode
 from engine.store.rows import LoggedAction, SeatRow, TableRow
 from engine.store.schema import actions, seats, tables, users
 
@@ -67,7 +67,8 @@ class StaleRow(Refusal):
     """The table's row changed since this copy was read (another process wrote it): reload and try again."""
 
     def __init__(self, table_id: str) -> None:
-        super().__init__("stale", f"Table {table_id} changed meanwhile; not saved.")
+        super().__init__(RefusalCode.STALE)
+        self.table_id = table_id
 
 
 @dataclass(slots=True)
@@ -184,8 +185,7 @@ class Store:
             self.commits += 1
         except (IntegrityError, StaleRow):
             if not pending.future.done():
-                pending.future.set_exception(
-                    Refusal("stale", "That move was made against an old position; not applied."))
+                pending.future.set_exception(Refusal(RefusalCode.STALE))
             return
         except Exception as exc:
             if not pending.future.done():

@@ -150,7 +150,7 @@ async def test_kings_corner_whole_two_player_game_by_tapping(browser: Any, serve
         await expect(page.locator(".status.mine")).to_contain_text("Your turn")
         await expect(page.locator(".kc-seat.turn")).to_have_count(0)
         if any(card.startswith("K-") for card in state["hand"]):
-            # kings-in-the-corner.md §3.3 A6: no ending the turn while a King is held
+            # kings_corner/RULES.md §3.3 A6: no ending the turn while a King is held
             await expect(page.locator(".kc-end-turn")).to_be_disabled()
             await expect(page.locator(".kc-reason")).to_have_text("Place your King in an empty corner first.")
         plays += await play_my_turn(page, state, shots)
@@ -170,7 +170,7 @@ async def test_kings_corner_whole_two_player_game_by_tapping(browser: Any, serve
     await expect(page.locator(".sheet.game-over")).to_be_visible()
     scores = info.result["scores"]
     for seat in range(2):
-        # first_out scores are the cards left in hand (kings-in-the-corner.md §4)
+        # first_out scores are the cards left in hand (kings_corner/RULES.md §4)
         await expect(page.locator(".placements")).to_contain_text(f"{scores[seat]} cards left")
     await page.screenshot(path=str(screenshot_path("kings-corner-game-over-390x844.png")))
     await page.locator(".sheet .btn", has_text="View table").tap()

@@ -29,7 +29,7 @@ SEQ_PAST = "s => Number(document.querySelector('.table-screen').dataset.seq) > s
 
 
 def rank(card: str) -> int:
-    """Play strength of a card, 0 for a 2 up to 12 for an Ace (sergeant-major.md §1.1)."""
+    """Play strength of a card, 0 for a 2 up to 12 for an Ace (sergeant_major/RULES.md §1.1)."""
     return RANKS.index(card.split("-")[0])
 
 

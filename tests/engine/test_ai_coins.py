@@ -16,7 +16,7 @@ from engine.core.cards import SPANISH, cards_in
 from engine.games import get
 from engine.games.coins import trick_winner
 
-# coins.md §7.1, the machine form of C1..C28: (cards in play order, winner index).
+# coins/RULES.md §7.1, the machine form of C1..C28: (cards in play order, winner index).
 SPEC_TRICKS = [
     ([("2", "cups"), ("A", "coins"), ("A", "swords")], 0), ([("K", "swords"), ("3", "cups"), ("9", "coins")], 1),
     ([("A", "coins"), ("N", "swords"), ("5", "cups")], 2), ([("4", "coins"), ("A", "swords"), ("K", "clubs")], 0),

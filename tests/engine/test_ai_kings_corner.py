@@ -66,7 +66,7 @@ def play_turn(state: KingsState) -> tuple[KingsState, list[dict[str, Any]]]:
 
 
 def test_ai_kings_goes_out_in_one_turn_when_it_can() -> None:
-    # kings-in-the-corner.md §7.5 K26: the 8 of Hearts on the 9 of Spades, the 7 of Clubs on it.
+    # kings_corner/RULES.md §7.5 K26: the 8 of Hearts on the 9 of Spades, the 7 of Clubs on it.
     state = position(3, hands=[["8-hearts", "7-clubs"], ["2-clubs"], ["3-clubs"]],
                      piles={"N": ["9-spades"], "E": ["4-diamonds"]}, stock=["5-clubs"])
     state, taken = play_turn(state)

@@ -91,7 +91,7 @@ def test_ai_sm_easy_classic_games_played_alone_finish() -> None:
             assert moves_in_hand <= 16 * 3 + 8  # 16 tricks of 3 cards, plus the decisions before them
         outcome = GAME.outcome(state)
         assert outcome is not None, f"deal {deal} did not finish"
-        assert max(state.tricks) >= 12  # sergeant-major.md §3.2: twelve tricks in one hand end it
+        assert max(state.tricks) >= 12  # sergeant_major/RULES.md §3.2: twelve tricks in one hand end it
         assert sorted(outcome.placements) == [1, 2, 2]
 
 
@@ -140,7 +140,7 @@ def test_ai_sm_calls_its_long_suit_or_misere_with_a_low_hand() -> None:
     calls = ["hearts", "clubs", "diamonds", "spades", "no_trump", "misere"]
     assert best_call(STRONG_HEARTS, 8, 3, calls) == "hearts"
     assert best_call(LOW_HAND, 8, 3, calls) == "misere"
-    # Only what is left may be called (sergeant-major.md §5.3).
+    # Only what is left may be called (sergeant_major/RULES.md §5.3).
     assert best_call(LOW_HAND, 8, 3, ["spades", "no_trump"]) in ("spades", "no_trump")
 
 

@@ -1,4 +1,4 @@
-"""coins.md §7.2 worked examples G1-G12, settings (§2) and refusals (§3.5)."""
+"""coins/RULES.md §7.2 worked examples G1-G12, settings (§2) and refusals (§3.5)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from engine.core.errors import BadOptions, IllegalAction, MalformedAction
 from engine.core.rng import deal_rng
 from engine.games import get
 from engine.games.coins import CoinsState, Phase
-from tests.engine.coins_helpers import cards, position
+from tests.builders import cards
+from tests.builders import coins_position as position
 
 ANA, BEN, CHLOE = 0, 1, 2
 GAME = get("coins")

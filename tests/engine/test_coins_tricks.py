@@ -1,4 +1,4 @@
-"""coins.md §7.1: the 28 worked trick examples, each its own test case."""
+"""coins/RULES.md §7.1: the 28 worked trick examples, each its own test case."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from engine.core.errors import MalformedAction
 from engine.games import get
 from engine.games.coins import trick_winner
-from tests.engine.coins_helpers import position
+from tests.builders import coins_position as position
 
 # (id, cards in play order, winning index, Coins points) copied from the spec's table
 TRICKS = [
@@ -63,7 +63,7 @@ def test_trick_played_through_rules_scores_worked_example(
     assert won == [{"type": "trick_won", "seat": winner, "points": points,
                     "scores": [points if s == winner else 0 for s in range(3)], "trick_no": 1}]
     assert state.scores[winner] == points
-    assert state.turn == winner  # coins.md §3.2: the winner leads the next trick
+    assert state.turn == winner  # coins/RULES.md §3.2: the winner leads the next trick
 
 
 def test_trick_winner_refuses_a_wrong_number_of_cards() -> None:

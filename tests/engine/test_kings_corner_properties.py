@@ -37,7 +37,7 @@ CARD_NAMES = frozenset(DECK.text(c) for c in range(DECK.size))
 def strings(value: Any) -> Iterator[str]:
     """Every string inside a JSON-ready value, except the high-card draw.
 
-    The high-card draw (kings-in-the-corner.md §3.2 step 4) shows cards that went back into
+    The high-card draw (kings_corner/RULES.md §3.2 step 4) shows cards that went back into
     the deck before it was shuffled again for the deal, so it tells nothing about where they are.
     """
     if isinstance(value, str):

@@ -12,8 +12,8 @@ from engine.core.rules import Game
 from engine.games import get
 from engine.games.kings_corner import GAME, KingsOptions, KingsState, Phase, idle_action, position
 from engine.games.kings_corner.board import DECK, VALUES
+from tests.builders import SEAT_ANN, SEAT_BOB, SEAT_CAT
 
-ANN, BOB, CAT = 0, 1, 2
 END = {"type": "end_turn"}
 FILLER = ["2-clubs", "2-spades"]
 FULL_SIDES = {"N": ["9-spades"], "E": ["9-hearts"], "S": ["Q-spades"], "W": ["Q-hearts"]}
@@ -173,26 +173,26 @@ def board_state(**options: Any) -> KingsState:
 
 
 @pytest.mark.parametrize(("seat", "action", "code"), [
-    (BOB, END, "not_your_turn"),
-    (ANN, "build", "malformed_action"),
-    (ANN, {}, "malformed_action"),
-    (ANN, {"type": "discard", "card": "7-clubs"}, "unknown_action"),
-    (ANN, {"type": "build", "card": "11-clubs", "space": "N"}, "unknown_card"),
-    (ANN, {"type": "build", "card": "7-clubs", "space": "middle"}, "unknown_space"),
-    (ANN, {"type": "build", "card": "7-spades", "space": "N"}, "card_not_in_hand"),
-    (ANN, {"type": "build", "card": "9-diamonds", "space": "W"}, "space_empty"),
-    (ANN, {"type": "place_king", "card": "K-hearts", "corner": "W"}, "not_a_corner"),
-    (ANN, {"type": "place_king", "card": "K-hearts", "corner": "NE"}, "space_not_empty"),
-    (ANN, {"type": "fill_side", "card": "9-diamonds", "side": "SE"}, "not_a_side"),
-    (ANN, {"type": "fill_side", "card": "9-diamonds", "side": "N"}, "space_not_empty"),
-    (ANN, {"type": "move_pile", "src": "N", "dst": "N"}, "same_space"),
-    (ANN, {"type": "move_pile", "src": "W", "dst": "N"}, "space_empty"),
-    (ANN, {"type": "move_king_pile", "side": "N", "corner": "SE"}, "not_a_king"),
-    (ANN, {"type": "move_king_pile", "side": "S", "corner": "NE"}, "space_not_empty"),
-    (ANN, {"type": "move_king_pile", "side": "NE", "corner": "SE"}, "not_a_side"),
-    (ANN, {"type": "move_king_pile", "side": "S", "corner": "E"}, "not_a_corner"),
-    (ANN, {"type": "move_king_pile", "side": "W", "corner": "SE"}, "space_empty"),
-    (ANN, END, "king_must_be_placed"),
+    (SEAT_BOB, END, "not_your_turn"),
+    (SEAT_ANN, "build", "malformed_action"),
+    (SEAT_ANN, {}, "malformed_action"),
+    (SEAT_ANN, {"type": "discard", "card": "7-clubs"}, "unknown_action"),
+    (SEAT_ANN, {"type": "build", "card": "11-clubs", "space": "N"}, "unknown_card"),
+    (SEAT_ANN, {"type": "build", "card": "7-clubs", "space": "middle"}, "unknown_space"),
+    (SEAT_ANN, {"type": "build", "card": "7-spades", "space": "N"}, "card_not_in_hand"),
+    (SEAT_ANN, {"type": "build", "card": "9-diamonds", "space": "W"}, "space_empty"),
+    (SEAT_ANN, {"type": "place_king", "card": "K-hearts", "corner": "W"}, "not_a_corner"),
+    (SEAT_ANN, {"type": "place_king", "card": "K-hearts", "corner": "NE"}, "space_not_empty"),
+    (SEAT_ANN, {"type": "fill_side", "card": "9-diamonds", "side": "SE"}, "not_a_side"),
+    (SEAT_ANN, {"type": "fill_side", "card": "9-diamonds", "side": "N"}, "space_not_empty"),
+    (SEAT_ANN, {"type": "move_pile", "src": "N", "dst": "N"}, "same_space"),
+    (SEAT_ANN, {"type": "move_pile", "src": "W", "dst": "N"}, "space_empty"),
+    (SEAT_ANN, {"type": "move_king_pile", "side": "N", "corner": "SE"}, "not_a_king"),
+    (SEAT_ANN, {"type": "move_king_pile", "side": "S", "corner": "NE"}, "space_not_empty"),
+    (SEAT_ANN, {"type": "move_king_pile", "side": "NE", "corner": "SE"}, "not_a_side"),
+    (SEAT_ANN, {"type": "move_king_pile", "side": "S", "corner": "E"}, "not_a_corner"),
+    (SEAT_ANN, {"type": "move_king_pile", "side": "W", "corner": "SE"}, "space_empty"),
+    (SEAT_ANN, END, "king_must_be_placed"),
 ])
 def test_kings_corner_refusals_have_specific_codes_and_change_nothing(seat: int, action: Any, code: str) -> None:
     state = board_state()
@@ -203,21 +203,21 @@ def test_kings_corner_refusals_have_specific_codes_and_change_nothing(seat: int,
 
 def test_kings_corner_refuses_king_pile_moves_when_layout_kings_go_to_corners() -> None:
     state = board_state(layout_kings="auto_corner")
-    assert code_of(state, ANN, {"type": "move_king_pile", "side": "S", "corner": "SE"}) == "king_piles_fixed"
-    assert {"type": "move_king_pile", "side": "S", "corner": "SE"} in GAME.legal_actions(board_state(), ANN)
+    assert code_of(state, SEAT_ANN, {"type": "move_king_pile", "side": "S", "corner": "SE"}) == "king_piles_fixed"
+    assert {"type": "move_king_pile", "side": "S", "corner": "SE"} in GAME.legal_actions(board_state(), SEAT_ANN)
 
 
 def test_kings_corner_refuses_everything_once_the_game_is_over() -> None:
     state = position(hands=[["8-hearts"], ["5-hearts"]], players=2, piles={"N": ["9-spades"]})
-    over, _ = GAME.apply(state, ANN, {"type": "build", "card": "8-hearts", "space": "N"})
+    over, _ = GAME.apply(state, SEAT_ANN, {"type": "build", "card": "8-hearts", "space": "N"})
     assert over.phase is Phase.OVER
-    assert code_of(over, BOB, END) == "game_over"
-    assert GAME.legal_actions(over, BOB) == []
+    assert code_of(over, SEAT_BOB, END) == "game_over"
+    assert GAME.legal_actions(over, SEAT_BOB) == []
 
 
 def test_kings_corner_refusal_messages_are_sentences() -> None:
     with pytest.raises(IllegalAction) as info:
-        GAME.apply(board_state(), ANN, {"type": "build", "card": "9-diamonds", "space": "E"})
+        GAME.apply(board_state(), SEAT_ANN, {"type": "build", "card": "9-diamonds", "space": "E"})
     assert info.value.code == "does_not_fit" and info.value.message.endswith(".")
 
 
@@ -225,21 +225,21 @@ def test_kings_corner_refusal_messages_are_sentences() -> None:
 
 def test_kings_corner_going_out_by_placing_a_king_ends_the_game() -> None:
     state = position(hands=[["K-hearts"], ["5-hearts"], ["6-hearts"]], stock=["3-hearts"])
-    after, events = GAME.apply(state, ANN, {"type": "place_king", "card": "K-hearts", "corner": "SW"})
+    after, events = GAME.apply(state, SEAT_ANN, {"type": "place_king", "card": "K-hearts", "corner": "SW"})
     assert [e.data["type"] for e in events] == ["king_placed", "went_out", "game_over"]
     result = GAME.outcome(after)
-    assert result is not None and result.winners == (ANN,)
+    assert result is not None and result.winners == (SEAT_ANN,)
 
 
 def test_kings_corner_corner_completed_by_a_pile_move_is_collected() -> None:
     top = ["K-diamonds", "Q-spades", "J-hearts", "10-clubs", "9-diamonds", "8-spades", "7-hearts"]
     low = ["6-clubs", "5-diamonds", "4-spades", "3-hearts", "2-clubs", "A-diamonds"]
     state = position(hands=[["9-hearts", "3-spades"]], piles={"SE": top, "W": low}, options={"scoring": "corners"})
-    after, events = GAME.apply(state, ANN, {"type": "move_pile", "src": "W", "dst": "SE"})
+    after, events = GAME.apply(state, SEAT_ANN, {"type": "move_pile", "src": "W", "dst": "SE"})
     assert [e.data["type"] for e in events] == ["pile_moved", "corner_collected"]
     assert after.collected == (1, 0, 0) and after.piles[5] == () and after.piles[3] == ()
     plain = position(hands=[["9-hearts", "3-spades"]], piles={"SE": top, "W": low})
-    after, _ = GAME.apply(plain, ANN, {"type": "move_pile", "src": "W", "dst": "SE"})
+    after, _ = GAME.apply(plain, SEAT_ANN, {"type": "move_pile", "src": "W", "dst": "SE"})
     assert len(after.piles[5]) == 13 and after.collected == (0, 0, 0)
 
 
@@ -247,73 +247,73 @@ def test_kings_corner_full_king_pile_moved_to_a_corner_is_collected() -> None:
     full = ["K-diamonds", "Q-spades", "J-hearts", "10-clubs", "9-diamonds", "8-spades", "7-hearts", "6-clubs",
             "5-diamonds", "4-spades", "3-hearts", "2-clubs", "A-diamonds"]
     state = position(hands=[["9-hearts"]], piles={"E": full}, options={"scoring": "corners"})
-    after, events = GAME.apply(state, ANN, {"type": "move_king_pile", "side": "E", "corner": "NW"})
+    after, events = GAME.apply(state, SEAT_ANN, {"type": "move_king_pile", "side": "E", "corner": "NW"})
     assert [e.data["type"] for e in events] == ["pile_moved", "corner_collected"]
-    assert after.collected[ANN] == 1 and after.piles[7] == ()
+    assert after.collected[SEAT_ANN] == 1 and after.piles[7] == ()
 
 
 def test_kings_corner_penalty_hand_below_the_limit_deals_the_next_hand() -> None:
-    state = position(hands=[["K-clubs", "7-hearts"], ["8-hearts"], ["2-hearts", "3-hearts"]], turn=BOB,
-                     dealer=ANN, piles={"N": ["9-spades"]}, options={"scoring": "penalty"}, seed="next")
-    after, events = GAME.apply(state, BOB, {"type": "build", "card": "8-hearts", "space": "N"})
+    state = position(hands=[["K-clubs", "7-hearts"], ["8-hearts"], ["2-hearts", "3-hearts"]], turn=SEAT_BOB,
+                     dealer=SEAT_ANN, piles={"N": ["9-spades"]}, options={"scoring": "penalty"}, seed="next")
+    after, events = GAME.apply(state, SEAT_BOB, {"type": "build", "card": "8-hearts", "space": "N"})
     kinds = [e.data["type"] for e in events]
     assert kinds == ["built", "went_out", "hand_over", "dealt", "dealt", "dealt", "laid_out"]
-    assert after.totals == (11, 0, 2) and after.hand_no == 2 and after.dealer == BOB
-    assert after.turn == CAT and after.phase is Phase.ACTING
+    assert after.totals == (11, 0, 2) and after.hand_no == 2 and after.dealer == SEAT_BOB
+    assert after.turn == SEAT_CAT and after.phase is Phase.ACTING
     order = deal_rng("next", 2).shuffled(range(52))
-    assert DECK.texts(after.hands[CAT]) == DECK.texts(sum(1 << order[k] for k in range(0, 21, 3)))
+    assert DECK.texts(after.hands[SEAT_CAT]) == DECK.texts(sum(1 << order[k] for k in range(0, 21, 3)))
     assert GAME.view(after, None)["stock"] == 52 - 25
 
 
 def test_kings_corner_blocked_penalty_hand_charges_everyone() -> None:
     state = position(players=2, hands=[["K-clubs", "7-hearts"], ["8-hearts"]], idle_streak=1,
                      options={"scoring": "penalty", "penalty_limit": 5, "king_compulsory": False})
-    after, events = GAME.apply(state, ANN, END)
+    after, events = GAME.apply(state, SEAT_ANN, END)
     assert [e.data["type"] for e in events] == ["turn_ended", "blocked", "hand_over", "game_over"]
     assert events[2].data["penalties"] == [11, 1]
     assert after.totals == (11, 1)
     result = GAME.outcome(after)
-    assert result is not None and result.winners == (BOB,) and result.placements == (2, 1)
+    assert result is not None and result.winners == (SEAT_BOB,) and result.placements == (2, 1)
 
 
 def test_kings_corner_idle_streak_counts_only_with_an_empty_stock() -> None:
     state = position(hands=[["A-spades"], ["A-hearts"], ["A-diamonds"]], stock=["3-clubs", "3-spades", "4-clubs"])
-    for seat in (ANN, BOB):
+    for seat in (SEAT_ANN, SEAT_BOB):
         state, _ = GAME.apply(state, seat, END)
         assert state.idle_streak == 0
-    state, _ = GAME.apply(state, CAT, END)  # Cat draws the last card: the stock is empty when her turn ends
+    state, _ = GAME.apply(state, SEAT_CAT, END)  # Cat draws the last card: the stock is empty when her turn ends
     assert state.idle_streak == 1
-    state, _ = GAME.apply(state, ANN, END)
+    state, _ = GAME.apply(state, SEAT_ANN, END)
     assert state.idle_streak == 2 and state.phase is Phase.ACTING
 
 
 def test_kings_corner_draw_until_playable_ends_the_turn_when_the_stock_runs_out() -> None:
     state = position(hands=[["A-spades"], ["A-hearts"], ["A-diamonds"]], piles=FULL_SIDES,
                      stock=["4-clubs", "2-diamonds"], options={"pass_rule": "draw_until_playable"})
-    after, events = GAME.apply(state, ANN, END)
+    after, events = GAME.apply(state, SEAT_ANN, END)
     assert [e.data["type"] for e in events] == ["drew", "turn_ended"]
-    assert events[0].for_seat(ANN)["cards"] == ["4-clubs", "2-diamonds"]
-    assert after.turn == BOB and len(after.stock) == 0
+    assert events[0].for_seat(SEAT_ANN)["cards"] == ["4-clubs", "2-diamonds"]
+    assert after.turn == SEAT_BOB and len(after.stock) == 0
 
 
 def test_kings_corner_draw_until_playable_stops_at_a_king_which_must_be_placed() -> None:
     state = position(hands=[["A-spades"], ["A-hearts"], ["A-diamonds"]], piles={**FULL_SIDES, "NE": ["K-clubs"]},
                      stock=["4-clubs", "K-hearts", "5-spades"], options={"pass_rule": "draw_until_playable"})
-    after, _ = GAME.apply(state, ANN, END)
+    after, _ = GAME.apply(state, SEAT_ANN, END)
     assert after.phase is Phase.MUST_PLAY
-    assert [a["corner"] for a in GAME.legal_actions(after, ANN)] == ["SE", "SW", "NW"]
-    assert GAME.view(after, ANN)["must_play"] == "K-hearts"
-    assert GAME.view(after, BOB)["must_play"] is None
+    assert [a["corner"] for a in GAME.legal_actions(after, SEAT_ANN)] == ["SE", "SW", "NW"]
+    assert GAME.view(after, SEAT_ANN)["must_play"] == "K-hearts"
+    assert GAME.view(after, SEAT_BOB)["must_play"] is None
 
 
 # views and helpers --------------------------------------------------------------------------
 
 def test_kings_corner_view_shows_own_hand_counts_and_board_only() -> None:
     state = GAME.new_game({"first_dealer": "seat:2"}, 3, "view")
-    view = GAME.view(state, ANN)
-    assert view["hand"] == DECK.texts(state.hands[ANN])
+    view = GAME.view(state, SEAT_ANN)
+    assert view["hand"] == DECK.texts(state.hands[SEAT_ANN])
     assert view["hand_counts"] == [7, 7, 7] and view["stock"] == 27
-    assert view["turn"] == ANN and view["legal"] == GAME.legal_actions(state, ANN)
+    assert view["turn"] == SEAT_ANN and view["legal"] == GAME.legal_actions(state, SEAT_ANN)
     assert {s["name"] for s in view["settings"]} >= {"draw_timing", "scoring", "penalty_limit"}
     spectator = GAME.view(state, None)
     assert "hand" not in spectator and "legal" not in spectator
@@ -323,18 +323,18 @@ def test_kings_corner_view_shows_own_hand_counts_and_board_only() -> None:
 def test_kings_corner_view_recent_keeps_the_last_turn_and_the_current_one() -> None:
     state = position(hands=[["8-hearts", "2-clubs"], ["A-hearts"], ["A-diamonds"]], piles={"N": ["9-spades"]},
                      stock=["3-hearts", "4-hearts"])
-    state, _ = GAME.apply(state, ANN, {"type": "build", "card": "8-hearts", "space": "N"})
-    state, _ = GAME.apply(state, ANN, END)
-    recent = GAME.view(state, CAT)["recent"]
+    state, _ = GAME.apply(state, SEAT_ANN, {"type": "build", "card": "8-hearts", "space": "N"})
+    state, _ = GAME.apply(state, SEAT_ANN, END)
+    recent = GAME.view(state, SEAT_CAT)["recent"]
     assert [e["type"] for e in recent] == ["built", "drew", "turn_ended"]
     assert "cards" not in recent[1]
-    state, _ = GAME.apply(state, BOB, END)
-    assert [e["type"] for e in GAME.view(state, CAT)["recent"]] == ["drew", "turn_ended"]
+    state, _ = GAME.apply(state, SEAT_BOB, END)
+    assert [e["type"] for e in GAME.view(state, SEAT_CAT)["recent"]] == ["drew", "turn_ended"]
 
 
 def test_kings_corner_idle_action_places_kings_in_corner_order_before_ending() -> None:
     state = position(hands=[["K-hearts", "K-spades", "7-clubs"]], piles={"NE": ["K-clubs"]})
-    assert idle_action(state, ANN) == {"type": "place_king", "card": "K-hearts", "corner": "SE"}
-    assert idle_action(state, BOB) is None
+    assert idle_action(state, SEAT_ANN) == {"type": "place_king", "card": "K-hearts", "corner": "SE"}
+    assert idle_action(state, SEAT_BOB) is None
     free = position(hands=[["K-hearts", "7-clubs"]], options={"king_compulsory": False})
-    assert idle_action(free, ANN) == END
+    assert idle_action(free, SEAT_ANN) == END

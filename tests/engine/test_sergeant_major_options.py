@@ -1,4 +1,4 @@
-"""Sergeant Major settings and refusals: sergeant-major.md §2 (bad values and combinations) and action codes."""
+"""Sergeant Major settings and refusals: sergeant_major/RULES.md §2 (bad values and combinations) and action codes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from engine.core.errors import BadOptions, IllegalAction, MalformedAction
 from engine.games import get
 from engine.games.sergeant_major import GAME, VARIANTS, Phase
 from engine.games.sergeant_major.stacked import stacked
-from tests.engine.sergeant_major_helpers import ANN, BOB, act, win_trick
+from tests.builders import SEAT_ANN, SEAT_BOB, win_trick
+from tests.builders import sm_act as act
 
 
 def test_registry_hands_out_sergeant_major() -> None:
@@ -69,42 +70,50 @@ def test_new_game_refuses_other_player_counts() -> None:
 
 
 def test_action_refused_not_your_turn() -> None:
-    state, _ = stacked(dealer=ANN)
+    state, _ = stacked(dealer=SEAT_ANN)
     with pytest.raises(IllegalAction) as refused:
-        act(state, BOB, {"type": "name_trump", "suit": "hearts"})
+        act(state, SEAT_BOB, {"type": "name_trump", "suit": "hearts"})
     assert refused.value.code == "not_your_turn"
 
 
 def test_action_refused_wrong_phase() -> None:
-    state, _ = stacked(dealer=ANN)
+    state, _ = stacked(dealer=SEAT_ANN)
     with pytest.raises(IllegalAction) as refused:
-        act(state, ANN, {"type": "play", "card": GAME.view(state, ANN)["hand"][0]})
+        act(state, SEAT_ANN, {"type": "play", "card": GAME.view(state, SEAT_ANN)["hand"][0]})
     assert refused.value.code == "wrong_phase" and "trump" in refused.value.message
 
 
 def test_action_refused_no_trump_in_classic() -> None:
-    state, _ = stacked(dealer=ANN)
+    state, _ = stacked(dealer=SEAT_ANN)
     with pytest.raises(IllegalAction) as refused:
-        act(state, ANN, {"type": "call", "call": "no_trump"})
+        act(state, SEAT_ANN, {"type": "name_trump", "suit": "no_trump"})
     assert refused.value.code == "bad_call"
     with pytest.raises(IllegalAction) as refused:
-        act(state, ANN, {"type": "name_trump", "suit": "none"})
+        act(state, SEAT_ANN, {"type": "name_trump", "suit": "none"})
     assert refused.value.code == "bad_suit"
 
 
-def test_action_refused_card_not_in_hand_for_play_and_discard() -> None:
-    state, _ = stacked(dealer=ANN, hands={BOB: ["A-hearts"]})
-    state, _ = act(state, ANN, {"type": "name_trump", "suit": "hearts"})
+def test_action_refused_when_legal_actions_never_list_its_form() -> None:
+    state, _ = stacked(dealer=SEAT_ANN)  # classic: the dealer names trump, there are no calls
+    assert {"type": "call", "call": "hearts"} not in GAME.legal_actions(state, SEAT_ANN)
     with pytest.raises(IllegalAction) as refused:
-        act(state, ANN, {"type": "discard", "cards": ["A-hearts", *GAME.view(state, ANN)["hand"][:3]]})
+        act(state, SEAT_ANN, {"type": "call", "call": "hearts"})
+    assert refused.value.code == "wrong_phase"
+
+
+def test_action_refused_card_not_in_hand_for_play_and_discard() -> None:
+    state, _ = stacked(dealer=SEAT_ANN, hands={SEAT_BOB: ["A-hearts"]})
+    state, _ = act(state, SEAT_ANN, {"type": "name_trump", "suit": "hearts"})
+    with pytest.raises(IllegalAction) as refused:
+        act(state, SEAT_ANN, {"type": "discard", "cards": ["A-hearts", *GAME.view(state, SEAT_ANN)["hand"][:3]]})
     assert refused.value.code == "card_not_in_hand"
     with pytest.raises(IllegalAction) as refused:
-        act(state, ANN, {"type": "discard", "cards": GAME.view(state, ANN)["hand"][:5]})
+        act(state, SEAT_ANN, {"type": "discard", "cards": GAME.view(state, SEAT_ANN)["hand"][:5]})
     assert refused.value.code == "bad_count"
-    state, _ = act(state, ANN, {"type": "discard", "cards": GAME.view(state, ANN)["hand"][-4:]})
-    assert state.phase is Phase.PLAY and GAME.to_act(state) == {BOB}
+    state, _ = act(state, SEAT_ANN, {"type": "discard", "cards": GAME.view(state, SEAT_ANN)["hand"][-4:]})
+    assert state.phase is Phase.PLAY and GAME.to_act(state) == {SEAT_BOB}
     with pytest.raises(IllegalAction) as refused:
-        act(state, BOB, {"type": "play", "card": GAME.view(state, ANN)["hand"][0]})
+        act(state, SEAT_BOB, {"type": "play", "card": GAME.view(state, SEAT_ANN)["hand"][0]})
     assert refused.value.code == "card_not_in_hand"
 
 
@@ -117,17 +126,17 @@ def test_action_refused_card_not_in_hand_for_play_and_discard() -> None:
     ({"card": "2-hearts"}, "malformed_action"),
 ])
 def test_action_refused_when_malformed_or_out_of_place(action: dict[str, Any], code: str) -> None:
-    state, _ = stacked(dealer=ANN)
-    state, _ = act(state, ANN, {"type": "name_trump", "suit": "hearts"})
+    state, _ = stacked(dealer=SEAT_ANN)
+    state, _ = act(state, SEAT_ANN, {"type": "name_trump", "suit": "hearts"})
     with pytest.raises(IllegalAction) as refused:
-        act(state, ANN, action)
+        act(state, SEAT_ANN, action)
     assert refused.value.code == code
     assert isinstance(refused.value, MalformedAction) is (code != "wrong_phase")
 
 
 def test_action_refused_once_the_game_is_over() -> None:
-    state, _ = stacked(dealer=ANN)
-    over, _ = win_trick(state, ANN, trick_no=11, tricks=(11, 0, 0))
+    state, _ = stacked(dealer=SEAT_ANN)
+    over, _ = win_trick(state, SEAT_ANN, trick_no=11, tricks=(11, 0, 0))
     with pytest.raises(IllegalAction) as refused:
-        act(over, ANN, {"type": "play", "card": "2-hearts"})
+        act(over, SEAT_ANN, {"type": "play", "card": "2-hearts"})
     assert refused.value.code == "game_over"

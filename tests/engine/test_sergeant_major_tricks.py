@@ -1,4 +1,4 @@
-"""Sergeant Major trick winners and legal plays: sergeant-major.md §7.1 (S1-S9) and §7.2 (L1-L4)."""
+"""Sergeant Major trick winners and legal plays: sergeant_major/RULES.md §7.1 (S1-S9) and §7.2 (L1-L4)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pytest
 from engine.core.errors import IllegalAction
 from engine.games.sergeant_major import GAME, trick_winner
 from engine.games.sergeant_major.stacked import playing
-from tests.engine.sergeant_major_helpers import ANN, BOB, CAT, act, of_type
+from tests.builders import SEAT_ANN, SEAT_BOB, SEAT_CAT, of_type
+from tests.builders import sm_act as act
 
 
 def test_trick_winner_s1_highest_of_suit_led_when_all_follow() -> None:
@@ -53,38 +54,40 @@ def test_trick_winner_refuses_a_repeated_card() -> None:
 
 
 def test_legal_play_l1_must_follow_suit() -> None:
-    state = playing({ANN: ["10-spades"], BOB: ["3-spades", "A-hearts"]}, "hearts", [(ANN, "10-spades")])
-    assert [a["card"] for a in GAME.legal_actions(state, BOB)] == ["3-spades"]
-    assert GAME.view(state, BOB)["legal"] == ["3-spades"]
+    state = playing({SEAT_ANN: ["10-spades"], SEAT_BOB: ["3-spades", "A-hearts"]}, "hearts", [(SEAT_ANN, "10-spades")])
+    assert [a["card"] for a in GAME.legal_actions(state, SEAT_BOB)] == ["3-spades"]
+    assert GAME.view(state, SEAT_BOB)["legal"] == ["3-spades"]
     with pytest.raises(IllegalAction) as refused:
-        act(state, BOB, {"type": "play", "card": "A-hearts"})
+        act(state, SEAT_BOB, {"type": "play", "card": "A-hearts"})
     assert refused.value.code == "must_follow_suit"
 
 
 def test_legal_play_l2_no_duty_to_trump() -> None:
-    state = playing({ANN: ["10-spades"], BOB: ["A-hearts", "2-diamonds"]}, "hearts", [(ANN, "10-spades")])
-    legal = [a["card"] for a in GAME.legal_actions(state, BOB)]
+    hands = {SEAT_ANN: ["10-spades"], SEAT_BOB: ["A-hearts", "2-diamonds"]}
+    state = playing(hands, "hearts", [(SEAT_ANN, "10-spades")])
+    legal = [a["card"] for a in GAME.legal_actions(state, SEAT_BOB)]
     assert "A-hearts" in legal and "2-diamonds" in legal
-    assert not any(card.endswith("spades") for card in GAME.view(state, BOB)["hand"])
+    assert not any(card.endswith("spades") for card in GAME.view(state, SEAT_BOB)["hand"])
     assert len(legal) == 16  # void in spades: the whole hand
-    act(state, BOB, {"type": "play", "card": "2-diamonds"})
+    act(state, SEAT_BOB, {"type": "play", "card": "2-diamonds"})
 
 
 def test_legal_play_l3_no_duty_to_overtrump() -> None:
     state = playing(
-        {ANN: ["7-diamonds"], BOB: ["9-hearts"], CAT: ["J-hearts", "4-clubs"]},
-        "hearts", [(ANN, "7-diamonds"), (BOB, "9-hearts")], options={}, dealer=CAT,
+        {SEAT_ANN: ["7-diamonds"], SEAT_BOB: ["9-hearts"], SEAT_CAT: ["J-hearts", "4-clubs"]},
+        "hearts", [(SEAT_ANN, "7-diamonds"), (SEAT_BOB, "9-hearts")], options={}, dealer=SEAT_CAT,
     )
-    legal = [a["card"] for a in GAME.legal_actions(state, CAT)]
+    legal = [a["card"] for a in GAME.legal_actions(state, SEAT_CAT)]
     assert "J-hearts" in legal and "4-clubs" in legal
-    after, events = act(state, CAT, {"type": "play", "card": "4-clubs"})
-    assert after.tricks == (0, 1, 0) and after.turn == BOB
-    assert of_type(events, "trick_won")[0]["seat"] == BOB
+    after, events = act(state, SEAT_CAT, {"type": "play", "card": "4-clubs"})
+    assert after.tricks == (0, 1, 0) and after.turn == SEAT_BOB
+    assert of_type(events, "trick_won")[0]["seat"] == SEAT_BOB
 
 
 def test_legal_play_l4_trump_led_must_follow_with_trump() -> None:
-    state = playing({BOB: ["5-diamonds"], CAT: ["6-diamonds", "A-spades"]}, "diamonds", [(BOB, "5-diamonds")])
-    assert [a["card"] for a in GAME.legal_actions(state, CAT)] == ["6-diamonds"]
+    hands = {SEAT_BOB: ["5-diamonds"], SEAT_CAT: ["6-diamonds", "A-spades"]}
+    state = playing(hands, "diamonds", [(SEAT_BOB, "5-diamonds")])
+    assert [a["card"] for a in GAME.legal_actions(state, SEAT_CAT)] == ["6-diamonds"]
     with pytest.raises(IllegalAction) as refused:
-        act(state, CAT, {"type": "play", "card": "A-spades"})
+        act(state, SEAT_CAT, {"type": "play", "card": "A-spades"})
     assert refused.value.code == "must_follow_suit"

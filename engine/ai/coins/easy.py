@@ -2,7 +2,7 @@
 
 Plays the last card of a trick to take the Coins in it as cheaply as it can (or to
 lose without giving any away), tops a led Coins card in its own suit when second,
-and otherwise gets rid of its lowest plain card (coins.md §3.3 trick types).
+and otherwise gets rid of its lowest plain card (coins/RULES.md §3.3 trick types).
 """
 
 from __future__ import annotations

@@ -1,31 +1,27 @@
 """Precomputed Coins tables for the AI's hot path: trick winners, points and race odds.
 
 Cards are the ints of ``engine.core.cards.SPANISH`` (suit * 12 + rank, ranks low to high).
-The trick rule is restated here from coins.md §3.3 so that no AI module imports the
-game's state; a test checks this table against the rules module for every trick.
+The deck, suit cycle and points come from the rules (``engine.games.coins.state``); the trick
+rule of coins/RULES.md §3.3 is unrolled here into a flat table, and a test checks that table
+against the rules module for every trick.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from engine.core.cards import SPANISH
+from engine.games.coins.state import BEATS, COINS, DECK, WIDTH
 
-WIDTH = len(SPANISH.ranks)
-SIZE = SPANISH.size
-CUPS, COINS, SWORDS, CLUBS = range(4)
-BEATS = (COINS, SWORDS, CLUBS, CUPS)  # coins.md §1.2: BEATS[s] is the suit that s beats
+SIZE = DECK.size
 SUIT = tuple(c // WIDTH for c in range(SIZE))
 RANK = tuple(c % WIDTH for c in range(SIZE))
-COIN = tuple(1 if s == COINS else 0 for s in SUIT)  # coins.md §1.3: one point per Coins card
-COINS_MASK = SPANISH.suit_mask(COINS)
-SUIT_MASKS = tuple(SPANISH.suit_mask(s) for s in range(4))
+COIN = tuple(1 if s == COINS else 0 for s in SUIT)  # coins/RULES.md §1.3: one point per Coins card
 STRIDE1 = SIZE
 STRIDE0 = SIZE * SIZE
 
 
 def winner_of(c0: int, c1: int, c2: int) -> int:
-    """The play-order index (0..2) of the card that wins the trick (coins.md §3.3)."""
+    """The play-order index (0..2) of the card that wins the trick (coins/RULES.md §3.3)."""
     s0, s1, s2 = SUIT[c0], SUIT[c1], SUIT[c2]
     if s0 != s1 and s0 != s2 and s1 != s2:
         # Type 1: the present suit that no other present suit beats; rank is ignored.

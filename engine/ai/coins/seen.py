@@ -1,10 +1,10 @@
 """What a Coins seat knows, read from its view alone, and deals sampled to agree with it.
 
-The view (coins.md §3.4, D11) shows the seat's own hand, the current trick, the last
+The view (coins/RULES.md §3.4, D11) shows the seat's own hand, the current trick, the last
 finished trick, scores, won-card counts and hand counts; never older tricks. So the
 cards the seat has not seen are spread uniformly over the other two hands and the
 won piles, with one exact constraint: every hand deals out all 12 Coins points
-(coins.md §1.3, §4), so the number of Coins cards still in the other hands is
+(coins/RULES.md §1.3, §4), so the number of Coins cards still in the other hands is
 ``12 - points scored this hand - Coins in the trick - Coins in the own hand``.
 """
 
@@ -17,9 +17,7 @@ from typing import Any
 from engine.ai.coins.fast import COIN, SIZE
 from engine.core.cards import SPANISH
 from engine.core.rules import Action
-
-POINTS_PER_HAND = 12  # coins.md §1.3
-N = 3
+from engine.games.coins.state import POINTS_PER_HAND, N
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +53,7 @@ def read_view(view: Mapping[str, Any]) -> Seen:
     trick = _cards(trick_items)
     leader = int(trick_items[0]["seat"]) if trick_items else seat
     trick_no = int(view.get("trick_no", 1))
-    # The last finished trick belongs to this hand only after trick 1 (coins.md §3.2).
+    # The last finished trick belongs to this hand only after trick 1 (coins/RULES.md §3.2).
     gone = _cards(view.get("last_trick", ())) if trick_no > 1 else []
     counts = tuple(int(n) for n in view["hand_counts"])
     scores = tuple(int(s) for s in view["scores"])

@@ -18,11 +18,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine.ai.coins.fast import COIN, COINS, RANK, STRIDE0, STRIDE1, WIDTH, WINNERS, race_odds
-from engine.ai.coins.seen import N, Seen, card_choice, read_view, sample_hands
+from engine.ai.coins.fast import COIN, RANK, STRIDE0, STRIDE1, WINNERS, race_odds
+from engine.ai.coins.seen import Seen, card_choice, read_view, sample_hands
 from engine.core.cards import SPANISH
 from engine.core.rng import deal_rng
 from engine.core.rules import Action
+from engine.games.coins.state import COINS, WIDTH, N
 
 DEFAULT_PLAYOUTS = 1200
 DEFAULT_SECONDS = 0.2
@@ -101,7 +102,7 @@ def playout(
         w = (leader + WINNERS[c0 * STRIDE0 + c1 * STRIDE1 + c2]) % N
         points = COIN[c0] + COIN[c1] + COIN[c2]
         if points:
-            # coins.md §3.2 TRICK_DONE, §4: the game ends the moment the target is reached.
+            # coins/RULES.md §3.2 TRICK_DONE, §4: the game ends the moment the target is reached.
             total = scores[w] + points
             scores[w] = total
             if total >= target:

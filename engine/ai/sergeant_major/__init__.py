@@ -2,7 +2,7 @@
 
 Bids, calls and trump come from trick estimates of its own cards; the discard keeps trumps
 and Aces and voids short suits; the give sends low cards of suits whose tops it lacks; the
-card play takes tricks cheaply, or ducks them in a misère (sergeant-major.md §3-§5).
+card play takes tricks cheaply, or ducks them in a misère (sergeant_major/RULES.md §3-§5).
 A multi-card choice is any ``count`` cards of ``view["choose"]["from"]``, as ``apply`` accepts.
 """
 
@@ -22,9 +22,7 @@ from engine.ai.sergeant_major.hand import (
 from engine.ai.sergeant_major.play import duck_card, take_card
 from engine.core.cards import FRENCH
 from engine.core.rules import Action
-
-MISERE_MAX = {"D": 3, "E": 5, "M": 8}  # sergeant-major.md §5.3: misère maxima by position
-TWO_OF_DIAMONDS = FRENCH.parse("2-diamonds")
+from engine.games.sergeant_major.state import MISERE_MAX, POSITIONS, TWO_DIAMONDS
 
 
 def _trump(view: dict[str, Any]) -> int | None:
@@ -55,7 +53,7 @@ class EasySergeantMajor:
             action = {"type": "name_trump", "suit": SUITS[suit]}
         elif phase == "swap":
             face_up = view.get("face_up")
-            take = face_up is not None and should_swap(FRENCH.parse(face_up), _trump(view), TWO_OF_DIAMONDS)
+            take = face_up is not None and should_swap(FRENCH.parse(face_up), _trump(view), TWO_DIAMONDS)
             action = {"type": "swap" if take else "decline_swap"}
         else:
             action = legal[0]
@@ -66,7 +64,7 @@ class EasySergeantMajor:
         calls = [a["call"] for a in legal if a["type"] == "call"]
         if not calls:
             return legal[0]
-        call = best_call(hand, view["targets"][seat], MISERE_MAX[view["positions"][seat]], calls)
+        call = best_call(hand, view["targets"][seat], MISERE_MAX[POSITIONS.index(view["positions"][seat])], calls)
         return {"type": "call", "call": call}
 
     def _play(self, view: dict[str, Any], legal: list[Action], hand: list[int]) -> Action:

@@ -1,6 +1,6 @@
 """The multi-card choices of Sergeant Major: the dealer's discard, the up player's give, the 9-5-3 swap.
 
-Each picks exactly the asked number of cards from the ones offered (sergeant-major.md §3.2
+Each picks exactly the asked number of cards from the ones offered (sergeant_major/RULES.md §3.2
 step 6, §4.3, §5.8), using nothing but the seat's own cards.
 """
 
@@ -47,7 +47,7 @@ def misere_discard(cards: Sequence[int], count: int) -> list[int]:
 
 
 def ex_rank(card: int, ace_low: bool) -> int:
-    """Exchange ranking (sergeant-major.md §1.1): with ``ace_low`` the Ace is below the 2."""
+    """Exchange ranking (sergeant_major/RULES.md §1.1): with ``ace_low`` the Ace is below the 2."""
     r = rank(card)
     return (r + 1) % WIDTH if ace_low else r
 

@@ -31,7 +31,7 @@ def suit(card: Card) -> int:
 
 
 def rank(card: Card) -> int:
-    """The play rank of a card: 0 for the 2 up to 12 for the Ace (sergeant-major.md §1.1)."""
+    """The play rank of a card: 0 for the 2 up to 12 for the Ace (sergeant_major/RULES.md §1.1)."""
     return card % WIDTH
 
 
@@ -138,7 +138,7 @@ def misere_trump(hand: Sequence[Card]) -> int:
 
 
 def bid_tricks(hand: Sequence[Card], lowest: int) -> int | None:
-    """The Woburn bid (sergeant-major.md §5.2.1): the lowest allowed if the hand makes it as dealer, else None."""
+    """The Woburn bid (sergeant_major/RULES.md §5.2.1): the lowest allowed if the hand makes it as dealer, else None."""
     expected = trump_estimate(hand, best_trump(hand)) + SUIT_BONUS
     if lowest <= MAX_BID and expected >= lowest:
         return lowest
@@ -146,7 +146,7 @@ def bid_tricks(hand: Sequence[Card], lowest: int) -> int | None:
 
 
 def call_values(hand: Sequence[Card], target: int, maximum: int) -> dict[str, float]:
-    """Expected result of each alternate call (sergeant-major.md §5.3) for a dealer with ``target``."""
+    """Expected result of each alternate call (sergeant_major/RULES.md §5.3) for a dealer with ``target``."""
     values = {SUITS[s]: trump_estimate(hand, s) + SUIT_BONUS - target for s in range(len(SUITS))}
     values["no_trump"] = NO_TRUMP_SCALE * no_trump_estimate(hand) + NO_TRUMP_BONUS - target
     # Misère: the result is maximum - tricks.

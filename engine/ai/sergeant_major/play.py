@@ -1,6 +1,6 @@
 """Card play for the easy Sergeant Major player: one look at the trick in front of it.
 
-With a trump or no-trump contract every trick taken raises the seat's result (sergeant-major.md
+With a trump or no-trump contract every trick taken raises the seat's result (sergeant_major/RULES.md
 §3.2 step 9, §5), so it takes tricks as cheaply as it can and throws its least useful card
 when it cannot; in a misère (§5.3) every trick costs, so it ducks under the winning card.
 """

@@ -1,10 +1,11 @@
-"""Kings in the Corner (Kings Corners), 2 to 4 players, with every setting of kings-in-the-corner.md."""
+"""Kings in the Corner (Kings Corners), 2 to 4 players, with every setting of RULES.md."""
 
+from engine.games.kings_corner.checks import can_act, check_action
 from engine.games.kings_corner.game import GAME, KingsCorner
 from engine.games.kings_corner.options import SETTINGS, KingsOptions
+from engine.games.kings_corner.phases import idle_action
 from engine.games.kings_corner.position import position
 from engine.games.kings_corner.state import KingsState, Phase
-from engine.games.kings_corner.turns import can_act, check_action, idle_action
 
 __all__ = [
     "GAME", "SETTINGS", "KingsCorner", "KingsOptions", "KingsState", "Phase", "can_act", "check_action",

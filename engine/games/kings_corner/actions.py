@@ -1,10 +1,10 @@
-"""The wire form of the actions: precomputed action dicts and the parser (kings-in-the-corner.md §3.3)."""
+"""The wire form of the actions: precomputed action dicts and the parser (RULES.md §3.3)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.core.errors import MalformedAction
+from engine.core.actions import action_type
 from engine.core.rules import Action
 from engine.games.kings_corner.board import DECK, SPACES, space_of, text
 
@@ -20,15 +20,12 @@ MOVE_PILE = tuple(tuple({"type": "move_pile", "src": a, "dst": b} for b in SPACE
 MOVE_KING_PILE = tuple(tuple({"type": "move_king_pile", "side": a, "corner": b} for b in SPACES) for a in SPACES)
 KINDS = ("build", "place_king", "fill_side", "move_pile", "move_king_pile", "end_turn")
 
-_SHAPE = 'An action is an object with a "type", like {"type": "build", "card": "7-clubs", "space": "N"}.'
+_SHAPE = '{"type": "build", "card": "7-clubs", "space": "N"}'
 
 
 def parse_action(action: Action) -> tuple[str, int, int, int]:
     """``(kind, card, space_a, space_b)`` with -1 for what the kind does not use; raises MalformedAction."""
-    try:
-        kind = action["type"]
-    except (TypeError, KeyError, IndexError):
-        raise MalformedAction("malformed_action", _SHAPE) from None
+    kind = action_type(action, KINDS, _SHAPE)
     match kind:
         case "build":
             return kind, DECK.parse(action.get("card")), space_of(action.get("space")), -1
@@ -44,4 +41,4 @@ def parse_action(action: Action) -> tuple[str, int, int, int]:
             return kind, -1, space_of(action.get("side")), space_of(action.get("corner"))
         case "end_turn":
             return kind, -1, -1, -1
-    raise MalformedAction("unknown_action", f"{kind!r} is not an action; the actions are {', '.join(KINDS)}.")
+    raise AssertionError(kind)

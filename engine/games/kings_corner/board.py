@@ -8,7 +8,7 @@ Cards are the ints of ``engine.core.cards.FRENCH``. A pile is a tuple of cards f
 from __future__ import annotations
 
 from engine.core.cards import FRENCH, Card, Mask
-from engine.core.errors import MalformedAction
+from engine.core.errors import IllegalAction, MalformedAction, RefusalCode, listed
 
 DECK = FRENCH
 WIDTH = len(DECK.ranks)
@@ -16,14 +16,14 @@ SPACES = ("N", "E", "S", "W", "NE", "SE", "SW", "NW")
 SIDES = (0, 1, 2, 3)
 CORNERS = (4, 5, 6, 7)
 SPACE_INDEX = {name: i for i, name in enumerate(SPACES)}
-FULL_CORNER = 13  # kings-in-the-corner.md §3.3: a corner holding King down to Ace
+FULL_CORNER = 13  # RULES.md §3.3: a corner holding King down to Ace
 Pile = tuple[Card, ...]
 Piles = tuple[Pile, ...]
 EMPTY_PILES: Piles = ((),) * 8
 
 
 def _value(card: Card) -> int:
-    # kings-in-the-corner.md §1.1: Ace low, A = 1, 2 … 10, J = 11, Q = 12, K = 13.
+    # RULES.md §1.1: Ace low, A = 1, 2 … 10, J = 11, Q = 12, K = 13.
     rank = card % WIDTH
     return 1 if DECK.ranks[rank] == "A" else rank + 2
 
@@ -42,18 +42,13 @@ def value(card: Card) -> int:
     return VALUES[card]
 
 
-def is_red(card: Card) -> bool:
-    """Whether the card is a heart or a diamond."""
-    return RED[card]
-
-
 def is_king(card: Card) -> bool:
     """Whether the card is a King."""
     return bool(KING_MASK >> card & 1)
 
 
 def fits(card: Card, top: Card) -> bool:
-    """Whether ``card`` fits on ``top`` (kings-in-the-corner.md §1.1)."""
+    """Whether ``card`` fits on ``top`` (RULES.md §1.1)."""
     return bool(FITS_ON[top] >> card & 1)
 
 
@@ -62,16 +57,11 @@ def is_well_formed(pile: Pile) -> bool:
     return all(fits(pile[i + 1], pile[i]) for i in range(len(pile) - 1))
 
 
-def is_corner(space: int) -> bool:
-    """Whether the space index is a corner."""
-    return space >= 4
-
-
 def space_of(name: object) -> int:
     """The index of a space name; raises MalformedAction for anything else."""
     index = SPACE_INDEX.get(name) if isinstance(name, str) else None
     if index is None:
-        raise MalformedAction("unknown_space", f"{name!r} is not a space; the spaces are {', '.join(SPACES)}.")
+        raise MalformedAction(RefusalCode.UNKNOWN_SPACE, given=str(name), spaces=listed(SPACES))
     return index
 
 
@@ -90,10 +80,10 @@ def piles_dict(piles: Piles) -> dict[str, list[str]]:
     return {SPACES[i]: pile_texts(p) for i, p in enumerate(piles)}
 
 
-def misfit_reason(card: Card, top: Card) -> str:
-    """A plain sentence saying why ``card`` does not fit on ``top``."""
+def misfit(card: Card, top: Card) -> IllegalAction:
+    """The refusal saying why ``card`` does not fit on ``top``."""
     if VALUES[top] == 1:
-        return f"Nothing fits on an Ace ({text(top)})."
+        return IllegalAction(RefusalCode.NOTHING_ON_ACE, top=text(top))
     if VALUES[card] != VALUES[top] - 1:
-        return f"{text(card)} does not fit on {text(top)}: piles run down by exactly one."
-    return f"{text(card)} does not fit on {text(top)}: colours must alternate."
+        return IllegalAction(RefusalCode.NOT_ONE_LOWER, card=text(card), top=text(top))
+    return IllegalAction(RefusalCode.SAME_COLOUR, card=text(card), top=text(top))

@@ -1,6 +1,6 @@
 """Dealing and drawing: the seeded deal, the layout, the first player and the stock draws.
 
-kings-in-the-corner.md §3.2: one permutation of the 52 cards per hand from
+RULES.md §3.2: one permutation of the 52 cards per hand from
 ``deal_rng(seed, hand_no)``; cards ``0 … 7n−1`` go to seat ``(dealer + 1 + k) mod n``,
 the next four face up to N, E, S, W, and the rest is the stock, top card first.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.core.cards import Card, Mask
-from engine.core.events import Event, private, public
+from engine.core.events import Event, dealt, private, public
 from engine.core.rng import deal_rng
 from engine.core.seats import left_of
 from engine.games.kings_corner.board import DECK, SPACES, VALUES, Pile, is_king, piles_dict, text
@@ -138,11 +138,7 @@ def new_hand(
         turn = left_of(dealer, n)
     hands, piles, stock, moved = deal_cards(seed, hand_no, dealer, n, options.layout_kings == "auto_corner")
     for seat in range(n):
-        events.append(private(
-            (seat,),
-            {"type": "dealt", "hand_no": hand_no, "dealer": dealer, "seat": seat, "cards": DECK.texts(hands[seat])},
-            {"type": "dealt", "hand_no": hand_no, "dealer": dealer, "seat": seat, "count": HAND_SIZE},
-        ))
+        events.append(dealt(seat, DECK.texts(hands[seat]), hand_no=hand_no, dealer=dealer))
     events.append(public({
         "type": "laid_out", "hand_no": hand_no, "dealer": dealer, "turn": turn, "piles": piles_dict(piles),
         "kings_cornered": [{"side": SPACES[s], "corner": SPACES[c]} for s, c in moved], "stock": len(stock),

@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core.errors import BadOptions
+from engine.core.errors import BadOptions, RefusalCode
 from engine.core.events import Event
 from engine.core.rules import Action, Outcome, Replays
 from engine.core.seats import first_dealer
 from engine.core.settings import parse_options
 from engine.games.kings_corner.deal import new_hand
 from engine.games.kings_corner.options import MAX_PLAYERS, SETTINGS, KingsOptions
+from engine.games.kings_corner.phases import apply_action, legal_actions
 from engine.games.kings_corner.scoring import outcome
 from engine.games.kings_corner.state import JSON, KingsState, Phase, evolve
-from engine.games.kings_corner.turns import apply_action, legal_actions
-from engine.games.kings_corner.views import NAME, TITLE, hidden_cards, view
+from engine.games.kings_corner.view import NAME, TITLE, hidden_cards, view
 
 MIN_PLAYERS = 2
 _BOUNDARIES = ("turn_ended", "hand_over")
@@ -41,14 +41,14 @@ def remember(old: KingsState, new: KingsState, events: list[Event]) -> KingsStat
 
 
 class KingsCorner(Replays):
-    """The Kings in the Corner ruleset (kings-in-the-corner.md), 2 to 4 players."""
+    """The Kings in the Corner ruleset (RULES.md), 2 to 4 players."""
 
     name = NAME
     title = TITLE
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     settings = SETTINGS
-    multi_action_turns = True  # a turn is many actions ended by end_turn (kings-in-the-corner.md §3.3)
+    multi_action_turns = True  # a turn is many actions ended by end_turn (RULES.md §3.3)
 
     def parse_options(self, raw: Mapping[str, Any] | KingsOptions | None) -> KingsOptions:
         """Validated options; raises BadOptions (also for draw_until_playable with draw_timing start)."""
@@ -59,7 +59,8 @@ class KingsCorner(Replays):
     ]:
         opts = self.parse_options(options)
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise BadOptions(f"Kings in the Corner is for 2 to 4 players, not {players!r}.")
+            raise BadOptions(RefusalCode.PLAYER_COUNT_RANGE, game=TITLE, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS,
+                             players=repr(players))
         dealer = first_dealer(opts.first_dealer, players, seed)
         zeros = (0,) * players
         state, events = new_hand(opts, seed, players, 1, dealer, zeros, zeros)

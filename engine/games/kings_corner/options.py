@@ -1,36 +1,31 @@
-"""The settings of Kings in the Corner (kings-in-the-corner.md §2) and the one refused combination."""
+"""The settings of Kings in the Corner (RULES.md §2) and the one refused combination."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core.errors import BadOptions
-from engine.core.seats import check_first_dealer
+from engine.core.errors import BadOptions, RefusalCode
+from engine.core.seats import first_dealer_setting
 from engine.core.settings import Setting
 
 MAX_PLAYERS = 4
 LIMIT_PRESETS = (25, 50, 100)
 
 
-def _check_dealer(value: object) -> str:
-    return check_first_dealer(str(value), MAX_PLAYERS)
-
-
 def _check_draw_count(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value in (1, 2):
         return value
-    raise BadOptions(f"draw_count must be 1 or 2, not {value!r}.")
+    raise BadOptions(RefusalCode.SETTING_NOT_A_CHOICE, name="draw_count", choices="1, 2", value=repr(value))
 
 
 def _check_limit(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 999:
         return value
-    raise BadOptions(f"penalty_limit must be a whole number from 1 to 999 (usually 25), not {value!r}.")
+    raise BadOptions(RefusalCode.SETTING_OUT_OF_RANGE, name="penalty_limit", minimum=1, maximum=999, value=repr(value))
 
 
 SETTINGS = (
-    Setting("first_dealer", "First dealer", "random",
-            ("random", "host", *(f"seat:{i}" for i in range(MAX_PLAYERS))), check=_check_dealer),
+    first_dealer_setting(MAX_PLAYERS),
     Setting("first_player", "First player", "left_of_dealer", ("left_of_dealer", "high_card_draw")),
     Setting("king_compulsory", "Kings must be placed", True, (True, False)),
     Setting("king_on_empty_side", "Kings may fill an empty side", False, (False, True)),
@@ -45,7 +40,7 @@ SETTINGS = (
 
 @dataclass(frozen=True, slots=True)
 class KingsOptions:
-    """Kings in the Corner settings (kings-in-the-corner.md §2, §5)."""
+    """Kings in the Corner settings (RULES.md §2, §5)."""
 
     first_dealer: str = "random"
     first_player: str = "left_of_dealer"
@@ -59,9 +54,6 @@ class KingsOptions:
     penalty_limit: int = 25
 
     def __post_init__(self) -> None:
-        # kings-in-the-corner.md §2: draw_until_playable is an end-of-turn routine.
+        # RULES.md §2: draw_until_playable is an end-of-turn routine.
         if self.pass_rule == "draw_until_playable" and self.draw_timing == "start":
-            raise BadOptions(
-                "pass_rule 'draw_until_playable' happens at the end of a turn, so it cannot be combined "
-                "with draw_timing 'start'."
-            )
+            raise BadOptions(RefusalCode.DRAW_UNTIL_PLAYABLE_AT_START)

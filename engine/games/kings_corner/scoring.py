@@ -1,4 +1,4 @@
-"""How a hand and the game end: going out, blocked hands, and the three scorings (kings-in-the-corner.md §4)."""
+"""How a hand and the game end: going out, blocked hands, and the three scorings (RULES.md §4)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ the recent events so a client can animate what just happened.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -22,14 +22,14 @@ NOBODY = -1
 class Phase(StrEnum):
     """Where the game stands; dealing, drawing and turn changes happen inside ``apply``."""
 
-    ACTING = "acting"  # kings-in-the-corner.md §3.3 ACTING
+    ACTING = "acting"  # RULES.md §3.3 ACTING
     MUST_PLAY = "must_play"  # §3.3 TURN_END, draw_until_playable: the drawn card must be played
     OVER = "over"  # GAME_OVER
 
 
 @dataclass(frozen=True, slots=True)
 class KingsState:
-    """The whole state (kings-in-the-corner.md §3.1); ``pending`` and ``went_out`` are -1 when unset."""
+    """The whole state (RULES.md §3.1); ``pending`` and ``went_out`` are -1 when unset."""
 
     options: KingsOptions
     seed: str
@@ -54,44 +54,6 @@ class KingsState:
     this_turn: tuple[JSON, ...]
 
 
-def evolve(
-    s: KingsState,
-    *,
-    phase: Phase | None = None,
-    turn: int | None = None,
-    hands: tuple[Mask, ...] | None = None,
-    stock: tuple[Card, ...] | None = None,
-    piles: Piles | None = None,
-    played: int | None = None,
-    idle_streak: int | None = None,
-    pending: Card | None = None,
-    collected: tuple[int, ...] | None = None,
-    went_out: int | None = None,
-    blocked: bool | None = None,
-    last_turn: tuple[JSON, ...] | None = None,
-    this_turn: tuple[JSON, ...] | None = None,
-) -> KingsState:
-    """A copy of ``s`` with the given fields changed (a lean ``dataclasses.replace`` for the hot path)."""
-    return KingsState(
-        s.options,
-        s.seed,
-        s.n,
-        s.phase if phase is None else phase,
-        s.hand_no,
-        s.dealer,
-        s.turn if turn is None else turn,
-        s.hands if hands is None else hands,
-        s.stock if stock is None else stock,
-        s.piles if piles is None else piles,
-        s.played if played is None else played,
-        s.idle_streak if idle_streak is None else idle_streak,
-        s.pending if pending is None else pending,
-        s.collected if collected is None else collected,
-        s.totals,
-        s.went_out if went_out is None else went_out,
-        s.blocked if blocked is None else blocked,
-        s.penalties,
-        s.high_card,
-        s.last_turn if last_turn is None else last_turn,
-        s.this_turn if this_turn is None else this_turn,
-    )
+def evolve(state: KingsState, **changes: Any) -> KingsState:
+    """A copy with some fields changed."""
+    return replace(state, **changes)

@@ -1,6 +1,6 @@
 """Sergeant Major (3-5-8) and its variants: three players, 52 cards, targets by position, an exchange.
 
-Every rule cites ``sergeant-major.md``. Actions are JSON dicts such as
+Every rule cites ``RULES.md``. Actions are JSON dicts such as
 ``{"type": "play", "card": "Q-spades"}``, ``{"type": "bid", "tricks": 10}``, ``{"type": "pass"}``,
 ``{"type": "name_trump", "suit": "hearts"}``, ``{"type": "call", "call": "misere"}``,
 ``{"type": "discard", "cards": [four cards]}``, ``{"type": "give", "cards": [k cards]}``,
@@ -14,7 +14,7 @@ cards) and ``view`` describes the real choice as ``"choose": {"type", "count", "
 
 from __future__ import annotations
 
-from engine.core.errors import MalformedAction
+from engine.core.errors import MalformedAction, RefusalCode, listed
 from engine.core.tricks import winner_index
 from engine.games.sergeant_major.game import GAME, SergeantMajor
 from engine.games.sergeant_major.options import SETTINGS, VARIANTS, SMOptions
@@ -24,12 +24,12 @@ from engine.games.sergeant_major.state import DECK, SUITS, Phase, SMState
 def trick_winner(cards: list[str], trump: str | None) -> int:
     """The index, in play order, of the card that wins a trick; ``trump`` is a suit name or None."""
     if not 1 <= len(cards) <= 3:
-        raise MalformedAction("bad_trick", f"A trick has one to three cards, not {len(cards)}.")
+        raise MalformedAction(RefusalCode.TRICK_TOO_LONG, count=len(cards))
     parsed = [DECK.parse(c) for c in cards]
     if len(set(parsed)) != len(parsed):
-        raise MalformedAction("bad_trick", "A trick cannot hold the same card twice.")
+        raise MalformedAction(RefusalCode.TRICK_REPEATS_CARD)
     if trump is not None and trump not in SUITS:
-        raise MalformedAction("bad_suit", f"Trump must be one of {', '.join(SUITS)} or None, not {trump!r}.")
+        raise MalformedAction(RefusalCode.BAD_SUIT, suits=listed(SUITS), suit=str(trump))
     return winner_index(parsed, None if trump is None else SUITS.index(trump), len(DECK.ranks))
 
 

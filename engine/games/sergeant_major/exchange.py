@@ -1,4 +1,4 @@
-"""The card exchange (sergeant-major.md §4): who gives whom how many, in which order, what comes back.
+"""The card exchange (RULES.md §4): who gives whom how many, in which order, what comes back.
 
 Pure calculations on masks; the ``give`` action that drives them lives in ``phases``.
 """

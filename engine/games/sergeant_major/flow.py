@@ -2,7 +2,7 @@
 
 Each ``to_*``/``after_*`` step takes a state and the event list being built, does what
 happens automatically (deal, kitty pick-up, reveal, returns, scoring) and stops at the
-next phase where someone must act (sergeant-major.md §3.2, §5).
+next phase where someone must act (RULES.md §3.2, §5).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from engine.core.cards import Mask, cards_in
 from engine.core.events import Event, private, public
-from engine.core.rng import deal_rng
+from engine.games.sergeant_major.deal import Dealt, deal_cards, dealt_events, position_targets
 from engine.games.sergeant_major.exchange import (
     exchange_events,
     returned_cards,
@@ -19,10 +19,9 @@ from engine.games.sergeant_major.exchange import (
     reveal_events,
     transfers,
 )
-from engine.games.sergeant_major.options import RANDOM_CARD, WOBURN_TARGETS, SMOptions
+from engine.games.sergeant_major.options import WOBURN_TARGETS, SMOptions
 from engine.games.sergeant_major.state import (
     DECK,
-    POSITIONS,
     TWO,
     TWO_DIAMONDS,
     WIDTH,
@@ -37,34 +36,6 @@ from engine.games.sergeant_major.state import (
     set_at,
     texts,
 )
-
-Dealt = tuple[tuple[Mask, ...], Mask, Mask, Mask]  # hands, kitty, face-up card, removed card
-
-
-def deal_cards(opts: SMOptions, seed: str, match: Match) -> Dealt:
-    """One seeded deal (§3.2 DEAL): card k of the permutation to seat (D+1+k) mod 3, the rest to the table."""
-    rules = opts.rules
-    removed = -1
-    if rules.removes_card:  # §5.4: 51 cards
-        if opts.removed_card == RANDOM_CARD:
-            removed = deal_rng(seed, f"removed:{match.deal_no}").below(DECK.size)
-        else:
-            removed = DECK.parse(opts.removed_card)
-    order = deal_rng(seed, match.deal_no).shuffled([c for c in range(DECK.size) if c != removed])
-    hands = [0] * N
-    dealt = rules.hand_size * N
-    for k in range(dealt):
-        hands[(match.dealer + 1 + k) % N] |= 1 << order[k]
-    rest = sum(1 << c for c in order[dealt:])
-    kitty = rest if rules.kitty_size else 0
-    face_up = rest if rules.face_up else 0
-    return tuple(hands), kitty, face_up, (1 << removed) if removed >= 0 else 0
-
-
-def position_targets(opts: SMOptions, dealer: int) -> tuple[int, ...]:
-    """Each seat's target from its position (§1.2, §5.9)."""
-    targets = opts.rules.targets
-    return tuple(targets[position(dealer, seat)] for seat in range(N))
 
 
 def new_hand(opts: SMOptions, seed: str, match: Match, events: list[Event]) -> SMState:
@@ -82,13 +53,7 @@ def open_hand(opts: SMOptions, seed: str, match: Match, dealt: Dealt, events: li
         bid_high=0, bid_by=-1, passed=0,
     )
     state = SMState(opts, seed, Phase.TRUMP, match, deal, hands, match.dealer, (), 0, (0,) * N, 0, (-1,) * N, ())
-    for seat in range(N):
-        head = {"type": "dealt", "hand_no": match.hand_no, "dealer": match.dealer, "seat": seat,
-                "positions": [POSITIONS[position(match.dealer, s)] for s in range(N)], "targets": list(targets)}
-        shadow = {**head, "count": hands[seat].bit_count()}
-        events.append(private((seat,), {**head, "cards": texts(hands[seat])}, shadow))
-    if face_up:
-        events.append(public({"type": "face_up", "card": texts(face_up)[0]}))
+    events.extend(dealt_events(match, hands, targets, face_up))
     return begin(state, events)
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core.actions import action_type
 from engine.core.cards import Card, Mask, cards_in
-from engine.core.errors import BadOptions, IllegalAction, MalformedAction
+from engine.core.errors import BadOptions, IllegalAction, MalformedAction, RefusalCode, listed
 from engine.core.events import Event
 from engine.core.rules import Action, Outcome, Replays, placements_by
 from engine.core.seats import first_dealer
@@ -23,7 +24,7 @@ from engine.games.sergeant_major.state import (
     by_rank,
     texts,
 )
-from engine.games.sergeant_major.views import hidden_mask, view
+from engine.games.sergeant_major.view import hidden_mask, view
 
 N = 3
 PLAY_ACTIONS: tuple[dict[str, str], ...] = tuple({"type": "play", "card": TEXT[c]} for c in range(DECK.size))
@@ -33,35 +34,20 @@ BID_ACTIONS: dict[int, dict[str, Any]] = {n: {"type": "bid", "tricks": n} for n 
 PASS: dict[str, str] = {"type": "pass"}
 SWAP_ACTIONS: tuple[dict[str, str], ...] = ({"type": "swap"}, {"type": "decline_swap"})
 KINDS = ("play", "bid", "pass", "give", "call", "name_trump", "discard", "swap", "decline_swap")
-_WAITING = {
-    Phase.BID: "a bid or a pass", Phase.EXCHANGE: "the exchange ('give')", Phase.CALL: "the dealer's call",
-    Phase.TRUMP: "the dealer to name trump", Phase.KITTY: "the dealer's discard",
-    Phase.SWAP: "the 2 of Diamonds swap ('swap' or 'decline_swap')", Phase.PLAY: "a card to be played",
-}
 _TURNS = tuple(frozenset((s,)) for s in range(N))
 _NOBODY: frozenset[int] = frozenset()
-_SHAPE = 'An action is an object with a "type", like {"type": "play", "card": "Q-spades"}.'
-
-
-def _kind(action: Action) -> str:
-    try:
-        kind = action["type"]
-    except (TypeError, KeyError, IndexError):
-        raise MalformedAction("malformed_action", _SHAPE) from None
-    if kind not in KINDS:
-        raise MalformedAction("unknown_action", f"{kind!r} is not an action; the actions are {', '.join(KINDS)}.")
-    return str(kind)
+EXAMPLE = '{"type": "play", "card": "Q-spades"}'
 
 
 def _cards(action: Action) -> Mask:
     raw = action.get("cards")
     if not isinstance(raw, list | tuple):
-        raise MalformedAction("malformed_action", 'Give the cards as a list, like "cards": ["2-clubs", "3-clubs"].')
+        raise MalformedAction(RefusalCode.CARDS_NOT_A_LIST)
     mask = 0
     for text in raw:
         card: Card = DECK.parse(text)
         if mask >> card & 1:
-            raise MalformedAction("duplicate_card", f"{TEXT[card]} is listed twice.")
+            raise MalformedAction(RefusalCode.DUPLICATE_CARD, card=TEXT[card])
         mask |= 1 << card
     return mask
 
@@ -69,7 +55,7 @@ def _cards(action: Action) -> Mask:
 def _text(action: Action, key: str) -> str:
     value = action.get(key)
     if not isinstance(value, str):
-        raise MalformedAction("malformed_action", f'This action needs "{key}" as a word.')
+        raise MalformedAction(RefusalCode.FIELD_NOT_A_WORD, field=key)
     return value
 
 
@@ -77,17 +63,148 @@ def _lowest(hand: Mask, k: int) -> list[str]:
     return [TEXT[c] for c in by_rank(hand)[:k]]
 
 
-def _call_or_trump(state: SMState, seat: int, word: str, events: list[Event]) -> SMState:
-    if state.phase is Phase.CALL:
-        phases.check_call(state, seat, word)
-        return phases.call(state, seat, word, events)
+# one _legal_<phase> and one _apply_<phase> per phase where someone acts --------------
+
+def _legal_play(state: SMState, seat: int) -> list[Action]:
+    return [PLAY_ACTIONS[c] for c in cards_in(play.legal_mask(state, seat))]
+
+
+def _apply_play(state: SMState, seat: int, kind: str, action: Action, events: list[Event]) -> SMState:
+    _expect(state, kind, "play")
+    card = DECK.parse(action.get("card"))
+    play.check_play(state, seat, card)
+    new, played = play.play(state, seat, card)
+    events.extend(played)
+    return new
+
+
+def _legal_bid(state: SMState, seat: int) -> list[Action]:
+    return [*(BID_ACTIONS[n] for n in range(phases.lowest_bid(state), phases.MAX_BID + 1)), PASS]
+
+
+def _apply_bid(state: SMState, seat: int, kind: str, action: Action, events: list[Event]) -> SMState:
+    if kind == "pass":
+        return phases.pass_bid(state, seat, events)
+    _expect(state, kind, "bid")
+    tricks = action.get("tricks")
+    if not isinstance(tricks, int) or isinstance(tricks, bool):
+        raise MalformedAction(RefusalCode.BID_NOT_A_NUMBER)
+    phases.check_bid(state, tricks)
+    return phases.bid(state, seat, tricks, events)
+
+
+def _legal_exchange(state: SMState, seat: int) -> list[Action]:
+    return [{"type": "give", "cards": _lowest(state.hands[seat], phases.give_count(state)[1])}]
+
+
+def _apply_exchange(state: SMState, seat: int, kind: str, action: Action, events: list[Event]) -> SMState:
+    _expect(state, kind, "give")
+    cards = _cards(action)
+    phases.check_cards(state, seat, cards, phases.give_count(state)[1], "give")
+    return phases.give(state, seat, cards, events)
+
+
+def _legal_kitty(state: SMState, seat: int) -> list[Action]:
+    return [{"type": "discard", "cards": _lowest(state.hands[seat], phases.KITTY_DISCARDS)}]
+
+
+def _apply_kitty(state: SMState, seat: int, kind: str, action: Action, events: list[Event]) -> SMState:
+    _expect(state, kind, "discard")
+    cards = _cards(action)
+    phases.check_cards(state, seat, cards, phases.KITTY_DISCARDS, "discard")
+    return phases.discard(state, seat, cards, events)
+
+
+def _legal_call(state: SMState, seat: int) -> list[Action]:
+    used = state.match.calls_used[seat]
+    return [CALL_ACTIONS[i] for i in range(len(CALLS)) if not used >> i & 1]
+
+
+def _apply_call(state: SMState, seat: int, kind: str, action: Action, events: list[Event]) -> SMState:
+    _expect(state, kind, "call")
+    word = _text(action, "call")
+    phases.check_call(state, seat, word)
+    return phases.call(state, seat, word, events)
+
+
+def _legal_trump(state: SMState, seat: int) -> list[Action]:
+    return list(TRUMP_ACTIONS)
+
+
+def _apply_trump(state: SMState, seat: int, kind: str, action: Action, events: list[Event]) -> SMState:
+    _expect(state, kind, "name_trump")
+    word = _text(action, "suit")
     if word in ("no_trump", "misere"):
-        raise IllegalAction("bad_call", "Only a trump suit can be named now: hearts, diamonds, clubs or spades.")
+        raise IllegalAction(RefusalCode.TRUMP_SUIT_ONLY, suits=listed(SUITS))
     return phases.name_trump(state, seat, phases.check_suit(word), events)
 
 
+def _legal_swap(state: SMState, seat: int) -> list[Action]:
+    return list(SWAP_ACTIONS)
+
+
+def _apply_swap(state: SMState, seat: int, kind: str, action: Action, events: list[Event]) -> SMState:
+    if kind == "decline_swap":
+        return phases.decline_swap(state, seat, events)
+    _expect(state, kind, "swap")
+    return phases.swap(state, seat, events)
+
+
+def _expect(state: SMState, kind: str, wanted: str) -> None:
+    """Refuse any action type but the one this phase takes (RULES.md §3.2: one decision at a time)."""
+    if kind != wanted:
+        raise IllegalAction(RefusalCode.WRONG_PHASE, action=kind, phase=state.phase.value)
+
+
+def legal_actions(state: SMState, seat: int) -> list[Action]:
+    """Every single-card or simple action; one canonical choice for a multi-card give or discard."""
+    if state.phase is Phase.OVER or seat != state.turn:
+        return []
+    match state.phase:
+        case Phase.PLAY:
+            return _legal_play(state, seat)
+        case Phase.BID:
+            return _legal_bid(state, seat)
+        case Phase.EXCHANGE:
+            return _legal_exchange(state, seat)
+        case Phase.KITTY:
+            return _legal_kitty(state, seat)
+        case Phase.CALL:
+            return _legal_call(state, seat)
+        case Phase.TRUMP:
+            return _legal_trump(state, seat)
+        case Phase.SWAP:
+            return _legal_swap(state, seat)
+
+
+def apply(state: SMState, seat: int, action: Action) -> tuple[SMState, list[Event]]:
+    """The next state and its events; raises IllegalAction (nothing changes)."""
+    kind = action_type(action, KINDS, EXAMPLE)
+    if state.phase is Phase.OVER:
+        raise IllegalAction(RefusalCode.GAME_OVER)
+    if seat != state.turn:
+        raise IllegalAction(RefusalCode.NOT_YOUR_TURN)
+    events: list[Event] = []
+    match state.phase:
+        case Phase.PLAY:
+            new = _apply_play(state, seat, kind, action, events)
+        case Phase.BID:
+            new = _apply_bid(state, seat, kind, action, events)
+        case Phase.EXCHANGE:
+            new = _apply_exchange(state, seat, kind, action, events)
+        case Phase.KITTY:
+            new = _apply_kitty(state, seat, kind, action, events)
+        case Phase.CALL:
+            new = _apply_call(state, seat, kind, action, events)
+        case Phase.TRUMP:
+            new = _apply_trump(state, seat, kind, action, events)
+        case Phase.SWAP:
+            new = _apply_swap(state, seat, kind, action, events)
+    return new, events
+
+
 class SergeantMajor(Replays):
-    """The Sergeant Major (3-5-8) ruleset with its variants (sergeant-major.md)."""
+    """The Sergeant Major (3-5-8) ruleset with its variants (RULES.md)."""
 
     name = "sergeant_major"
     title = "Sergeant Major (3-5-8)"
@@ -103,7 +220,7 @@ class SergeantMajor(Replays):
         """Hand 1 dealt and run on to the first decision (§3.2 START, DEAL)."""
         opts = self.parse_options(options)
         if players != N:
-            raise BadOptions(f"Sergeant Major is for exactly 3 players, not {players}.")
+            raise BadOptions(RefusalCode.PLAYER_COUNT_FIXED, game=self.title, count=N, players=repr(players))
         match = Match(1, 1, first_dealer(opts.first_dealer, N, seed), (0,) * N, None, (-1,) * N, (0,) * N, (),
                       False, ())
         return flow.new_hand(opts, seed, match, [])
@@ -120,62 +237,11 @@ class SergeantMajor(Replays):
 
     def legal_actions(self, state: SMState, seat: int) -> list[Action]:
         """Every single-card or simple action; one canonical choice for a multi-card give or discard."""
-        phase = state.phase
-        if phase is Phase.OVER or seat != state.turn:
-            return []
-        if phase is Phase.PLAY:
-            return [PLAY_ACTIONS[c] for c in cards_in(play.legal_mask(state, seat))]
-        if phase is Phase.BID:
-            return [*(BID_ACTIONS[n] for n in range(phases.lowest_bid(state), phases.MAX_BID + 1)), PASS]
-        if phase is Phase.EXCHANGE:
-            return [{"type": "give", "cards": _lowest(state.hands[seat], phases.give_count(state)[1])}]
-        if phase is Phase.KITTY:
-            return [{"type": "discard", "cards": _lowest(state.hands[seat], phases.KITTY_DISCARDS)}]
-        if phase is Phase.CALL:
-            used = state.match.calls_used[seat]
-            return [CALL_ACTIONS[i] for i in range(len(CALLS)) if not used >> i & 1]
-        if phase is Phase.TRUMP:
-            return list(TRUMP_ACTIONS)
-        return list(SWAP_ACTIONS)
+        return legal_actions(state, seat)
 
     def apply(self, state: SMState, seat: int, action: Action) -> tuple[SMState, list[Event]]:
         """The next state and its events; raises IllegalAction (nothing changes)."""
-        kind = _kind(action)
-        phase = state.phase
-        if phase is Phase.OVER:
-            raise IllegalAction("game_over", "The game is over.")
-        if seat != state.turn:
-            raise IllegalAction("not_your_turn", "It is not your turn.")
-        if phase is Phase.PLAY and kind == "play":
-            card = DECK.parse(action.get("card"))
-            play.check_play(state, seat, card)
-            return play.play(state, seat, card)
-        events: list[Event] = []
-        if phase is Phase.BID and kind == "bid":
-            tricks = action.get("tricks")
-            if not isinstance(tricks, int) or isinstance(tricks, bool):
-                raise MalformedAction("malformed_action", 'A bid needs "tricks" as a whole number.')
-            phases.check_bid(state, tricks)
-            return phases.bid(state, seat, tricks, events), events
-        if phase is Phase.BID and kind == "pass":
-            return phases.pass_bid(state, seat, events), events
-        if phase is Phase.EXCHANGE and kind == "give":
-            cards = _cards(action)
-            phases.check_cards(state, seat, cards, phases.give_count(state)[1], "give")
-            return phases.give(state, seat, cards, events), events
-        if phase is Phase.KITTY and kind == "discard":
-            cards = _cards(action)
-            phases.check_cards(state, seat, cards, phases.KITTY_DISCARDS, "discard")
-            return phases.discard(state, seat, cards, events), events
-        if phase in (Phase.CALL, Phase.TRUMP) and kind in ("call", "name_trump"):
-            word = _text(action, "call" if kind == "call" else "suit")
-            return _call_or_trump(state, seat, word, events), events
-        if phase is Phase.SWAP and kind == "swap":
-            return phases.swap(state, seat, events), events
-        if phase is Phase.SWAP and kind == "decline_swap":
-            return phases.decline_swap(state, seat, events), events
-        raise IllegalAction("wrong_phase", f"You cannot {kind.replace('_', ' ')} now; the game is waiting for "
-                                           f"{_WAITING[phase]}.")
+        return apply(state, seat, action)
 
     def view(self, state: SMState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may know, JSON-ready."""

@@ -1,4 +1,4 @@
-"""Sergeant Major settings (sergeant-major.md §2), what each variant fixes, and refused combinations."""
+"""Sergeant Major settings (RULES.md §2), what each variant fixes, and refused combinations."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.cards import FRENCH
-from engine.core.errors import BadOptions
-from engine.core.seats import check_first_dealer
+from engine.core.errors import BadOptions, RefusalCode, listed
+from engine.core.seats import first_dealer_setting
 from engine.core.settings import Setting, parse_options
 
 N = 3
@@ -26,7 +26,7 @@ _CARD_NAMES = frozenset(FRENCH.texts(FRENCH.full))
 
 @dataclass(frozen=True, slots=True)
 class VariantRules:
-    """What a variant fixes (sergeant-major.md §5.9): deal shape, targets, exchange, scoring, game end."""
+    """What a variant fixes (RULES.md §5.9): deal shape, targets, exchange, scoring, game end."""
 
     name: str
     targets: tuple[int, int, int]  # by position: dealer, eldest, middle
@@ -80,22 +80,17 @@ WOBURN_TARGETS = {8: (5, 3), 9: (4, 3), 10: (4, 2), 11: (3, 2), 12: (2, 2), 13: 
                   16: (0, 0)}
 
 
-def _check_dealer(value: object) -> str:
-    return check_first_dealer(str(value), N)
-
-
 def _check_removed(value: object) -> str:
     if value == RANDOM_CARD:
         return RANDOM_CARD
     if isinstance(value, str) and value in _CARD_NAMES:
         return value
-    raise BadOptions(f"removed_card must be a card such as '2-clubs', or {RANDOM_CARD!r}, not {value!r}.")
+    raise BadOptions(RefusalCode.BAD_REMOVED_CARD, value=repr(value))
 
 
 SETTINGS = (
     Setting("variant", "Variant", "classic", VARIANTS),
-    Setting("first_dealer", "First dealer", "random", ("random", "host", "seat:0", "seat:1", "seat:2"),
-            check=_check_dealer),
+    first_dealer_setting(N),
     Setting("kitty_order", "Kitty order", "discard_then_take", ("discard_then_take", "take_then_discard")),
     Setting("game_end", "Game end", "twelve_tricks", ("twelve_tricks", "all_sixteen", "target_plus_five")),
     Setting("exchange_ace", "Ace in the exchange", "low", ("low", "high")),
@@ -110,7 +105,7 @@ SETTINGS = (
 
 @dataclass(frozen=True, slots=True)
 class SMOptions:
-    """Sergeant Major settings (sergeant-major.md §2.1, §2.2)."""
+    """Sergeant Major settings (RULES.md §2.1, §2.2)."""
 
     variant: str = "classic"
     first_dealer: str = "random"
@@ -150,10 +145,8 @@ def check_combination(opts: SMOptions) -> SMOptions:
         value = getattr(opts, name)
         if opts.variant not in variants and value != getattr(defaults, name):
             shown = ("on" if value else "off") if isinstance(value, bool) else value
-            raise BadOptions(
-                f"{name} = {shown} cannot be used with the {opts.variant} variant; "
-                f"it applies only to {', '.join(variants)}."
-            )
+            raise BadOptions(RefusalCode.OPTION_NOT_FOR_VARIANT, name=name, value=shown, variant=opts.variant,
+                             variants=listed(variants))
     return opts
 
 

@@ -1,4 +1,4 @@
-"""The decisions outside the tricks: bid, give, call, name trump, discard, swap (sergeant-major.md §3-§5).
+"""The decisions outside the tricks: bid, give, call, name trump, discard, swap (RULES.md §3-§5).
 
 For each, ``check_*`` raises IllegalAction and is shared by ``legal_actions`` and ``apply``;
 the action function then moves the state on through ``flow``.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.core.cards import Mask, cards_in
-from engine.core.errors import IllegalAction
+from engine.core.errors import IllegalAction, RefusalCode, listed
 from engine.core.events import Event, private, public
 from engine.games.sergeant_major import flow
 from engine.games.sergeant_major.exchange import exchange_events
@@ -43,7 +43,7 @@ def check_bid(state: SMState, tricks: int) -> None:
     """Raise unless ``tricks`` is a bid allowed now."""
     low = lowest_bid(state)
     if not low <= tricks <= MAX_BID:
-        raise IllegalAction("bad_bid", f"A bid now must be a whole number from {low} to {MAX_BID}.")
+        raise IllegalAction(RefusalCode.BAD_BID, low=low, high=MAX_BID)
 
 
 def _next_active(passed: int, seat: int) -> int:
@@ -84,10 +84,11 @@ def check_cards(state: SMState, seat: int, cards: Mask, count: int, what: str) -
     """Raise unless ``cards`` are exactly ``count`` cards of the seat's hand."""
     n = cards.bit_count()
     if n != count:
-        raise IllegalAction("bad_count", f"You must {what} exactly {count} cards, not {n}.")
+        code = RefusalCode.GIVE_COUNT if what == "give" else RefusalCode.DISCARD_COUNT
+        raise IllegalAction(code, count=count, given=n)
     missing = cards & ~state.hands[seat]
     if missing:
-        raise IllegalAction("card_not_in_hand", f"You do not hold {TEXT[cards_in(missing)[0]]}.")
+        raise IllegalAction(RefusalCode.CARD_NOT_IN_HAND, card=TEXT[cards_in(missing)[0]])
 
 
 def give_count(state: SMState) -> tuple[int, int]:
@@ -120,9 +121,9 @@ def give(state: SMState, seat: int, cards: Mask, events: list[Event]) -> SMState
 def check_call(state: SMState, seat: int, call: str) -> None:
     """Raise unless the dealer may make ``call`` (each call once per player, §5.3)."""
     if call not in CALLS:
-        raise IllegalAction("bad_call", f"A call is one of {', '.join(CALLS)}, not {call!r}.")
+        raise IllegalAction(RefusalCode.BAD_CALL, calls=listed(CALLS), call=call)
     if state.match.calls_used[seat] >> CALLS.index(call) & 1:
-        raise IllegalAction("call_used", f"You have already called {call}; each call is made once.")
+        raise IllegalAction(RefusalCode.CALL_USED, call=call)
 
 
 def call(state: SMState, seat: int, what: str, events: list[Event]) -> SMState:
@@ -147,7 +148,7 @@ def call(state: SMState, seat: int, what: str, events: list[Event]) -> SMState:
 def check_suit(suit: str) -> int:
     """The index of a trump suit; no-trump is not allowed in a trump naming (§6 SM-D4)."""
     if suit not in SUITS:
-        raise IllegalAction("bad_suit", f"Trump must be one of {', '.join(SUITS)}, not {suit!r}.")
+        raise IllegalAction(RefusalCode.BAD_SUIT, suits=listed(SUITS), suit=suit)
     return SUITS.index(suit)
 
 

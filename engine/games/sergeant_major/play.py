@@ -1,4 +1,4 @@
-"""Tricks (sergeant-major.md §3.2 step 8): follow suit, the trick winner, the per-trick game end.
+"""Tricks (RULES.md §3.2 step 8): follow suit, the trick winner, the per-trick game end.
 
 This is the hot path of AI playouts: states are built directly, events are precomputed.
 """
@@ -6,15 +6,13 @@ This is the hot path of AI playouts: states are built directly, events are preco
 from __future__ import annotations
 
 from engine.core.cards import Card, Mask
-from engine.core.errors import IllegalAction
+from engine.core.errors import IllegalAction, RefusalCode
 from engine.core.events import Event, public
-from engine.core.tricks import winner_index
+from engine.core.tricks import played_events, winner_index, without_card
 from engine.games.sergeant_major import flow
 from engine.games.sergeant_major.state import DECK, SUIT_MASK, TEXT, WIDTH, N, Phase, SMState
 
-PLAYED: tuple[tuple[Event, ...], ...] = tuple(
-    tuple(public({"type": "played", "seat": seat, "card": TEXT[c]}) for c in range(DECK.size)) for seat in range(N)
-)
+PLAYED = played_events(DECK, N)
 _GAME_END_TRICKS = {"twelve_tricks": 12, "all_sixteen": 16}
 
 
@@ -30,17 +28,15 @@ def legal_mask(state: SMState, seat: int) -> Mask:
 def check_play(state: SMState, seat: int, card: Card) -> None:
     """Raise IllegalAction unless ``seat`` (on turn in PLAY) may play ``card``."""
     if not state.hands[seat] >> card & 1:
-        raise IllegalAction("card_not_in_hand", f"You do not hold {TEXT[card]}.")
+        raise IllegalAction(RefusalCode.CARD_NOT_IN_HAND, card=TEXT[card])
     if not legal_mask(state, seat) >> card & 1:
         led = DECK.suits[state.trick[0][1] // WIDTH]
-        raise IllegalAction("must_follow_suit", f"You must follow suit: {led} were led and you hold some.")
+        raise IllegalAction(RefusalCode.MUST_FOLLOW_SUIT, suit=led)
 
 
 def play(state: SMState, seat: int, card: Card) -> tuple[SMState, list[Event]]:
     """Play a checked card; finish the trick when it is the third."""
-    h0, h1, h2 = state.hands
-    off = ~(1 << card)
-    hands = (h0 & off, h1, h2) if seat == 0 else (h0, h1 & off, h2) if seat == 1 else (h0, h1, h2 & off)
+    hands = without_card(state.hands, seat, card)
     trick = (*state.trick, (seat, card))
     events = [PLAYED[seat][card]]
     if len(trick) < N:

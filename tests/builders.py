@@ -1,21 +1,67 @@
-"""Helpers for the Sergeant Major tests: seats of the worked examples, fabricated tricks, event filters."""
+"""Scenario builders shared by the test folders: seats of the worked examples, positions dealt by hand,
+fabricated tricks and event filters.
+
+Seats are named apart from user ids: ``SEAT_ANN`` is a seat number in the rules, never a
+Telegram user.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from engine.core.cards import SPANISH, mask_of
 from engine.core.events import Event, for_seat
-from engine.games.sergeant_major import GAME
+from engine.games.coins import CoinsOptions, CoinsState
+from engine.games.coins import Phase as CoinsPhase
+from engine.games.sergeant_major import GAME as SERGEANT_MAJOR
 from engine.games.sergeant_major.state import DECK, N, Phase, SMState, evolve
 
-ANN, BOB, CAT = 0, 1, 2  # sergeant-major.md §7: clockwise, left_of(Ann) = Bob
+# The worked examples' seats, clockwise: left_of(SEAT_ANN) = SEAT_BOB (sergeant_major/RULES.md §7).
+SEAT_ANN, SEAT_BOB, SEAT_CAT = 0, 1, 2
+
+
+def cards(*names: str) -> int:
+    """A mask of cards given like "5-coins"."""
+    return mask_of(SPANISH.parse(n) for n in names)
+
+
+def coins_position(
+    hands: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+    *,
+    turn: int,
+    trick: tuple[tuple[int, str], ...] = (),
+    scores: tuple[int, int, int] = (0, 0, 0),
+    trick_no: int = 1,
+    dealer: int = 0,
+    hand_no: int = 1,
+    target: int = 10,
+    seed: str = "worked-example",
+) -> CoinsState:
+    """A Coins state in the middle of play with the given hands and trick."""
+    return CoinsState(
+        options=CoinsOptions(target_score=target),
+        seed=seed,
+        phase=CoinsPhase.PLAY,
+        hand_no=hand_no,
+        dealer=dealer,
+        hands=tuple(cards(*h) for h in hands),
+        trick=tuple((s, SPANISH.parse(c)) for s, c in trick),
+        turn=turn,
+        trick_no=trick_no,
+        scores=scores,
+        won=(0, 0, 0),
+        last_trick=(),
+        winner=None,
+    )
+
+
 _SPADES = ("A-spades", "2-spades", "3-spades")
 
 
-def act(state: SMState, seat: int, action: dict[str, Any]) -> tuple[SMState, list[Event]]:
+def sm_act(state: SMState, seat: int, action: dict[str, Any]) -> tuple[SMState, list[Event]]:
     """Apply one action through the ruleset."""
-    return GAME.apply(state, seat, action)
+    return SERGEANT_MAJOR.apply(state, seat, action)
 
 
 def win_trick(
@@ -32,7 +78,7 @@ def win_trick(
                    tricks=tuple(tricks), first_up=tuple(first_up))
     events: list[Event] = []
     for seat, text in zip(order, _SPADES, strict=True):
-        state, more = act(state, seat, {"type": "play", "card": text})
+        state, more = sm_act(state, seat, {"type": "play", "card": text})
         events.extend(more)
     return state, events
 

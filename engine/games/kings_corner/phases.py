@@ -1,14 +1,13 @@
-"""A turn of Kings in the Corner: checks for actions A1–A6, their effects, the end-of-turn draw,
-the draw_until_playable routine and blocked hands (kings-in-the-corner.md §3.3).
+"""A turn of Kings in the Corner by phase (ACTING, MUST_PLAY): legal actions, their effects, the
+end-of-turn draw, the draw_until_playable routine and blocked hands (RULES.md §3.3).
 
-Each ``check_x`` raises IllegalAction with a code and a sentence; ``can_x`` asks the same
-question; ``legal_actions`` enumerates exactly what those checks allow, with masks.
+``apply_action`` runs the one check per action in ``checks``; ``legal_actions`` enumerates
+exactly what those checks allow, with masks.
 """
 
 from __future__ import annotations
 
 from engine.core.cards import Card, cards_in
-from engine.core.errors import IllegalAction, Refusal
 from engine.core.events import Event, public
 from engine.core.rules import Action
 from engine.core.seats import left_of
@@ -20,7 +19,6 @@ from engine.games.kings_corner.actions import (
     MOVE_PILE,
     PLACE_KING,
     ActionDict,
-    parse_action,
 )
 from engine.games.kings_corner.board import (
     FITS_ON,
@@ -29,159 +27,16 @@ from engine.games.kings_corner.board import (
     SPACES,
     Piles,
     is_king,
-    misfit_reason,
     pile_texts,
     text,
 )
+from engine.games.kings_corner.checks import check_action
 from engine.games.kings_corner.deal import begin_turn, draw, drew_event
 from engine.games.kings_corner.options import KingsOptions
 from engine.games.kings_corner.scoring import end_hand
 from engine.games.kings_corner.state import NOBODY, KingsState, Phase, evolve
 
 CORNER_ORDER = (4, 5, 6, 7)  # NE, SE, SW, NW
-
-
-# checks -----------------------------------------------------------------------
-
-def _check_turn(state: KingsState, seat: int) -> None:
-    if state.phase is Phase.OVER:
-        raise IllegalAction("game_over", "The game is over.")
-    if seat != state.turn:
-        raise IllegalAction("not_your_turn", "It is not your turn.")
-
-
-def _check_no_pending(state: KingsState) -> None:
-    if state.phase is Phase.MUST_PLAY:
-        raise IllegalAction("must_play_drawn", f"You must play the card you drew, {text(state.pending)}, first.")
-
-
-def _check_from_hand(state: KingsState, seat: int, card: Card) -> None:
-    if state.phase is Phase.MUST_PLAY and card != state.pending:
-        raise IllegalAction("must_play_drawn", f"You must play the card you drew, {text(state.pending)}.")
-    if not state.hands[seat] >> card & 1:
-        if any(card in pile for pile in state.piles):
-            # §3.3: an action is final, and piles only ever move whole.
-            raise IllegalAction(
-                "no_partial_moves",
-                f"{text(card)} is on the board: cards laid down stay put, and only whole piles move.",
-            )
-        raise IllegalAction("card_not_in_hand", f"You do not hold {text(card)}.")
-
-
-def check_build(state: KingsState, seat: int, card: Card, space: int) -> None:
-    """A1: ``card`` from hand on top of the non-empty pile at ``space``."""
-    _check_turn(state, seat)
-    _check_from_hand(state, seat, card)
-    pile = state.piles[space]
-    if not pile:
-        if space >= 4:
-            raise IllegalAction("space_empty", f"{SPACES[space]} is empty: only a King starts a corner (place_king).")
-        raise IllegalAction("space_empty", f"{SPACES[space]} is empty: fill an empty side with fill_side.")
-    if not FITS_ON[pile[-1]] >> card & 1:
-        raise IllegalAction("does_not_fit", misfit_reason(card, pile[-1]))
-
-
-def check_place_king(state: KingsState, seat: int, card: Card, corner: int) -> None:
-    """A2: a King from hand on an empty corner."""
-    _check_turn(state, seat)
-    _check_from_hand(state, seat, card)
-    if corner < 4:
-        raise IllegalAction("not_a_corner", f"{SPACES[corner]} is a side; Kings are placed on NE, SE, SW or NW.")
-    if not is_king(card):
-        raise IllegalAction("not_a_king", f"{text(card)} is not a King: only Kings start corner piles.")
-    if state.piles[corner]:
-        raise IllegalAction("space_not_empty", f"{SPACES[corner]} already holds a pile.")
-
-
-def check_fill_side(state: KingsState, seat: int, card: Card, side: int) -> None:
-    """A3: a card from hand on an empty side (a King only with king_on_empty_side)."""
-    _check_turn(state, seat)
-    _check_from_hand(state, seat, card)
-    if side >= 4:
-        raise IllegalAction("not_a_side", f"{SPACES[side]} is a corner; only N, E, S and W are filled from hand.")
-    if state.piles[side]:
-        raise IllegalAction("space_not_empty", f"{SPACES[side]} already holds a pile.")
-    if is_king(card) and not state.options.king_on_empty_side:
-        raise IllegalAction("kings_go_to_corners", f"{text(card)} is a King: Kings go to the corners (place_king).")
-
-
-def check_move_pile(state: KingsState, seat: int, src: int, dst: int, card: Card = -1) -> None:
-    """A4: the whole pile at ``src`` onto the pile at ``dst``, its bottom card fitting on their top card."""
-    _check_turn(state, seat)
-    _check_no_pending(state)
-    piles = state.piles
-    if src == dst:
-        raise IllegalAction("same_space", "A pile cannot be moved onto itself.")
-    if src >= 4 and piles[src]:
-        raise IllegalAction("corner_cannot_move", "A corner pile starts with a King, which fits on nothing: it stays.")
-    if not piles[src]:
-        raise IllegalAction("space_empty", f"There is no pile on {SPACES[src]} to move.")
-    if card >= 0 and card != piles[src][0]:
-        raise IllegalAction("no_partial_moves", "Only whole piles move: you cannot move part of a pile.")
-    if not piles[dst]:
-        raise IllegalAction(
-            "space_empty",
-            f"{SPACES[dst]} is empty: piles only move onto other piles (a King pile to a corner: move_king_pile).",
-        )
-    if not FITS_ON[piles[dst][-1]] >> piles[src][0] & 1:
-        raise IllegalAction("does_not_fit", "The bottom card of the pile must fit: " + misfit_reason(
-            piles[src][0], piles[dst][-1]))
-
-
-def check_move_king_pile(state: KingsState, seat: int, side: int, corner: int) -> None:
-    """A5: a side pile with a King at the bottom to an empty corner (layout_kings = movable)."""
-    _check_turn(state, seat)
-    _check_no_pending(state)
-    if state.options.layout_kings != "movable":
-        raise IllegalAction("king_piles_fixed", "At this table layout Kings go to corners by themselves; "
-                                                "side piles are never moved to corners.")
-    if side >= 4:
-        raise IllegalAction("not_a_side", f"{SPACES[side]} is a corner; only a side pile (N, E, S, W) moves here.")
-    if corner < 4:
-        raise IllegalAction("not_a_corner", f"{SPACES[corner]} is a side; King piles move to NE, SE, SW or NW.")
-    pile = state.piles[side]
-    if not pile:
-        raise IllegalAction("space_empty", f"There is no pile on {SPACES[side]} to move.")
-    if not is_king(pile[0]):
-        raise IllegalAction("not_a_king", f"The pile on {SPACES[side]} does not have a King at the bottom.")
-    if state.piles[corner]:
-        raise IllegalAction("space_not_empty", f"{SPACES[corner]} already holds a pile.")
-
-
-def check_end_turn(state: KingsState, seat: int) -> None:
-    """A6: end the turn; with king_compulsory, not while holding a King (§6 K-D3)."""
-    _check_turn(state, seat)
-    _check_no_pending(state)
-    if state.options.king_compulsory and state.hands[seat] & KING_MASK:
-        raise IllegalAction("king_must_be_placed", "You hold a King: place it in an empty corner before ending.")
-
-
-def check_action(state: KingsState, seat: int, action: Action) -> tuple[str, int, int, int]:
-    """The parsed action once every check has passed; raises IllegalAction."""
-    kind, card, a, b = parsed = parse_action(action)
-    match kind:
-        case "build":
-            check_build(state, seat, card, a)
-        case "place_king":
-            check_place_king(state, seat, card, a)
-        case "fill_side":
-            check_fill_side(state, seat, card, a)
-        case "move_pile":
-            check_move_pile(state, seat, a, b, card)
-        case "move_king_pile":
-            check_move_king_pile(state, seat, a, b)
-        case _:
-            check_end_turn(state, seat)
-    return parsed
-
-
-def can_act(state: KingsState, seat: int, action: Action) -> bool:
-    """Whether ``seat`` may take ``action`` now."""
-    try:
-        check_action(state, seat, action)
-    except Refusal:
-        return False
-    return True
 
 
 # legal actions ----------------------------------------------------------------
@@ -199,12 +54,22 @@ def card_actions(piles: Piles, options: KingsOptions, card: Card) -> list[Action
 
 def legal_actions(state: KingsState, seat: int) -> list[ActionDict]:
     """Every action ``seat`` may take now (§3.3 ACTING, or the drawn card during draw_until_playable)."""
-    if state.phase is not Phase.ACTING:
-        if state.phase is Phase.MUST_PLAY and seat == state.turn:
-            return card_actions(state.piles, state.options, state.pending)
-        return []
     if seat != state.turn:
         return []
+    match state.phase:
+        case Phase.ACTING:
+            return _legal_acting(state, seat)
+        case Phase.MUST_PLAY:
+            return _legal_must_play(state, seat)
+        case Phase.OVER:
+            return []
+
+
+def _legal_must_play(state: KingsState, seat: int) -> list[ActionDict]:
+    return card_actions(state.piles, state.options, state.pending)
+
+
+def _legal_acting(state: KingsState, seat: int) -> list[ActionDict]:
     opts = state.options
     piles = state.piles
     hand = state.hands[seat]

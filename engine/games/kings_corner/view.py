@@ -8,9 +8,9 @@ from typing import Any
 from engine.core.settings import options_dict
 from engine.games.kings_corner.board import DECK, piles_dict, text
 from engine.games.kings_corner.options import SETTINGS
+from engine.games.kings_corner.phases import legal_actions
 from engine.games.kings_corner.scoring import outcome
 from engine.games.kings_corner.state import KingsState, Phase
-from engine.games.kings_corner.turns import legal_actions
 
 NAME = "kings_corner"
 TITLE = "Kings in the Corner"
@@ -32,6 +32,7 @@ def view(state: KingsState, seat: int | None) -> dict[str, Any]:
         "dealer": state.dealer,
         "turn": None if over else state.turn,
         "to_act": [] if over else [state.turn],
+        "over": over,
         "piles": piles_dict(state.piles),
         "stock": len(state.stock),
         "hand_counts": [h.bit_count() for h in state.hands],

@@ -1,4 +1,4 @@
-"""What one seat may know (sergeant-major.md §3.3): the view, and the cards hidden from that seat.
+"""What one seat may know (RULES.md §3.3): the view, and the cards hidden from that seat.
 
 Never the seed, the kitty before the dealer takes it, the discards (except to the dealer),
 another seat's hand, or exchanged cards (except to the two parties).

@@ -1,0 +1,63 @@
+"""What one seat may know of a Coins table (RULES.md §3.4): the view, and the cards hidden from it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.rules import Outcome, placements_by
+from engine.core.settings import options_dict
+from engine.games.coins.phases import legal_actions
+from engine.games.coins.state import CREDIT, DECK, SUIT_CYCLE, CoinsState, N, Phase
+
+NAME = "coins"
+TITLE = "Coins"
+
+
+def outcome(state: CoinsState) -> Outcome | None:
+    """Scores and placements once someone has reached the target."""
+    if state.phase is not Phase.OVER:
+        return None
+    return Outcome(state.scores, placements_by(state.scores))
+
+
+def view(state: CoinsState, seat: int | None) -> dict[str, Any]:
+    """Its own hand, the trick, counts and scores (RULES.md §3.4); None is a spectator."""
+    over = state.phase is Phase.OVER
+    result = outcome(state)
+    out: dict[str, Any] = {
+        "game": NAME,
+        "title": TITLE,
+        "credit": CREDIT,
+        "options": options_dict(state.options),
+        "phase": state.phase.value,
+        "seat": seat,
+        "players": N,
+        "hand_no": state.hand_no,
+        "trick_no": state.trick_no,
+        "dealer": state.dealer,
+        "turn": None if over else state.turn,
+        "to_act": [] if over else [state.turn],
+        "trick": [{"seat": s, "card": DECK.text(c)} for s, c in state.trick],
+        "last_trick": [{"seat": s, "card": DECK.text(c)} for s, c in state.last_trick],
+        "hand_counts": [h.bit_count() for h in state.hands],
+        "won_cards": list(state.won),
+        "scores": list(state.scores),
+        "target_score": state.options.target_score,
+        "suit_cycle": list(SUIT_CYCLE),
+        "winner": state.winner,
+        "over": over,
+        "winners": [] if result is None else list(result.winners),
+    }
+    if seat is not None:
+        out["hand"] = DECK.texts(state.hands[seat])
+        out["legal"] = [a["card"] for a in legal_actions(state, seat)]
+    return out
+
+
+def hidden_cards(state: CoinsState, seat: int | None) -> frozenset[str]:
+    """The cards in the other seats' hands."""
+    mask = 0
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            mask |= hand
+    return frozenset(DECK.texts(mask))
