@@ -18,9 +18,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
-from engine.core.errors import N_
+from engine.core.errors import N_, Refusal, render
 
-__all__ = ["LANGUAGES", "N_", "gettext_for", "negotiate", "ngettext_for", "translations"]
+__all__ = ["LANGUAGES", "N_", "card_name", "gettext_for", "negotiate", "ngettext_for", "refusal_text", "translations"]
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DEFAULT_LOCALE = "en"
@@ -63,3 +63,44 @@ def gettext_for(locale: str | None) -> Gettext:
 def ngettext_for(locale: str | None) -> Callable[[str, str, int], str]:
     """The plural-aware ``ngettext`` for a language (three forms in Russian and Latvian, one in Korean)."""
     return translations(locale).ngettext
+
+
+SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}  # French suits read the same everywhere
+SPANISH_SUITS = {"cups": N_("Cups"), "coins": N_("Coins"), "swords": N_("Swords"), "clubs": N_("Clubs")}
+SUIT_PARAMS = ("suit", "suits")
+CARD_PARAMS = ("card", "top", "given", "last", "low", "high")
+
+
+def card_name(code: str, translate: Gettext, *, spanish: bool = False) -> str:
+    """A card's wire code (``"9-clubs"``, ``"N-cups"``) as a reader of ``translate``'s language writes it."""
+    rank, _, suit = code.partition("-")
+    if not suit:
+        return code
+    if suit in SUIT_SIGNS and not (spanish and suit == "clubs"):
+        return f"{rank}{SUIT_SIGNS[suit]}"
+    if suit in SPANISH_SUITS:
+        return f"{rank} {translate(SPANISH_SUITS[suit])}"
+    return code
+
+
+def suit_name(code: str, translate: Gettext, *, spanish: bool = False) -> str:
+    """A suit's wire code as a word (Spanish suits) or its sign (French suits)."""
+    if code in SPANISH_SUITS and (spanish or code not in SUIT_SIGNS):
+        return translate(SPANISH_SUITS[code])
+    return SUIT_SIGNS.get(code, code)
+
+
+def refusal_text(refusal: Refusal, locale: str | None, *, spanish: bool = False) -> str:
+    """A refusal in the reader's language, with its cards and suits written the way that reader reads them.
+
+    ``spanish`` says the table plays the Spanish deck, where ``clubs`` are Clubs (Bastos), not ♣.
+    """
+    translate = gettext_for(locale)
+    params: dict[str, str | int] = {}
+    for name, value in refusal.params.items():
+        if isinstance(value, str) and name in CARD_PARAMS:
+            value = ", ".join(card_name(part.strip(), translate, spanish=spanish) for part in value.split(","))
+        elif isinstance(value, str) and name in SUIT_PARAMS:
+            value = ", ".join(suit_name(part.strip(), translate, spanish=spanish) for part in value.split(","))
+        params[name] = value
+    return render(refusal.reason, params, translate)
