@@ -2,15 +2,30 @@
 
 Every route but /api/config and /api/local/signin reads the user from the
 ``Authorization: tma <initData>`` header, validated by ``webapp.auth``. Errors are JSON
-``{"code", "message"}`` with 400 (bad input), 401 (no valid sign-in), 403 (not allowed),
-404 (no such table), 409 (refused by the table's state) or 413 (too large).
+``{"code", "message"}`` with 400 (bad input: ``bad_json`` for a body that is not a JSON
+object, is nested too deep or holds invalid Unicode, ``bad_options``, ``bad_name``,
+``bad_init_data`` for signed sign-in data that makes no sense, ...), 401 (no valid
+sign-in), 403 (not allowed), 404 (no such table), 408 (the body did not arrive within
+``body_timeout``), 409 (refused by the table's state), 413 (over 16 KB) or 429
+(``too_many_tables``: a user may have a seat at no more than ``max_open_tables_per_user``
+tables in the lobby or being played).
+
+Tables leave in the web's form (``webapp.public``): seat names and opaque handles, the
+host as ``host_seat``, never a Telegram user id or chat id.
+
+``GET /api/me?limit=20&before=<table id>`` lists the caller's open tables newest first,
+``limit`` (1 to 50, default 20) at a time; ``next`` in the answer is the ``before`` of
+the next page, or null on the last one.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
+import heapq
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+import math
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from aiohttp import web
@@ -18,17 +33,25 @@ from aiohttp import web
 from engine import games
 from engine.core.errors import Refusal
 from engine.i18n import gettext_for
-from engine.service.live import TableInfo
+from engine.service.live import LiveTable, TableInfo
 from engine.service.tables import TableService
 from webapp.auth import AuthError, WebUser, new_local_user
-from webapp.keys import LANG, SERVICE, SETTINGS, VERIFIER
+from webapp.keys import LANG, PUBLIC, SERVICE, SETTINGS, VERIFIER
+from webapp.protocol import JsonError, load_json
 
 log = logging.getLogger(__name__)
 MAX_BODY = 16 * 1024
 LOBBY_OPS = ("join", "leave", "add_ai", "start", "options", "cancel")
-BAD_INPUT = {"bad_options", "bad_request", "malformed_action", "unknown_action", "unknown_card", "unknown_game"}
+BAD_INPUT = {"bad_options", "bad_request", "bad_json", "bad_name", "bad_cursor", "malformed_action",
+             "unknown_action", "unknown_card", "unknown_game"}
 FORBIDDEN = {"not_host", "not_seated", "local_signin_disabled"}
 NOT_FOUND = {"table_not_found"}
+TOO_MANY = {"too_many_tables"}
+PAGE, MAX_PAGE = 20, 50
+SCAN_CHUNK = 512  # tables looked at between two yields to the event loop
+MAX_OPTION_TEXT = 64
+OPEN = ("lobby", "playing")
+_user_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
 def refusal_status(code: str) -> int:
@@ -39,6 +62,8 @@ def refusal_status(code: str) -> int:
         return 403
     if code in BAD_INPUT:
         return 400
+    if code in TOO_MANY:
+        return 429
     return 409
 
 
@@ -56,6 +81,8 @@ async def errors_middleware(
         return await handler(request)
     except AuthError as exc:
         _ = gettext_for(None)
+        if exc.reason == "malformed":  # sign-in data that is not even well formed is a bad request
+            return json_error(400, "bad_init_data", _(exc.message), reason=exc.reason)
         return json_error(401, exc.code, _(exc.message), reason=exc.reason)
     except Refusal as refusal:
         _ = gettext_for(request.get(LANG) or None)
@@ -63,7 +90,8 @@ async def errors_middleware(
     except web.HTTPException as exc:
         if not request.path.startswith("/api/") or exc.status < 400:
             raise
-        code = {413: "too_large", 404: "not_found", 405: "method_not_allowed"}.get(exc.status, "bad_request")
+        code = {413: "too_large", 404: "not_found", 405: "method_not_allowed", 408: "request_timeout"}.get(
+            exc.status, "bad_request")
         return json_error(exc.status, code, exc.reason)
 
 
@@ -78,31 +106,90 @@ def current_user(request: web.Request) -> WebUser:
     return user
 
 
+async def read_body(request: web.Request, limit: int, seconds: float) -> bytes:
+    """The request body, at most ``limit`` bytes, arriving within ``seconds``; raises 413 or 408."""
+    if request.content_length is not None and request.content_length > limit:
+        raise web.HTTPRequestEntityTooLarge(limit, request.content_length)
+    body = bytearray()
+    try:
+        async with asyncio.timeout(seconds):
+            while chunk := await request.content.read(limit + 1 - len(body)):
+                body += chunk
+                if len(body) > limit:
+                    raise web.HTTPRequestEntityTooLarge(limit, len(body))
+    except TimeoutError:
+        raise web.HTTPRequestTimeout(reason="The request body did not arrive in time.") from None
+    return bytes(body)
+
+
 async def read_json(request: web.Request) -> dict[str, Any]:
-    """The request's JSON object body ({} when empty); raises a JSON-ready HTTP error."""
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        raise web.HTTPRequestEntityTooLarge(MAX_BODY, request.content_length)
-    raw = await request.read()
-    if len(raw) > MAX_BODY:
-        raise web.HTTPRequestEntityTooLarge(MAX_BODY, len(raw))
+    """The request's JSON object body ({} when empty); raises a JSON-ready HTTP error or Refusal("bad_json")."""
+    raw = await read_body(request, MAX_BODY, request.app[SETTINGS].body_timeout)
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except ValueError:
-        raise Refusal("bad_request", "The body must be JSON.") from None
+        data = load_json(raw)
+    except JsonError as exc:
+        raise Refusal("bad_json", f"The body must be a JSON object ({exc}).") from None
     if not isinstance(data, dict):
-        raise Refusal("bad_request", "The body must be a JSON object.")
+        raise Refusal("bad_json", "The body must be a JSON object.")
     return data
 
 
+def check_options(options: object) -> dict[str, Any]:
+    """Options as a mapping of short names to plain values (text, numbers, yes/no); raises Refusal("bad_options")."""
+    if not isinstance(options, dict):
+        raise Refusal("bad_options", "Options must be an object of setting names to values.")
+    for name, value in options.items():
+        if len(name) > MAX_OPTION_TEXT:
+            raise Refusal("bad_options", "That setting name is too long.")
+        if value is None or isinstance(value, bool | int):
+            continue
+        if isinstance(value, float) and math.isfinite(value):
+            continue
+        if isinstance(value, str) and len(value) <= MAX_OPTION_TEXT and value.isascii():
+            continue
+        raise Refusal("bad_options", f"The setting {name[:MAX_OPTION_TEXT]!r} takes a short word or a number.")
+    return options
+
+
+async def open_tables(service: TableService, user_id: int) -> AsyncIterator[LiveTable]:
+    """The tables in the lobby or being played where a user has a seat, yielding to the event loop as it scans."""
+    tables = service.tables()
+    for start in range(0, len(tables), SCAN_CHUNK):
+        if start:
+            await asyncio.sleep(0)
+        for table in tables[start:start + SCAN_CHUNK]:
+            if table.row.status in OPEN and table.seat_of(user_id) is not None:
+                yield table
+
+
+async def check_open_tables(service: TableService, user_id: int, limit: int) -> None:
+    """Raise Refusal("too_many_tables") when a user already has a seat at ``limit`` open tables."""
+    count = 0
+    async for _table in open_tables(service, user_id):
+        count += 1
+        if count >= limit:
+            raise Refusal("too_many_tables", f"You already have {limit} open tables; finish or leave one first.")
+
+
+def user_lock(user_id: int) -> asyncio.Lock:
+    """One lock per user, so two requests cannot both pass the open-table cap."""
+    lock = _user_locks.get(user_id)
+    if lock is None:
+        lock = _user_locks[user_id] = asyncio.Lock()
+    return lock
+
+
 async def lobby_op(
-    service: TableService, table_id: str, user: WebUser, op: str, changes: Mapping[str, Any]
+    service: TableService, table_id: str, user: WebUser, op: str, changes: Mapping[str, Any], *, max_open: int
 ) -> TableInfo:
-    """Perform a lobby intent for a user; raises Refusal."""
+    """Perform a lobby intent for a user (who may sit at ``max_open`` open tables at most); raises Refusal."""
     match op:
         case "join":
-            return await service.join(table_id, user.id, user.name)
+            async with user_lock(user.id):
+                await check_open_tables(service, user.id, max_open)
+                return await service.join(table_id, user.id, user.name)
         case "leave":
             return await service.leave(table_id, user.id)
         case "add_ai":
@@ -110,7 +197,7 @@ async def lobby_op(
         case "start":
             return await service.start_game(table_id, user.id)
         case "options":
-            return await service.set_options(table_id, user.id, changes)
+            return await service.set_options(table_id, user.id, check_options(dict(changes)))
         case "cancel":
             return await service.abandon(table_id, user.id)
     raise Refusal("bad_request", f"Unknown table operation {op!r}; use one of {', '.join(LOBBY_OPS)}.")
@@ -153,15 +240,37 @@ async def local_signin(request: web.Request) -> web.Response:
     try:
         user = new_local_user(body.get("name"))
     except ValueError as exc:
-        raise Refusal("bad_request", str(exc)) from None
+        raise Refusal("bad_name", str(exc)) from None
     return web.json_response({"init_data": verifier.sign(user), "user": user})
 
 
+def _page_params(request: web.Request) -> tuple[int, str | None]:
+    raw_limit, before = request.query.get("limit", str(PAGE)), request.query.get("before") or None
+    if not (raw_limit.isascii() and raw_limit.isdigit() and 1 <= int(raw_limit) <= MAX_PAGE):
+        raise Refusal("bad_request", f"limit must be a number from 1 to {MAX_PAGE}.")
+    return int(raw_limit), before
+
+
 async def me(request: web.Request) -> web.Response:
-    """GET /api/me: the signed-in user and their unfinished tables."""
+    """GET /api/me?limit&before: the signed-in user and a page of their unfinished tables, newest first."""
     user = current_user(request)
-    tables = await request.app[SERVICE].tables_of(user.id)
-    return web.json_response({"user": user.as_dict(), "tables": [t.as_dict() for t in tables]})
+    limit, before = _page_params(request)
+    service = request.app[SERVICE]
+    cursor: tuple[float, str] | None = None
+    if before is not None:
+        table = service.live(before)
+        if table is None or table.seat_of(user.id) is None:
+            raise Refusal("bad_cursor", "That page of tables is gone; start again from the first page.")
+        cursor = (table.row.created_at, table.id)
+    found = [((t.row.created_at, t.id), t) async for t in open_tables(service, user.id)
+             if cursor is None or (t.row.created_at, t.id) < cursor]
+    page = [t for _, t in heapq.nlargest(limit + 1, found, key=lambda pair: pair[0])]
+    public = request.app[PUBLIC]
+    return web.json_response({
+        "user": user.as_dict(),
+        "tables": [public.table(t.info()) for t in page[:limit]],
+        "next": page[limit - 1].id if len(page) > limit else None,
+    })
 
 
 async def create_table(request: web.Request) -> web.Response:
@@ -171,15 +280,22 @@ async def create_table(request: web.Request) -> web.Response:
     game, options = body.get("game"), body.get("options") or {}
     if not isinstance(game, str) or not isinstance(options, dict):
         raise Refusal("bad_request", 'Send {"game": "<name>", "options": {...}}.')
-    info = await request.app[SERVICE].create_table(game, user.id, user.name, options)
-    return web.json_response(info.as_dict())
+    service = request.app[SERVICE]
+    async with user_lock(user.id):
+        await check_open_tables(service, user.id, request.app[SETTINGS].max_open_tables_per_user)
+        info = await service.create_table(game, user.id, user.name, check_options(options))
+    return web.json_response(request.app[PUBLIC].table(info))
 
 
 async def table_view(request: web.Request) -> web.Response:
     """GET /api/tables/{id}: the caller's view (their own seat's, or a spectator's)."""
     user = current_user(request)
-    view = await request.app[SERVICE].view(request.match_info["table_id"], user.id)
-    return web.json_response(view)
+    service = request.app[SERVICE]
+    info = await service.info(request.match_info["table_id"])  # loads the table, or refuses
+    snapshot = service.snapshot(info.id)
+    if snapshot is None:
+        raise Refusal("table_not_found", "There is no such table.")
+    return web.json_response(request.app[PUBLIC].view(snapshot, snapshot.info.seat_of(user.id)))
 
 
 async def table_op(request: web.Request) -> web.Response:
@@ -192,8 +308,9 @@ async def table_op(request: web.Request) -> web.Response:
     changes = body.get("changes", {})
     if not isinstance(changes, dict):
         raise Refusal("bad_request", '"changes" must be an object.')
-    info = await lobby_op(request.app[SERVICE], request.match_info["table_id"], user, op, changes)
-    return web.json_response(info.as_dict())
+    info = await lobby_op(request.app[SERVICE], request.match_info["table_id"], user, op, changes,
+                          max_open=request.app[SETTINGS].max_open_tables_per_user)
+    return web.json_response(request.app[PUBLIC].table(info))
 
 
 def setup_api(app: web.Application) -> None:

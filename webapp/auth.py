@@ -22,9 +22,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+from webapp.protocol import JsonError, is_unicode, load_json
+
 MAX_INIT_DATA = 4096
 FUTURE_SKEW = 300  # seconds an auth_date may lie ahead of our clock (clock drift)
 MAX_NAME = 64
+MAX_DATE_DIGITS = 12
 
 
 class AuthError(Exception):
@@ -111,6 +114,8 @@ class Verifier:
             raise AuthError("missing", "Sign in first: this request carries no Telegram data.")
         if len(init_data) > MAX_INIT_DATA:
             raise AuthError("malformed", "The sign-in data is far too long.")
+        if not is_unicode(init_data):
+            raise AuthError("malformed", "The sign-in data is not valid text.")
         try:
             pairs = parse_qsl(init_data, keep_blank_values=True, strict_parsing=True)
         except ValueError:
@@ -128,7 +133,7 @@ class Verifier:
         return _user_from(fields.get("user", ""))
 
     def _check_age(self, raw: str, now: float) -> None:
-        if not raw.isdigit():
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_DATE_DIGITS):  # "²".isdigit() too
             raise AuthError("malformed", "The sign-in data has no valid auth_date.")
         age = now - int(raw)
         if age > self.max_age:
@@ -139,8 +144,8 @@ class Verifier:
 
 def _user_from(raw: str) -> WebUser:
     try:
-        data = json.loads(raw)
-    except ValueError:
+        data = load_json(raw)
+    except JsonError:
         data = None
     if not isinstance(data, dict):
         raise AuthError("malformed", "The sign-in data names no user.")
@@ -150,7 +155,11 @@ def _user_from(raw: str) -> WebUser:
 
     def text(key: str) -> str:
         value = data.get(key)
-        return value.strip()[:MAX_NAME] if isinstance(value, str) else ""
+        if not isinstance(value, str):
+            return ""
+        if not is_unicode(value):
+            raise AuthError("malformed", "The sign-in data holds text that is not valid Unicode.")
+        return value.strip()[:MAX_NAME]
 
     return WebUser(user_id, text("first_name"), text("last_name"), text("username"), text("language_code"))
 
@@ -180,6 +189,8 @@ def new_local_user(name: object) -> dict[str, Any]:
     """A fresh local identity for a sign-in name; raises ValueError when the name is unusable."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError("Type a name to sign in.")
+    if not is_unicode(name):
+        raise ValueError("That name holds characters that are not valid text.")
     clean = " ".join(name.split())[:MAX_NAME]
     # far above the ids Telegram hands out today, so a local database never mixes the two
     return {"id": 9_000_000_000_000 + secrets.randbelow(10**12), "first_name": clean}
