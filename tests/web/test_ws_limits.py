@@ -1,4 +1,4 @@
-"""Limits on table sockets: the hello deadline, caps on sockets waiting to sign in, per user and per table, and floods."""
+"""Limits on table sockets: an absolute hello deadline; caps on waiting, per-user and per-table sockets; floods."""
 
 from __future__ import annotations
 
