@@ -49,6 +49,7 @@ class Server:
     """``python -m webapp`` in local mode as a child process, its output appended to one log file."""
 
     def __init__(self, data_dir: Path, database: str | None = None, **env: str) -> None:
+        data_dir.mkdir(parents=True, exist_ok=True)
         self.data_dir = data_dir
         self.database = database
         self.port = free_port()
