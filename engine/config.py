@@ -24,6 +24,16 @@ class Settings:
     webhook_secret: str | None = None
     ai_delay: float = 0.8
     initdata_max_age: int = 24 * 3600
+    # limits that keep one client from taking the web process down
+    hello_timeout: float = 10.0  # seconds a new table socket has to sign in, counted from when it opened
+    max_unauthenticated_sockets: int = 256  # sockets still waiting for their hello, in all
+    max_unauthenticated_per_address: int = 16  # ... and from one remote address
+    max_sockets_per_user: int = 12  # open table sockets of one user
+    max_sockets_per_table: int = 100  # open sockets at one table (players and spectators)
+    max_open_tables_per_user: int = 20  # tables in the lobby or being played where a user has a seat
+    body_timeout: float = 10.0  # seconds to receive a whole request body
+    flood_rate: float = 20.0  # socket frames a second, on average
+    flood_burst: int = 40  # socket frames in one burst
 
     @property
     def local_mode(self) -> bool:
@@ -44,6 +54,7 @@ class Settings:
             value = env.get(name, "").strip()
             return value or None
 
+        base = cls()
         return cls(
             host=text("HOST") or "127.0.0.1",
             port=int(text("PORT") or 8080),
@@ -57,4 +68,14 @@ class Settings:
             webhook_secret=text("WEBHOOK_SECRET"),
             ai_delay=float(text("AI_DELAY") or 0.8),
             initdata_max_age=int(text("INITDATA_MAX_AGE") or 24 * 3600),
+            hello_timeout=float(text("HELLO_TIMEOUT") or base.hello_timeout),
+            max_unauthenticated_sockets=int(text("MAX_UNAUTHENTICATED_SOCKETS") or base.max_unauthenticated_sockets),
+            max_unauthenticated_per_address=int(
+                text("MAX_UNAUTHENTICATED_PER_ADDRESS") or base.max_unauthenticated_per_address),
+            max_sockets_per_user=int(text("MAX_SOCKETS_PER_USER") or base.max_sockets_per_user),
+            max_sockets_per_table=int(text("MAX_SOCKETS_PER_TABLE") or base.max_sockets_per_table),
+            max_open_tables_per_user=int(text("MAX_OPEN_TABLES_PER_USER") or base.max_open_tables_per_user),
+            body_timeout=float(text("BODY_TIMEOUT") or base.body_timeout),
+            flood_rate=float(text("FLOOD_RATE") or base.flood_rate),
+            flood_burst=int(text("FLOOD_BURST") or base.flood_burst),
         )

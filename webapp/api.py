@@ -2,14 +2,28 @@
 
 Every route but /api/config and /api/local/signin reads the user from the
 ``Authorization: tma <initData>`` header, validated by ``webapp.auth``. Errors are JSON
-``{"code", "message"}`` with 400 (bad input), 401 (no valid sign-in), 403 (not allowed),
-404 (no such table), 409 (refused by the table's state) or 413 (too large).
+``{"code", "message"}`` with 400 (bad input: ``bad_json`` for a body that is not a JSON
+object, is nested too deep or holds invalid Unicode, ``bad_options``, ``bad_name``,
+``bad_init_data`` for signed sign-in data that makes no sense, ...), 401 (no valid
+sign-in), 403 (not allowed), 404 (no such table), 408 (the body did not arrive within
+``body_timeout``), 409 (refused by the table's state), 413 (over 16 KB) or 429
+(``too_many_tables``: a user may have a seat at no more than ``max_open_tables_per_user``
+tables in the lobby or being played).
+
+Tables leave in the web's form (``webapp.public``): seat names and opaque handles, the
+host as ``host_seat``, never a Telegram user id or chat id.
+
+``GET /api/me?limit=20&before=<table id>`` lists the caller's open tables newest first,
+``limit`` (1 to 50, default 20) at a time; ``next`` in the answer is the ``before`` of
+the next page, or null on the last one.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 import logging
+import math
+import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -17,18 +31,24 @@ from aiohttp import web
 
 from engine import games
 from engine.core.errors import Refusal, RefusalCode, listed
-from engine.i18n import gettext_for
+from engine.i18n import gettext_for, refusal_text
 from engine.service.live import TableInfo
 from engine.service.tables import TableService
 from webapp.auth import AuthError, WebUser, new_local_user
-from webapp.keys import LANG, SERVICE, SETTINGS, VERIFIER
+from webapp.keys import LANG, PUBLIC, SERVICE, SETTINGS, VERIFIER
+from webapp.protocol import JsonError, load_json
 
 log = logging.getLogger(__name__)
 MAX_BODY = 16 * 1024
 LOBBY_OPS = ("join", "leave", "add_ai", "start", "options", "cancel")
-BAD_INPUT = {"bad_options", "bad_request", "malformed_action", "unknown_action", "unknown_card", "unknown_game"}
+BAD_INPUT = {"bad_options", "bad_request", "bad_json", "bad_name", "bad_cursor", "malformed_action",
+             "unknown_action", "unknown_card", "unknown_game"}
 FORBIDDEN = {"not_host", "not_seated", "local_signin_disabled"}
 NOT_FOUND = {"table_not_found"}
+TOO_MANY = {"too_many_tables"}
+PAGE, MAX_PAGE = 20, 50
+MAX_OPTION_TEXT = 64
+_user_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
 def refusal_status(code: str) -> int:
@@ -39,6 +59,8 @@ def refusal_status(code: str) -> int:
         return 403
     if code in BAD_INPUT:
         return 400
+    if code in TOO_MANY:
+        return 429
     return 409
 
 
@@ -56,14 +78,16 @@ async def errors_middleware(
         return await handler(request)
     except AuthError as exc:
         _ = gettext_for(None)
+        if exc.reason == "malformed":  # sign-in data that is not even well formed is a bad request
+            return json_error(400, "bad_init_data", _(exc.message), reason=exc.reason)
         return json_error(401, exc.code, _(exc.message), reason=exc.reason)
     except Refusal as refusal:
-        _ = gettext_for(request.get(LANG) or None)
-        return json_error(refusal_status(refusal.code), refusal.code, _(refusal.message))
+        return json_error(refusal_status(refusal.code), refusal.code, refusal_text(refusal, request.get(LANG) or None))
     except web.HTTPException as exc:
         if not request.path.startswith("/api/") or exc.status < 400:
             raise
-        code = {413: "too_large", 404: "not_found", 405: "method_not_allowed"}.get(exc.status, "bad_request")
+        code = {413: "too_large", 404: "not_found", 405: "method_not_allowed", 408: "request_timeout"}.get(
+            exc.status, "bad_request")
         return json_error(exc.status, code, exc.reason)
 
 
@@ -78,31 +102,76 @@ def current_user(request: web.Request) -> WebUser:
     return user
 
 
+async def read_body(request: web.Request, limit: int, seconds: float) -> bytes:
+    """The request body, at most ``limit`` bytes, arriving within ``seconds``; raises 413 or 408."""
+    if request.content_length is not None and request.content_length > limit:
+        raise web.HTTPRequestEntityTooLarge(limit, request.content_length)
+    body = bytearray()
+    try:
+        async with asyncio.timeout(seconds):
+            while chunk := await request.content.read(limit + 1 - len(body)):
+                body += chunk
+                if len(body) > limit:
+                    raise web.HTTPRequestEntityTooLarge(limit, len(body))
+    except TimeoutError:
+        raise web.HTTPRequestTimeout(reason="The request body did not arrive in time.") from None
+    return bytes(body)
+
+
 async def read_json(request: web.Request) -> dict[str, Any]:
-    """The request's JSON object body ({} when empty); raises a JSON-ready HTTP error."""
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        raise web.HTTPRequestEntityTooLarge(MAX_BODY, request.content_length)
-    raw = await request.read()
-    if len(raw) > MAX_BODY:
-        raise web.HTTPRequestEntityTooLarge(MAX_BODY, len(raw))
+    """The request's JSON object body ({} when empty); raises a JSON-ready HTTP error or Refusal("bad_json")."""
+    raw = await read_body(request, MAX_BODY, request.app[SETTINGS].body_timeout)
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except ValueError:
-        raise Refusal(RefusalCode.BODY_NOT_JSON) from None
+        data = load_json(raw)
+    except JsonError as exc:
+        raise Refusal(RefusalCode.BAD_JSON) from exc
     if not isinstance(data, dict):
-        raise Refusal(RefusalCode.BODY_NOT_OBJECT)
+        raise Refusal(RefusalCode.BAD_JSON)
     return data
 
 
+def check_options(options: object) -> dict[str, Any]:
+    """Options as a mapping of short names to plain values (text, numbers, yes/no); raises Refusal("bad_options")."""
+    if not isinstance(options, dict):
+        raise Refusal(RefusalCode.BAD_OPTIONS)
+    for name, value in options.items():
+        if len(name) > MAX_OPTION_TEXT:
+            raise Refusal(RefusalCode.SETTING_NAME_TOO_LONG)
+        if value is None or isinstance(value, bool | int):
+            continue
+        if isinstance(value, float) and math.isfinite(value):
+            continue
+        if isinstance(value, str) and len(value) <= MAX_OPTION_TEXT and value.isascii():
+            continue
+        raise Refusal(RefusalCode.SETTING_VALUE_SHAPE, name=name[:MAX_OPTION_TEXT])
+    return options
+
+
+async def check_open_tables(service: TableService, user_id: int, limit: int) -> None:
+    """Raise Refusal("too_many_tables") when a user already has a seat at ``limit`` open tables (one indexed count)."""
+    if await service.count_open_tables(user_id) >= limit:
+        raise Refusal(RefusalCode.TOO_MANY_TABLES, limit=limit)
+
+
+def user_lock(user_id: int) -> asyncio.Lock:
+    """One lock per user, so two requests cannot both pass the open-table cap."""
+    lock = _user_locks.get(user_id)
+    if lock is None:
+        lock = _user_locks[user_id] = asyncio.Lock()
+    return lock
+
+
 async def lobby_op(
-    service: TableService, table_id: str, user: WebUser, op: str, changes: Mapping[str, Any]
+    service: TableService, table_id: str, user: WebUser, op: str, changes: Mapping[str, Any], *, max_open: int
 ) -> TableInfo:
-    """Perform a lobby intent for a user; raises Refusal."""
+    """Perform a lobby intent for a user (who may sit at ``max_open`` open tables at most); raises Refusal."""
     match op:
         case "join":
-            return await service.join(table_id, user.id, user.name)
+            async with user_lock(user.id):
+                await check_open_tables(service, user.id, max_open)
+                return await service.join(table_id, user.id, user.name)
         case "leave":
             return await service.leave(table_id, user.id)
         case "add_ai":
@@ -110,7 +179,7 @@ async def lobby_op(
         case "start":
             return await service.start_game(table_id, user.id)
         case "options":
-            return await service.set_options(table_id, user.id, changes)
+            return await service.set_options(table_id, user.id, check_options(dict(changes)))
         case "cancel":
             return await service.abandon(table_id, user.id)
     raise Refusal(RefusalCode.UNKNOWN_OPERATION, op=str(op), ops=listed(LOBBY_OPS))
@@ -150,18 +219,41 @@ async def local_signin(request: web.Request) -> web.Response:
         return json_error(403, "local_signin_disabled",
                           _("Local sign-in is off: open the app from Telegram."))
     body = await read_json(request)
-    try:
-        user = new_local_user(body.get("name"))
-    except ValueError:
-        raise Refusal(RefusalCode.NAME_REQUIRED) from None
+    user = new_local_user(body.get("name"))
     return web.json_response({"init_data": verifier.sign(user), "user": user})
 
 
+def _page_params(request: web.Request) -> tuple[int, str | None]:
+    raw_limit, before = request.query.get("limit", str(PAGE)), request.query.get("before") or None
+    if not (raw_limit.isascii() and raw_limit.isdigit() and 1 <= int(raw_limit) <= MAX_PAGE):
+        raise Refusal(RefusalCode.BAD_PAGE_LIMIT, maximum=MAX_PAGE)
+    return int(raw_limit), before
+
+
 async def me(request: web.Request) -> web.Response:
-    """GET /api/me: the signed-in user and their unfinished tables."""
+    """GET /api/me?limit&before: the signed-in user and a page of their unfinished tables, newest first."""
     user = current_user(request)
-    tables = await request.app[SERVICE].tables_of(user.id)
-    return web.json_response({"user": user.as_dict(), "tables": [t.as_dict() for t in tables]})
+    limit, before = _page_params(request)
+    service = request.app[SERVICE]
+    if before is not None:
+        table = service.live(before) or None
+        if table is None:
+            try:
+                info = await service.info(before)
+            except Refusal:
+                raise Refusal(RefusalCode.BAD_CURSOR) from None
+            seated = info.seat_of(user.id) is not None
+        else:
+            seated = table.seat_of(user.id) is not None
+        if not seated:
+            raise Refusal(RefusalCode.BAD_CURSOR)
+    page = await service.tables_of(user.id, limit=limit + 1, before=before)
+    public = request.app[PUBLIC]
+    return web.json_response({
+        "user": user.as_dict(),
+        "tables": [public.table(info) for info in page[:limit]],
+        "next": page[limit - 1].id if len(page) > limit else None,
+    })
 
 
 async def create_table(request: web.Request) -> web.Response:
@@ -171,15 +263,22 @@ async def create_table(request: web.Request) -> web.Response:
     game, options = body.get("game"), body.get("options") or {}
     if not isinstance(game, str) or not isinstance(options, dict):
         raise Refusal(RefusalCode.CREATE_SHAPE)
-    info = await request.app[SERVICE].create_table(game, user.id, user.name, options)
-    return web.json_response(info.as_dict())
+    service = request.app[SERVICE]
+    async with user_lock(user.id):
+        await check_open_tables(service, user.id, request.app[SETTINGS].max_open_tables_per_user)
+        info = await service.create_table(game, user.id, user.name, check_options(options))
+    return web.json_response(request.app[PUBLIC].table(info))
 
 
 async def table_view(request: web.Request) -> web.Response:
     """GET /api/tables/{id}: the caller's view (their own seat's, or a spectator's)."""
     user = current_user(request)
-    view = await request.app[SERVICE].view(request.match_info["table_id"], user.id)
-    return web.json_response(view)
+    service = request.app[SERVICE]
+    info = await service.info(request.match_info["table_id"])  # loads the table, or refuses
+    snapshot = service.snapshot(info.id)
+    if snapshot is None:
+        raise Refusal(RefusalCode.TABLE_NOT_FOUND)
+    return web.json_response(request.app[PUBLIC].view(snapshot, snapshot.info.seat_of(user.id)))
 
 
 async def table_op(request: web.Request) -> web.Response:
@@ -192,8 +291,9 @@ async def table_op(request: web.Request) -> web.Response:
     changes = body.get("changes", {})
     if not isinstance(changes, dict):
         raise Refusal(RefusalCode.CHANGES_NOT_OBJECT)
-    info = await lobby_op(request.app[SERVICE], request.match_info["table_id"], user, op, changes)
-    return web.json_response(info.as_dict())
+    info = await lobby_op(request.app[SERVICE], request.match_info["table_id"], user, op, changes,
+                          max_open=request.app[SETTINGS].max_open_tables_per_user)
+    return web.json_response(request.app[PUBLIC].table(info))
 
 
 def setup_api(app: web.Application) -> None:

@@ -8,6 +8,8 @@ or the last.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,11 +21,12 @@ from aiohttp import web
 from engine.config import Settings
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
-from webapp.api import errors_middleware, setup_api
+from webapp.api import MAX_BODY, errors_middleware, setup_api
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier, local_token
-from webapp.keys import BOT, SERVICE, SETTINGS, STATIC, STORE, VERIFIER
+from webapp.keys import BOT, PUBLIC, SERVICE, SETTINGS, STATIC, STORE, VERIFIER
 from webapp.pages import setup_pages
+from webapp.public import PublicTables
 from webapp.webhook import MAX_UPDATE, setup_webhook
 from webapp.ws import setup_ws
 
@@ -70,10 +73,12 @@ def make_app(
     static_dir: Path = STATIC_DIR,
 ) -> web.Application:
     """The web application for ``settings``; ``service`` if given is used as is (and not closed)."""
-    app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_UPDATE)  # the API allows less
+    webhook = bool(settings.bot_token and bot)
+    app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_UPDATE if webhook else MAX_BODY)
     app[SETTINGS] = settings
     token = settings.bot_token or local_token(settings.data_dir)
     app[VERIFIER] = Verifier(token, settings.initdata_max_age, local=settings.local_mode)
+    app[PUBLIC] = PublicTables(hmac.new(b"seat-handles", token.encode(), hashlib.sha256).digest())
     app[STATIC] = StaticFiles(static_dir)
     aiohttp_jinja2.setup(
         app, loader=jinja2.FileSystemLoader(str(templates_dir)), autoescape=jinja2.select_autoescape(default=True)
@@ -83,7 +88,7 @@ def make_app(
         app.cleanup_ctx.append(_service_ctx)
     else:
         app[SERVICE] = service
-    if settings.bot_token and bot:
+    if webhook:
         app.cleanup_ctx.append(_bot_ctx)
         setup_webhook(app)
     setup_pages(app)

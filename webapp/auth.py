@@ -22,9 +22,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+from engine.core.errors import Refusal, RefusalCode
+from webapp.protocol import JsonError, is_unicode, load_json
+
 MAX_INIT_DATA = 4096
 FUTURE_SKEW = 300  # seconds an auth_date may lie ahead of our clock (clock drift)
 MAX_NAME = 64
+MAX_DATE_DIGITS = 12
 
 
 class AuthError(Exception):
@@ -111,6 +115,8 @@ class Verifier:
             raise AuthError("missing", "Sign in first: this request carries no Telegram data.")
         if len(init_data) > MAX_INIT_DATA:
             raise AuthError("malformed", "The sign-in data is far too long.")
+        if not is_unicode(init_data):
+            raise AuthError("malformed", "The sign-in data is not valid text.")
         try:
             pairs = parse_qsl(init_data, keep_blank_values=True, strict_parsing=True)
         except ValueError:
@@ -128,7 +134,7 @@ class Verifier:
         return _user_from(fields.get("user", ""))
 
     def _check_age(self, raw: str, now: float) -> None:
-        if not raw.isdigit():
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_DATE_DIGITS):  # "²".isdigit() too
             raise AuthError("malformed", "The sign-in data has no valid auth_date.")
         age = now - int(raw)
         if age > self.max_age:
@@ -139,8 +145,8 @@ class Verifier:
 
 def _user_from(raw: str) -> WebUser:
     try:
-        data = json.loads(raw)
-    except ValueError:
+        data = load_json(raw)
+    except JsonError:
         data = None
     if not isinstance(data, dict):
         raise AuthError("malformed", "The sign-in data names no user.")
@@ -150,7 +156,11 @@ def _user_from(raw: str) -> WebUser:
 
     def text(key: str) -> str:
         value = data.get(key)
-        return value.strip()[:MAX_NAME] if isinstance(value, str) else ""
+        if not isinstance(value, str):
+            return ""
+        if not is_unicode(value):
+            raise AuthError("malformed", "The sign-in data holds text that is not valid Unicode.")
+        return value.strip()[:MAX_NAME]
 
     return WebUser(user_id, text("first_name"), text("last_name"), text("username"), text("language_code"))
 
@@ -177,9 +187,11 @@ def local_token(data_dir: Path | None) -> str:
 
 
 def new_local_user(name: object) -> dict[str, Any]:
-    """A fresh local identity for a sign-in name; raises ValueError when the name is unusable."""
+    """A fresh local identity for a sign-in name; raises Refusal("bad_name") when the name is unusable."""
     if not isinstance(name, str) or not name.strip():
-        raise ValueError("Type a name to sign in.")
+        raise Refusal(RefusalCode.BAD_NAME)
+    if not is_unicode(name):
+        raise Refusal(RefusalCode.NAME_NOT_TEXT)
     clean = " ".join(name.split())[:MAX_NAME]
     # far above the ids Telegram hands out today, so a local database never mixes the two
     return {"id": 9_000_000_000_000 + secrets.randbelow(10**12), "first_name": clean}

@@ -11,6 +11,8 @@ from engine.service.tables import TableService
 from engine.store.database import Store
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier
+from webapp.limits import Gate
+from webapp.public import PublicTables
 from webapp.rooms import Rooms
 
 SETTINGS = web.AppKey("settings", Settings)
@@ -18,7 +20,9 @@ STORE = web.AppKey("store", Store)
 SERVICE = web.AppKey("service", TableService)
 VERIFIER = web.AppKey("verifier", Verifier)
 STATIC = web.AppKey("static", StaticFiles)
-ROOMS = web.AppKey("rooms", Rooms)  # the open sockets of each table
+PUBLIC = web.AppKey("public", PublicTables)  # the web's form of tables: no Telegram ids
+ROOMS = web.AppKey("rooms", Rooms)
+GATE = web.AppKey("gate", Gate)  # counts of open table sockets, for their limits  # the open sockets of each table
 BOT = web.AppKey("bot", object)  # the python-telegram-bot Application, when a bot token is set
 # open table sockets, closed on shutdown
 SOCKETS: web.AppKey[set[web.WebSocketResponse[Any]]] = web.AppKey("sockets", set)

@@ -1,19 +1,86 @@
-"""The WebSocket frames, one closed set per direction, and the parser of what clients send.
+"""The WebSocket frames, one closed set per direction with a constructor each, and the parser of what clients send.
 
 Every frame is a JSON object with a ``type``. A client frame that is not valid JSON, not
-an object, of an unknown type, or with a field of the wrong kind is refused here with
-``FrameError("malformed_frame", ...)`` before anything else looks at it.
+an object, nested deeper than ``MAX_DEPTH``, holding a string that is not valid Unicode
+(a lone surrogate such as ``"\\ud800"``), of an unknown type, or with a field of the
+wrong kind is refused here with ``FrameError("malformed_frame", ...)`` before anything
+else looks at it. ``load_json`` is the same guarded reader for HTTP bodies.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Literal, NotRequired, TypedDict
 
 LobbyOp = Literal["join", "leave", "add_ai", "start", "options", "cancel"]
 LOBBY_OPS: tuple[LobbyOp, ...] = ("join", "leave", "add_ai", "start", "options", "cancel")
-UpdateKind = Literal["lobby", "started", "moved", "seat_changed", "finished", "abandoned"]
 MAX_REF = 64
+MAX_DEPTH = 16  # frames and bodies are a few small objects deep; json.loads recurses per level
+_TOKEN = re.compile(r'\\.|["\[\]{}]', re.DOTALL)  # an escape, a quote or a bracket
+
+
+class JsonError(ValueError):
+    """Text that is not acceptable JSON: not JSON at all, nested too deep, or holding invalid Unicode."""
+
+
+def nesting_depth(text: str, stop: int = MAX_DEPTH) -> int:
+    """How deep brackets nest in JSON text outside strings (counting stops past ``stop``), in one linear scan."""
+    depth = deepest = 0
+    in_string = False
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token == '"':
+            in_string = not in_string
+        elif in_string or len(token) > 1:  # a bracket inside a string, or an escape
+            continue
+        elif token in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop:
+                    break
+        else:
+            depth -= 1
+    return deepest
+
+
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (it holds no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _all_unicode(value: Any) -> bool:
+    # the depth is bounded by MAX_DEPTH before this runs, so recursion is safe
+    if isinstance(value, str):
+        return is_unicode(value)
+    if isinstance(value, dict):
+        return all(is_unicode(k) and _all_unicode(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_all_unicode(v) for v in value)
+    return True
+
+
+def load_json(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
+    """Parse JSON text no deeper than ``max_depth`` whose strings are all valid Unicode; raises JsonError."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise JsonError("not UTF-8") from None
+    if nesting_depth(text, max_depth) > max_depth:
+        raise JsonError(f"nested deeper than {max_depth} levels")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise JsonError("not JSON") from None
+    if not _all_unicode(data):
+        raise JsonError("a string holds a lone surrogate")
+    return data
 
 
 # client -> server -----------------------------------------------------------------
@@ -127,10 +194,6 @@ class FrameError(Exception):
         self.code = code
         self.message = message
 
-    def frame(self) -> ErrorFrame:
-        """The error frame that answers it."""
-        return {"type": "error", "code": self.code, "message": self.message}
-
 
 def _malformed(message: str) -> FrameError:
     return FrameError("malformed_frame", message)
@@ -146,9 +209,9 @@ def _ref(data: dict[str, Any]) -> str:
 def parse_client_frame(text: str | bytes) -> ClientFrame:
     """The typed frame in ``text``; raises FrameError("malformed_frame")."""
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        raise _malformed("A frame must be a JSON object.") from None
+        data = load_json(text)
+    except JsonError as exc:
+        raise _malformed(f"A frame must be a JSON object ({exc}).") from None
     if not isinstance(data, dict):
         raise _malformed("A frame must be a JSON object.")
     kind = data.get("type")
@@ -189,5 +252,40 @@ def parse_hello(data: dict[str, Any]) -> HelloFrame:
 
 
 def dump(frame: ServerFrame) -> str:
-    """A server frame as compact JSON text."""
-    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+    """A server frame as compact JSON text that is always valid UTF-8."""
+    text = json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+    # a lone surrogate (from a name stored before names were checked) cannot be written as UTF-8: escape it
+    return text if is_unicode(text) else json.dumps(frame, separators=(",", ":"))
+
+
+def welcome_frame(you: int | None, view: dict[str, Any]) -> WelcomeFrame:
+    """The seat's whole view."""
+    return {"type": "welcome", "you": you, "seq": view["seq"], "view": view}
+
+
+def update_frame(seq: int, kind: str, events: list[dict[str, Any]], view: dict[str, Any]) -> UpdateFrame:
+    """One change at the table as a seat may see it."""
+    return {"type": "update", "seq": seq, "kind": kind, "events": events, "view": view}
+
+
+def ack_frame(ref: str, seq: int) -> AckFrame:
+    """An applied intent."""
+    return {"type": "ack", "ref": ref, "seq": seq}
+
+
+def refused_frame(ref: str, code: str, message: str) -> RefusedFrame:
+    """A refused intent; nothing changed."""
+    return {"type": "refused", "ref": ref, "code": code, "message": message}
+
+
+def error_frame(code: str, message: str, reason: str | None = None) -> ErrorFrame:
+    """A frame the server could not take."""
+    frame: ErrorFrame = {"type": "error", "code": code, "message": message}
+    if reason is not None:
+        frame["reason"] = reason
+    return frame
+
+
+def pong_frame(t: int | float | str | None) -> PongFrame:
+    """The answer to a ping."""
+    return {"type": "pong", "t": t}

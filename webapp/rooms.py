@@ -21,7 +21,8 @@ from aiohttp import web
 from engine.core.events import for_seat
 from engine.service.bus import Subscription, Update
 from engine.service.tables import TableService
-from webapp.protocol import ServerFrame, dump
+from webapp.protocol import ServerFrame, dump, update_frame
+from webapp.public import PublicTables
 
 log = logging.getLogger(__name__)
 LAG_BYTES = 32 * 1024  # below asyncio's 64 KiB high-water mark, so a write never has to wait
@@ -62,6 +63,7 @@ class Room:
     def __init__(self, rooms: Rooms, service: TableService, table_id: str) -> None:
         self.rooms = rooms
         self.service = service
+        self.public = rooms.public
         self.table_id = table_id
         self.members: dict[Member, Any] = {}  # member -> its transport
         self.count = 0  # updates taken from the subscription so far
@@ -90,6 +92,7 @@ class Room:
     async def _fan_out(self, update: Update) -> None:
         snapshot = update.snapshot
         texts: dict[int | None, str] = {}
+        table: dict[str, Any] | None = None  # the web's form of the table, shared by every seat
         for member, transport in tuple(self.members.items()):
             if member.skip >= self.count:
                 continue
@@ -104,10 +107,10 @@ class Room:
             seat = snapshot.info.seat_of(member.user_id)
             text = texts.get(seat)
             if text is None:
-                text = texts[seat] = dump({
-                    "type": "update", "seq": update.seq, "kind": update.kind,
-                    "events": for_seat(update.events, seat), "view": snapshot.view(seat),
-                })
+                if table is None:
+                    table = self.public.table(snapshot.info)
+                view = self.public.view(snapshot, seat, table)
+                text = texts[seat] = dump(update_frame(update.seq, update.kind, for_seat(update.events, seat), view))
             await write(member.ws, text)
 
     async def close(self) -> None:
@@ -121,9 +124,15 @@ class Room:
 class Rooms:
     """Every room of the process, by table id."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, public: PublicTables | None = None) -> None:
         self.service = service
+        self.public = public or PublicTables()
         self._rooms: dict[str, Room] = {}
+
+    def count(self, table_id: str) -> int:
+        """How many sockets a table has open."""
+        room = self._rooms.get(table_id)
+        return len(room.members) if room is not None else 0
 
     def join(self, table_id: str, member: Member, transport: Any) -> Room:
         """Add a socket to its table's room (opening the room if needed)."""

@@ -9,16 +9,18 @@ onto the bot application's ``update_queue``, exactly as polling would deliver th
 from __future__ import annotations
 
 import hmac
-import json
 from typing import Any
 
 from aiohttp import web
 from telegram import Update
 
+from webapp.api import read_body
 from webapp.keys import BOT, SETTINGS
+from webapp.protocol import JsonError, load_json
 
 WEBHOOK_PATH = "/telegram/webhook"
 MAX_UPDATE = 1024 * 1024
+MAX_DEPTH = 64  # Telegram's updates nest replies and entities a few levels deep, never dozens
 
 
 async def telegram_webhook(request: web.Request) -> web.Response:
@@ -28,12 +30,15 @@ async def telegram_webhook(request: web.Request) -> web.Response:
     given = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
     if not secret or not hmac.compare_digest(given.encode(), secret.encode()):
         return web.json_response({"code": "forbidden", "message": "Wrong or missing secret token."}, status=403)
-    if request.content_length is not None and request.content_length > MAX_UPDATE:
-        return web.json_response({"code": "too_large", "message": "Update too large."}, status=413)
     try:
-        data: Any = json.loads(await request.read())
-    except ValueError:
-        return web.json_response({"code": "bad_request", "message": "The body must be JSON."}, status=400)
+        data: Any = load_json(await read_body(request, MAX_UPDATE, request.app[SETTINGS].body_timeout), MAX_DEPTH)
+    except web.HTTPRequestEntityTooLarge:
+        return web.json_response({"code": "too_large", "message": "Update too large."}, status=413)
+    except web.HTTPRequestTimeout:
+        return web.json_response({"code": "request_timeout", "message": "The update did not arrive in time."},
+                                 status=408)
+    except JsonError:
+        return web.json_response({"code": "bad_json", "message": "The body must be JSON."}, status=400)
     if not isinstance(data, dict):
         return web.json_response({"code": "bad_request", "message": "The body must be a JSON object."}, status=400)
     await application.update_queue.put(Update.de_json(data, application.bot))

@@ -2,15 +2,18 @@
 
 The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type``):
 
-1. Within 10 s the client sends ``{"type": "hello", "init_data": "...", "last_seq": n | null}``.
-   The server validates the initData (``webapp.auth``) and takes the user from it; the seat
-   is looked up from that user, never taken from the client. Bad or stale initData gets
-   ``{"type": "error", "code": "unauthorized"}`` and the socket is closed; so does an unknown
-   table (``code: "table_not_found"``).
+1. Within ``hello_timeout`` (10 s) of opening, counted from the upgrade and not restarted
+   by anything the client sends (WebSocket pings included), the client sends
+   ``{"type": "hello", "init_data": "...", "last_seq": n | null}``. The server validates
+   the initData (``webapp.auth``) and takes the user from it; the seat is looked up from
+   that user, never taken from the client. Bad or stale initData, or no hello in time,
+   gets ``{"type": "error", "code": "unauthorized"}`` and the socket is closed (4401); so
+   does an unknown table (``code: "table_not_found"``, 4404).
 2. The server answers ``{"type": "welcome", "you": seat | null, "seq": n, "view": {...}}``:
    the whole view for that seat (a spectator's, with no hand, when not seated). A client
    that reconnects sends its ``last_seq`` and gets a fresh welcome, which covers whatever
-   it missed.
+   it missed. ``view.table`` names each seat's player and an opaque ``handle``, and the
+   host as ``host_seat``; never a Telegram user id or chat id (``webapp.public``).
 3. Then every change at the table: ``{"type": "update", "seq": n, "kind": ..., "events":
    [...], "view": {...}}``, the events as this seat may see them (others' private events
    are shadows) and the fresh view. A client that sees ``seq`` jump by more than one, or
@@ -22,9 +25,17 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
    "ref", "seq"}``; a refused one ``{"type": "refused", "ref", "code", "message"}`` sent to
    the sender only, and nothing changed (a move against an old seq: ``code: "stale"``).
 5. A frame that cannot be taken gets ``{"type": "error", "code", "message"}`` and changes
-   nothing: ``malformed_frame`` (not JSON, unknown type, wrong fields), ``too_large``
-   (over 4 KB; over 64 KB closes the socket with 1009), ``flood`` (over 20 frames a
-   second; a client that keeps flooding is disconnected).
+   nothing: ``malformed_frame`` (not JSON, nested over 16 levels, a string that is not
+   valid Unicode, an unknown type, wrong fields), ``too_large`` (over 4 KB; over 64 KB
+   closes the socket with 1009). Frames beyond ``flood_rate`` a second on average (a token
+   bucket holding ``flood_burst``) are not taken: an intent gets ``refused`` with its
+   ``ref`` and ``code: "flood"``, any other frame an ``error`` with ``code: "flood"``; a
+   client that keeps flooding is closed with 1008 ("flood").
+
+Limits, each refused with a close frame 1008 and its reason (after an ``error`` frame
+with the same code once the client has signed in): sockets still to say hello, in all
+and per remote address (``too_many_pending``); sockets per user (``too_many_sockets``);
+sockets per table (``table_crowded``). The numbers are settings (``engine.config``).
 
 Heartbeats are WebSocket pings every 30 s (a peer that does not answer is dropped).
 permessage-deflate is off: it would cost about 0.2 MB per socket for frames of a few KB.
@@ -32,78 +43,66 @@ permessage-deflate is off: it would cost about 0.2 MB per socket for frames of a
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from engine.config import Settings
 from engine.core.errors import Refusal, RefusalCode
-from engine.i18n import Gettext, gettext_for
+from engine.i18n import Gettext, gettext_for, refusal_text
 from engine.service.tables import TableService
 from webapp.api import lobby_op
 from webapp.auth import AuthError, WebUser
-from webapp.keys import ROOMS, SERVICE, SOCKETS, VERIFIER
+from webapp.keys import GATE, PUBLIC, ROOMS, SERVICE, SETTINGS, SOCKETS, VERIFIER
+from webapp.limits import STRIKE_RATE, STRIKES_PER_BURST, Gate, TokenBucket
 from webapp.protocol import (
     ActFrame,
     ErrorFrame,
     FrameError,
     LobbyFrame,
+    ack_frame,
+    error_frame,
     parse_client_frame,
     parse_hello,
+    pong_frame,
+    refused_frame,
+    welcome_frame,
 )
+from webapp.public import PublicTables
 from webapp.rooms import Room, Rooms, send
 
 log = logging.getLogger(__name__)
-HELLO_TIMEOUT = 10.0
 HEARTBEAT = 30.0
+CLOSE_TIMEOUT = 3.0  # seconds to wait for the peer's answer to our close frame
 MAX_FRAME = 4 * 1024  # larger frames are refused with an error frame
 HARD_LIMIT = 64 * 1024  # larger ones close the socket (aiohttp answers 1009)
-FLOOD_RATE = 20.0  # frames per second, with bursts of as many
-FLOOD_CLOSE = 60  # frames refused for flooding before the socket is closed
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
-CLOSE_FLOOD = 4429
-
-
-class TokenBucket:
-    """At most ``rate`` frames a second on average, bursts of ``rate``."""
-
-    def __init__(self, rate: float, clock: Any = time.monotonic) -> None:
-        self.rate = rate
-        self.tokens = rate
-        self.clock = clock
-        self.last = clock()
-
-    def take(self) -> bool:
-        """Spend one token if there is one."""
-        now = self.clock()
-        self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-
-def error_frame(code: str, message: str) -> ErrorFrame:
-    """An error frame."""
-    return {"type": "error", "code": code, "message": message}
+CLOSE_POLICY = WSCloseCode.POLICY_VIOLATION  # 1008: limits and floods
 
 
 class TableSocket:
     """One authenticated socket at one table: reads its intents; its room sends it the table's updates."""
 
-    def __init__(self, ws: web.WebSocketResponse, service: TableService, table_id: str, user: WebUser) -> None:
+    def __init__(
+        self, ws: web.WebSocketResponse, service: TableService, table_id: str, user: WebUser, settings: Settings,
+        public: PublicTables,
+    ) -> None:
         self.ws = ws
         self.service = service
         self.table_id = table_id
         self.user = user
         self.user_id = user.id
-        self._: Gettext = gettext_for(user.language_code or None)
-        self.bucket = TokenBucket(FLOOD_RATE)
-        self.flooded = 0
+        self.settings = settings
+        self.public = public
+        self.lang = user.language_code or None
+        self._: Gettext = gettext_for(self.lang)
+        self.bucket = TokenBucket(settings.flood_rate, settings.flood_burst)
+        # refused frames; a client that keeps flooding runs out of these and is closed
+        self.strikes = TokenBucket(settings.flood_rate * STRIKE_RATE, settings.flood_burst * STRIKES_PER_BURST)
         self.skip = 0
         self.lagging = False
         self.room: Room | None = None
@@ -121,8 +120,7 @@ class TableSocket:
         if self.room is not None:
             self.skip = self.room.covered()
         seat = snapshot.info.seat_of(self.user_id)
-        view = snapshot.view(seat)
-        await send(self.ws, {"type": "welcome", "you": seat, "seq": view["seq"], "view": view})
+        await send(self.ws, welcome_frame(seat, self.public.view(snapshot, seat)))
 
     async def come_back(self) -> None:
         """Opening the table is coming back: a seat on autopilot waits for its owner again."""
@@ -150,13 +148,8 @@ class TableSocket:
             if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
                 return
             if not self.bucket.take():
-                self.flooded += 1
-                if self.flooded >= FLOOD_CLOSE:
-                    await send(ws, error_frame("flood", self._("Too many messages; disconnected.")))
-                    await ws.close(code=CLOSE_FLOOD, message=b"flood")
+                if not await self._flooded(msg.data if msg.type is WSMsgType.TEXT else None):
                     return
-                if self.flooded == 1 or self.flooded % 10 == 0:
-                    await send(ws, error_frame("flood", self._("Too many messages; slow down.")))
                 continue
             if msg.type is not WSMsgType.TEXT:
                 await send(ws, error_frame("malformed_frame", self._("Frames must be JSON text.")))
@@ -165,6 +158,23 @@ class TableSocket:
                 await send(ws, error_frame("too_large", self._("That message is too large.")))
                 continue
             await self._handle(msg.data)
+
+    async def _flooded(self, text: str | None) -> bool:
+        """Answer a frame that came too fast without acting on it; False once the socket is closed for flooding."""
+        if not self.strikes.take():
+            await send(self.ws, error_frame("flood", self._("Too many messages; disconnected.")))
+            await self.ws.close(code=CLOSE_POLICY, message=b"flood")
+            return False
+        message = self._("Too many messages; slow down.")
+        try:
+            frame = parse_client_frame(text) if text is not None and len(text) <= MAX_FRAME else None
+        except FrameError:
+            frame = None
+        if frame is not None and (frame["type"] == "act" or frame["type"] == "lobby"):
+            await send(self.ws, refused_frame(frame["ref"], "flood", message))
+        else:
+            await send(self.ws, error_frame("flood", message))
+        return True
 
     async def _handle(self, text: str) -> None:
         try:
@@ -177,7 +187,7 @@ class TableSocket:
         elif frame["type"] == "lobby":
             await self._lobby(frame)
         elif frame["type"] == "ping":
-            await send(self.ws, {"type": "pong", "t": frame["t"]})
+            await send(self.ws, pong_frame(frame["t"]))
         else:  # resync, or a repeated hello
             await self.welcome()
 
@@ -191,11 +201,12 @@ class TableSocket:
             log.exception("move failed at table %s", self.table_id)
             await self._refused(frame["ref"], Refusal(RefusalCode.SERVER_ERROR))
             return
-        await send(self.ws, {"type": "ack", "ref": frame["ref"], "seq": result.seq})
+        await send(self.ws, ack_frame(frame["ref"], result.seq))
 
     async def _lobby(self, frame: LobbyFrame) -> None:
         try:
-            info = await lobby_op(self.service, self.table_id, self.user, frame["op"], frame["changes"])
+            info = await lobby_op(self.service, self.table_id, self.user, frame["op"], frame["changes"],
+                                  max_open=self.settings.max_open_tables_per_user)
         except Refusal as refusal:
             await self._refused(frame["ref"], refusal)
             return
@@ -203,20 +214,26 @@ class TableSocket:
             log.exception("lobby %s failed at table %s", frame["op"], self.table_id)
             await self._refused(frame["ref"], Refusal(RefusalCode.SERVER_ERROR))
             return
-        await send(self.ws, {"type": "ack", "ref": frame["ref"], "seq": info.seq})
+        await send(self.ws, ack_frame(frame["ref"], info.seq))
 
     async def _refused(self, ref: str, refusal: Refusal) -> None:
-        await send(self.ws, {"type": "refused", "ref": ref, "code": refusal.code, "message": self._(refusal.message)})
+        snapshot = self.service.snapshot(self.table_id)
+        spanish = snapshot is not None and snapshot.info.game == "coins"
+        await send(self.ws, refused_frame(ref, refusal.code, refusal_text(refusal, self.lang, spanish=spanish)))
 
 
 async def _hello(ws: web.WebSocketResponse, request: web.Request) -> WebUser | None:
-    """Wait for the hello frame and return its validated user, or close the socket."""
+    """Wait for the hello frame and return its validated user, or close the socket.
+
+    The deadline is absolute: ``asyncio.timeout`` around the whole wait, because
+    ``receive(timeout=...)`` starts its timeout again after every ping it answers.
+    """
     _ = gettext_for(None)
     try:
-        msg = await ws.receive(timeout=HELLO_TIMEOUT)
+        async with asyncio.timeout(request.app[SETTINGS].hello_timeout):
+            msg = await ws.receive()
     except TimeoutError:
-        await send(ws, error_frame("unauthorized", _("Say hello with your sign-in data first.")))
-        await ws.close(code=CLOSE_UNAUTHORIZED, message=b"no hello")
+        await _reject(ws, error_frame("unauthorized", _("Say hello with your sign-in data first."), "no_hello"))
         return None
     if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
         return None
@@ -232,41 +249,58 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request) -> WebUser | N
     except FrameError as exc:
         await _reject(ws, error_frame(exc.code, _(exc.message)))
     except AuthError as exc:
-        frame_out = error_frame(exc.code, _(exc.message))
-        frame_out["reason"] = exc.reason
-        await _reject(ws, frame_out)
+        await _reject(ws, error_frame(exc.code, _(exc.message), exc.reason))
     return None
 
 
-async def _reject(ws: web.WebSocketResponse, frame: ErrorFrame) -> None:
+async def _reject(ws: web.WebSocketResponse, frame: ErrorFrame, code: int = CLOSE_UNAUTHORIZED) -> None:
     await send(ws, frame)
-    await ws.close(code=CLOSE_UNAUTHORIZED, message=frame["code"].encode())
+    await ws.close(code=code, message=frame["code"].encode())
 
 
 async def table_socket(request: web.Request) -> web.WebSocketResponse:
     """GET /ws/{table_id}: the table's WebSocket."""
-    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=HARD_LIMIT, compress=False)
+    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=HARD_LIMIT, compress=False, timeout=CLOSE_TIMEOUT)
     await ws.prepare(request)
-    sockets = request.app[SOCKETS]
+    sockets, gate = request.app[SOCKETS], request.app[GATE]
     sockets.add(ws)
     try:
-        user = await _hello(ws, request)
-        if user is None:
-            return ws
-        service = request.app[SERVICE]
-        table_id = request.match_info["table_id"]
-        try:
-            await service.info(table_id)  # loads the table into memory, or refuses
-        except Refusal as refusal:
-            await send(ws, error_frame(refusal.code, gettext_for(user.language_code or None)(refusal.message)))
-            await ws.close(code=CLOSE_NOT_FOUND, message=refusal.code.encode())
-            return ws
-        await TableSocket(ws, service, table_id, user).run(request.app[ROOMS], request.transport)
+        with gate.unauthenticated(request.remote or "") as refused:
+            if refused is not None:
+                await ws.close(code=CLOSE_POLICY, message=refused.encode())
+                return ws
+            user = await _hello(ws, request)
+        if user is not None:
+            await _serve(ws, request, user)
     finally:
         sockets.discard(ws)
         if not ws.closed:
             await ws.close()
     return ws
+
+
+async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser) -> None:
+    """Serve a signed-in socket at its table, within the limits per user and per table."""
+    app = request.app
+    service, rooms, settings = app[SERVICE], app[ROOMS], app[SETTINGS]
+    _ = gettext_for(user.language_code or None)
+    table_id = request.match_info["table_id"]
+    try:
+        await service.info(table_id)  # loads the table into memory, or refuses
+    except Refusal as refusal:
+        await _reject(ws, error_frame(refusal.code, refusal_text(refusal, user.language_code or None)), CLOSE_NOT_FOUND)
+        return
+    if rooms.count(table_id) >= settings.max_sockets_per_table:
+        await _reject(ws, error_frame("table_crowded", _("Too many people have this table open; try again later.")),
+                      CLOSE_POLICY)
+        return
+    with app[GATE].signed_in(user.id) as admitted:
+        if not admitted:
+            await _reject(ws, error_frame("too_many_sockets",
+                                          _("You have too many tables open at once; close one and try again.")),
+                          CLOSE_POLICY)
+            return
+        await TableSocket(ws, service, table_id, user, settings, app[PUBLIC]).run(rooms, request.transport)
 
 
 async def close_sockets(app: web.Application) -> None:
@@ -277,7 +311,7 @@ async def close_sockets(app: web.Application) -> None:
 
 
 async def _rooms_ctx(app: web.Application) -> AsyncIterator[None]:
-    rooms = app[ROOMS] = Rooms(app[SERVICE])
+    rooms = app[ROOMS] = Rooms(app[SERVICE], app[PUBLIC])
     yield
     await rooms.close()
 
@@ -285,6 +319,7 @@ async def _rooms_ctx(app: web.Application) -> AsyncIterator[None]:
 def setup_ws(app: web.Application) -> None:
     """Add the WebSocket route (after the service's own start-up)."""
     app[SOCKETS] = set()
+    app[GATE] = Gate(app[SETTINGS])
     app.cleanup_ctx.append(_rooms_ctx)
     app.router.add_get("/ws/{table_id}", table_socket)
     app.on_shutdown.append(close_sockets)

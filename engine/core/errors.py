@@ -51,6 +51,14 @@ class RefusalCode(StrEnum):
     NAME_REQUIRED = "name_required"
     CREATE_SHAPE = "create_shape"
     CHANGES_NOT_OBJECT = "changes_not_object"
+    BAD_JSON = "bad_json"
+    BAD_NAME = "bad_name"
+    NAME_NOT_TEXT = "name_not_text"
+    BAD_PAGE_LIMIT = "bad_page_limit"
+    BAD_CURSOR = "bad_cursor"
+    TOO_MANY_TABLES = "too_many_tables"
+    SETTING_NAME_TOO_LONG = "setting_name_too_long"
+    SETTING_VALUE_SHAPE = "setting_value_shape"
     # the shape of a move
     MALFORMED_ACTION = "malformed_action"
     ACTION_NOT_JSON = "action_not_json"
@@ -143,6 +151,14 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.NAME_REQUIRED: (N_("Type a name to sign in."), ()),
     C.CREATE_SHAPE: (N_('Send {{"game": "<name>", "options": {{...}}}}.'), ()),
     C.CHANGES_NOT_OBJECT: (N_('"changes" must be an object.'), ()),
+    C.BAD_JSON: (N_("The body must be a JSON object."), ()),
+    C.BAD_NAME: (N_("Type a name to sign in."), ()),
+    C.NAME_NOT_TEXT: (N_("That name holds characters that are not valid text."), ()),
+    C.BAD_PAGE_LIMIT: (N_("limit must be a number from 1 to {maximum}."), ("maximum",)),
+    C.BAD_CURSOR: (N_("That page of tables is gone; start again from the first page."), ()),
+    C.TOO_MANY_TABLES: (N_("You already have {limit} open tables; finish or leave one first."), ("limit",)),
+    C.SETTING_NAME_TOO_LONG: (N_("That setting name is too long."), ()),
+    C.SETTING_VALUE_SHAPE: (N_("The setting {name} takes a short word or a number."), ("name",)),
     C.MALFORMED_ACTION: (N_('An action is an object with a "type", like {example}.'), ("example",)),
     C.ACTION_NOT_JSON: (N_("A move must be plain JSON."), ()),
     C.ACTION_TOO_LARGE: (N_("That move is far too large."), ()),
@@ -232,7 +248,8 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
 # Specific codes that report a broader code on the wire (HTTP statuses and clients key on it).
 FAMILY: dict[RefusalCode, RefusalCode] = {
     **{c: C.BAD_REQUEST for c in (C.BODY_NOT_JSON, C.BODY_NOT_OBJECT, C.UNKNOWN_OPERATION, C.NAME_REQUIRED,
-                                  C.CREATE_SHAPE, C.CHANGES_NOT_OBJECT)},
+                                  C.CREATE_SHAPE, C.CHANGES_NOT_OBJECT, C.BAD_PAGE_LIMIT)},
+    C.NAME_NOT_TEXT: C.BAD_NAME,
     **{c: C.MALFORMED_ACTION for c in (C.ACTION_NOT_JSON, C.ACTION_TOO_LARGE, C.MOVE_WITHOUT_SEQ, C.CARDS_NOT_A_LIST,
                                        C.FIELD_NOT_A_WORD, C.BID_NOT_A_NUMBER)},
     **{c: C.BAD_TRICK for c in (C.TRICK_NOT_THREE, C.TRICK_TOO_LONG, C.TRICK_REPEATS_CARD)},
@@ -242,7 +259,8 @@ FAMILY: dict[RefusalCode, RefusalCode] = {
     **{c: C.SPACE_EMPTY for c in (C.CORNER_NEEDS_KING, C.SIDE_NEEDS_FILL, C.NO_PILE_TO_MOVE_ONTO)},
     **{c: C.DOES_NOT_FIT for c in (C.NOTHING_ON_ACE, C.NOT_ONE_LOWER, C.SAME_COLOUR)},
     C.PILE_NOT_KING: C.NOT_A_KING,
-    **{c: C.BAD_OPTIONS for c in (C.UNKNOWN_SETTING, C.SETTING_OUT_OF_RANGE, C.SETTING_NOT_A_CHOICE,
+    **{c: C.BAD_OPTIONS for c in (C.SETTING_NAME_TOO_LONG, C.SETTING_VALUE_SHAPE,
+                                  C.UNKNOWN_SETTING, C.SETTING_OUT_OF_RANGE, C.SETTING_NOT_A_CHOICE,
                                   C.OPTION_NOT_UNDERSTOOD, C.BAD_FIRST_DEALER, C.NO_SUCH_SEAT, C.BAD_REMOVED_CARD,
                                   C.OPTION_NOT_FOR_VARIANT, C.DRAW_UNTIL_PLAYABLE_AT_START, C.PLAYER_COUNT_FIXED,
                                   C.PLAYER_COUNT_RANGE)},

@@ -710,11 +710,15 @@ class TableService:
         """The table if this process is serving it."""
         return self._tables.get(table_id)
 
-    async def tables_of(self, user_id: int) -> list[TableInfo]:
-        """Unfinished tables where the user has a seat, newest first."""
-        ids = await self.store.table_ids_of_user(user_id, ("lobby", "playing"))
+    async def tables_of(self, user_id: int, *, limit: int = 100, before: str | None = None) -> list[TableInfo]:
+        """Unfinished tables where the user has a seat, newest first (a page of ``limit`` after table ``before``)."""
+        ids = await self.store.table_ids_of_user(user_id, ("lobby", "playing"), limit, before)
         found = [await self._table(table_id) for table_id in ids]
         return [t.info() for t in found if t.row.status in ("lobby", "playing") and t.seat_of(user_id) is not None]
+
+    async def count_open_tables(self, user_id: int) -> int:
+        """How many tables in the lobby or being played the user has a seat at."""
+        return await self.store.count_tables_of_user(user_id, ("lobby", "playing"))
 
     async def tables_in_chat(self, chat_id: int, *statuses: str) -> list[TableInfo]:
         """A chat's tables with these statuses (default: unfinished), newest first."""

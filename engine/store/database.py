@@ -303,16 +303,33 @@ class Store:
             )
             return [r.id for r in rows]
 
-    async def table_ids_of_user(self, user_id: int, statuses: Sequence[str], limit: int = 100) -> list[str]:
-        """Ids of the tables where a user has a seat, with these statuses, newest first."""
+    async def table_ids_of_user(
+        self, user_id: int, statuses: Sequence[str], limit: int = 100, before: str | None = None
+    ) -> list[str]:
+        """Ids of the tables where a user has a seat, with these statuses, newest first (after ``before``'s page)."""
+        query = (
+            select(tables.c.id)
+            .join(seats, seats.c.table_id == tables.c.id)
+            .where(seats.c.user_id == user_id, tables.c.status.in_(tuple(statuses)))
+        )
         async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(tables.c.id)
-                .join(seats, seats.c.table_id == tables.c.id)
-                .where(seats.c.user_id == user_id, tables.c.status.in_(tuple(statuses)))
-                .order_by(tables.c.created_at.desc()).limit(limit)
-            )
+            if before is not None:
+                created = (await conn.execute(select(tables.c.created_at).where(tables.c.id == before))).scalar()
+                if created is None:
+                    return []
+                query = query.where(
+                    (tables.c.created_at < created) | ((tables.c.created_at == created) & (tables.c.id < before)))
+            rows = await conn.execute(query.order_by(tables.c.created_at.desc(), tables.c.id.desc()).limit(limit))
             return [r.id for r in rows]
+
+    async def count_tables_of_user(self, user_id: int, statuses: Sequence[str]) -> int:
+        """How many tables with these statuses a user has a seat at."""
+        async with self.engine.connect() as conn:
+            found = await conn.execute(
+                select(func.count()).select_from(tables.join(seats, seats.c.table_id == tables.c.id))
+                .where(seats.c.user_id == user_id, tables.c.status.in_(tuple(statuses)))
+            )
+            return int(found.scalar_one())
 
     async def _load_tables(self, where: Any) -> list[TableRow]:
         async with self.engine.connect() as conn:

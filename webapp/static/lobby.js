@@ -34,8 +34,8 @@ function optionRow(setting, value, editable, ctx) {
 export function renderLobby(container, view, ctx) {
   const table = view.table;
   const seated = typeof view.you === "number";
-  const isHost = ctx.userId !== undefined && ctx.userId === table.host_user_id;
-  const free = table.seats.filter((s) => s.user_id === null && !s.is_ai).length;
+  const isHost = seated && table.host_seat === view.you;
+  const free = table.seats.filter((s) => s.handle === null && !s.is_ai).length;
   const game = ctx.games.find((g) => g.name === table.game);
   const settings = game ? game.settings : Object.keys(table.options).map((name) => ({ name, label: name, choices: [] }));
   const link = shareLink(table.id, ctx.botUsername);
@@ -49,12 +49,12 @@ export function renderLobby(container, view, ctx) {
       who = h("span", {}, h("span", { class: "pname", text: s.name }),
         s.name.includes(t("ai")) ? null : h("span", { class: "badge ai", text: t("ai") }));
     }
-    else if (s.user_id !== null) {
+    else if (s.handle !== null) {
       who = h("span", {}, h("span", { class: "pname", text: s.name }),
-        s.user_id === table.host_user_id ? h("span", { class: "badge", text: t("host") }) : null,
+        s.seat === table.host_seat ? h("span", { class: "badge", text: t("host") }) : null,
         s.seat === view.you ? h("span", { class: "badge you", text: t("you") }) : null);
     } else who = h("span", { class: "empty", text: t("empty_seat") });
-    return h("li", { class: s.is_ai ? "ai" : s.user_id !== null ? "taken" : "free", dataset: { seat: String(s.seat) } }, who);
+    return h("li", { class: s.is_ai ? "ai" : s.handle !== null ? "taken" : "free", dataset: { seat: String(s.seat) } }, who);
   }));
 
   const buttons = h("div", { class: "lobby-actions" });

@@ -1,0 +1,50 @@
+"""A table as the web shows it: seat names and opaque seat handles, never a Telegram user id or chat id.
+
+``TableInfo`` (the service's summary, read directly by the bot) names every player's
+Telegram user id and the group's chat id. Anyone signed in who knows a table id may open
+it, so what leaves through the API and the sockets carries instead, per seat, an opaque
+``handle`` (the same person keeps it at that table; it cannot be turned back into an id,
+nor linked to the same person at another table) and the host as ``host_seat``. A viewer
+finds their own seat in the view's ``you``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from typing import Any
+
+from engine.service.live import Snapshot, TableInfo
+
+HANDLE_CHARS = 16
+
+
+class PublicTables:
+    """Builds the web's form of tables and views, with handles keyed by a server secret."""
+
+    def __init__(self, key: bytes | None = None) -> None:
+        self._key = key if key is not None else secrets.token_bytes(32)
+
+    def handle(self, table_id: str, user_id: int) -> str:
+        """The opaque handle of a person at a table."""
+        digest = hmac.new(self._key, f"{table_id}:{user_id}".encode(), hashlib.sha256).hexdigest()
+        return digest[:HANDLE_CHARS]
+
+    def table(self, info: TableInfo) -> dict[str, Any]:
+        """The table's summary for any signed-in user."""
+        return {
+            "id": info.id, "game": info.game, "title": info.title, "options": info.options, "size": info.size,
+            "status": info.status, "host_seat": info.seat_of(info.host_user_id),
+            "seats": [{
+                "seat": s.seat, "name": s.name,
+                "handle": self.handle(info.id, s.user_id) if s.user_id is not None else None,
+                "is_ai": s.is_ai, "autopilot": s.autopilot,
+            } for s in info.seats],
+            "seq": info.seq, "seed_hash": info.seed_hash, "seed": info.seed, "timer": info.timer,
+            "deadline": info.deadline, "to_act": list(info.to_act), "result": info.result,
+        }
+
+    def view(self, snapshot: Snapshot, seat: int | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A seat's view with the web's form of the table (pass ``table`` to share one among seats)."""
+        return {**snapshot.view(seat), "table": table if table is not None else self.table(snapshot.info)}
