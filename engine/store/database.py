@@ -1,5 +1,9 @@
 """The durable store: SQLite by default, PostgreSQL when the URL says so, one code path.
 
+Every write goes through one writer task: whatever is waiting at the same time (moves,
+table rows, users) is committed in one transaction, so SQLite never sees two writers
+at once ("database is locked" cannot happen) and PostgreSQL gets batched inserts.
+
 Tables, seats and users are rows; moves are an append-only log with a unique
 ``(table_id, seq)``. Appends are group-committed: every move waiting at the same time
 goes into one transaction, and each caller is answered only after that commit, so a
@@ -14,7 +18,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,6 +85,18 @@ class Pending:
     future: asyncio.Future[None]
 
 
+@dataclass(slots=True)
+class Job:
+    """Any other write waiting for the next group commit; ``done`` runs once it is committed."""
+
+    work: Callable[[Any], Awaitable[None]]
+    future: asyncio.Future[None]
+    done: Callable[[], None] | None = None
+
+
+Write = Pending | Job
+
+
 class Store:
     """Reads and writes tables, seats, users and the move log."""
 
@@ -89,7 +105,7 @@ class Store:
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        self._pending: list[Pending] = []
+        self._pending: list[Write] = []  # every write goes through the one writer task: no "database is locked"
         self.origin = ""  # this process's name in change notices (set by the service when it shares the database)
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
@@ -145,6 +161,15 @@ class Store:
         self._wake.set()
         await future
 
+    async def _write(self, work: Callable[[Any], Awaitable[None]], done: Callable[[], None] | None = None) -> None:
+        """Run ``work(connection)`` in the writer's next group commit and wait until it is durable."""
+        if self._writer is None:
+            raise RuntimeError("the store is not open")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(Job(work, future, done))
+        self._wake.set()
+        await future
+
     async def _write_loop(self) -> None:
         while True:
             await self._wake.wait()
@@ -153,48 +178,56 @@ class Store:
             if batch:
                 await self._write_batch(batch)
 
-    async def _write_batch(self, batch: list[Pending]) -> None:
+    async def _write_batch(self, batch: list[Write]) -> None:
         try:
             async with self.engine.begin() as conn:
-                await conn.execute(insert(actions), [p.action for p in batch])
-                for pending in batch:
-                    await self._write_table(conn, pending)
-                    await self._notice(conn, pending.action["table_id"], pending.action["seq"], "moved")
+                moves = [item.action for item in batch if isinstance(item, Pending)]
+                if moves:
+                    await conn.execute(insert(actions), moves)
+                for item in batch:
+                    await self._write_rest(conn, item)
             self.commits += 1
-        except (IntegrityError, StaleRow):
-            for pending in batch:  # one bad row must not sink the others: retry one by one
-                await self._write_one(pending)
+        except Exception:
+            for item in batch:  # one bad write must not sink the others: each alone, with its own answer
+                await self._write_one(item)
             return
-        except Exception as exc:
-            for pending in batch:
-                if not pending.future.done():
-                    pending.future.set_exception(exc)
-            return
-        for pending in batch:
-            if pending.table is not None:
-                pending.table.version += 1
-            if not pending.future.done():
-                pending.future.set_result(None)
+        for item in batch:
+            self._settle(item)
 
-    async def _write_one(self, pending: Pending) -> None:
+    async def _write_one(self, item: Write) -> None:
         try:
             async with self.engine.begin() as conn:
-                await conn.execute(insert(actions), [pending.action])
-                await self._write_table(conn, pending)
-                await self._notice(conn, pending.action["table_id"], pending.action["seq"], "moved")
+                if isinstance(item, Pending):
+                    await conn.execute(insert(actions), [item.action])
+                await self._write_rest(conn, item)
             self.commits += 1
-        except (IntegrityError, StaleRow):
-            if not pending.future.done():
-                pending.future.set_exception(Refusal(RefusalCode.STALE))
+        except (IntegrityError, StaleRow) as exc:
+            if not item.future.done():
+                item.future.set_exception(Refusal(RefusalCode.STALE) if isinstance(item, Pending) else exc)
             return
         except Exception as exc:
-            if not pending.future.done():
-                pending.future.set_exception(exc)
+            if not item.future.done():
+                item.future.set_exception(exc)
             return
-        if pending.table is not None:
-            pending.table.version += 1
-        if not pending.future.done():
-            pending.future.set_result(None)
+        self._settle(item)
+
+    async def _write_rest(self, conn: Any, item: Write) -> None:
+        """Everything of one write but a move's log row (inserted for the whole batch at once)."""
+        if isinstance(item, Job):
+            await item.work(conn)
+            return
+        await self._write_table(conn, item)
+        await self._notice(conn, item.action["table_id"], item.action["seq"], "moved")
+
+    @staticmethod
+    def _settle(item: Write) -> None:
+        """A write is durable: bring the caller's row copy up to the stored version and answer."""
+        if isinstance(item, Pending) and item.table is not None:
+            item.table.version += 1
+        elif isinstance(item, Job) and item.done is not None:
+            item.done()
+        if not item.future.done():
+            item.future.set_result(None)
 
     async def _write_table(self, conn: Any, pending: Pending) -> None:
         row = pending.table
@@ -227,23 +260,31 @@ class Store:
 
     async def create_table(self, row: TableRow) -> None:
         """Insert a new table with its seats."""
-        async with self.engine.begin() as conn:
+
+        async def work(conn: Any) -> None:
             await conn.execute(insert(tables).values(**_table_values(row)))
             await self._write_seats(conn, row.id, row.seats)
+
+        await self._write(work)
 
     async def save_table(
         self, row: TableRow, *, with_seats: bool = True, notice: tuple[int, str, str] | None = None
     ) -> None:
         """Store a table's changed fields (and its seats); ``notice`` (seq, kind, events) tells the other processes."""
         row.updated_at = time.time()
-        async with self.engine.begin() as conn:
+
+        async def work(conn: Any) -> None:
             if notice is not None:
                 await self._notice(conn, row.id, *notice)
             await self._update_row(conn, row)
             if with_seats:
                 await conn.execute(seats.delete().where(seats.c.table_id == row.id))
                 await self._write_seats(conn, row.id, row.seats)
-        row.version += 1
+
+        def stored() -> None:
+            row.version += 1
+
+        await self._write(work, stored)
 
     @staticmethod
     async def _update_row(conn: Any, row: TableRow) -> None:
@@ -361,15 +402,18 @@ class Store:
 
     async def upsert_user(self, user_id: int, name: str) -> None:
         """Remember a user and their current display name."""
-        async with self.engine.begin() as conn:
+
+        async def work(conn: Any) -> None:
             done = await conn.execute(update(users).where(users.c.id == user_id).values(name=name))
             if done.rowcount == 0:
                 try:
                     async with conn.begin_nested():
                         await conn.execute(insert(users).values(
                             id=user_id, name=name, notify=True, can_message=False, created_at=time.time()))
-                except IntegrityError:
+                except IntegrityError:  # another process added them a moment ago
                     await conn.execute(update(users).where(users.c.id == user_id).values(name=name))
+
+        await self._write(work)
 
     async def user_settings(self, user_id: int) -> dict[str, Any] | None:
         """A user's name and settings, or None if unknown."""
@@ -384,8 +428,10 @@ class Store:
         """Change ``notify`` or ``can_message`` for a known user."""
         allowed = {k: v for k, v in flags.items() if k in ("notify", "can_message")}
         if allowed:
-            async with self.engine.begin() as conn:
+            async def work(conn: Any) -> None:
                 await conn.execute(update(users).where(users.c.id == user_id).values(**allowed))
+
+            await self._write(work)
 
     async def stats(self, user_id: int) -> dict[str, dict[str, int]]:
         """Finished games played and won by a user, per game."""

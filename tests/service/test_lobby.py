@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from engine.core.errors import Refusal
@@ -103,3 +105,14 @@ async def test_tables_in_chat_lists_only_that_chats_unfinished_tables_newest_fir
     await service.abandon(first.id, ANN)
     assert [t.id for t in await service.tables_in_chat(-100)] == [second.id]
     assert await service.tables_in_chat(-100, "playing") == []
+
+
+async def test_many_lobby_changes_at_once_share_commits_and_none_is_refused(service: TableService) -> None:
+    lobbies = [(await service.create_table("coins", 500 + i, f"Host{i}")).id for i in range(32)]
+    before = service.store.commits
+    joined = await asyncio.gather(*(service.join(t, 900 + i, f"Guest{i}") for i, t in enumerate(lobbies)))
+    assert [info.seats[1].user_id for info in joined] == [900 + i for i in range(32)]
+    assert service.store.commits - before < 32  # changes waiting together went into shared transactions
+    for i, table_id in enumerate(lobbies):
+        stored = await service.store.load_table(table_id)
+        assert stored is not None and stored.seats[1].user_id == 900 + i
