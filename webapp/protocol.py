@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any, Literal, NotRequired, TypedDict
 
+import orjson
+
 LobbyOp = Literal["join", "leave", "add_ai", "start", "options", "cancel"]
 LOBBY_OPS: tuple[LobbyOp, ...] = ("join", "leave", "add_ai", "start", "options", "cancel")
 MAX_REF = 64
@@ -252,10 +254,12 @@ def parse_hello(data: dict[str, Any]) -> HelloFrame:
 
 
 def dump(frame: ServerFrame) -> str:
-    """A server frame as compact JSON text that is always valid UTF-8."""
-    text = json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
-    # a lone surrogate (from a name stored before names were checked) cannot be written as UTF-8: escape it
-    return text if is_unicode(text) else json.dumps(frame, separators=(",", ":"))
+    """A server frame as compact JSON text that is always valid UTF-8 (orjson: a tenth of the stdlib's time)."""
+    try:
+        return orjson.dumps(frame).decode()
+    except orjson.JSONEncodeError:
+        # a lone surrogate (from a name stored before names were checked) cannot be written as UTF-8: escape it
+        return json.dumps(frame, separators=(",", ":"))
 
 
 def welcome_frame(you: int | None, view: dict[str, Any]) -> WelcomeFrame:
