@@ -1,0 +1,121 @@
+"""Two real ``python -m webapp`` processes on one PostgreSQL database, players connected to different ones.
+
+Ann's socket is on the first process and Bob's on the second; an AI sits in the third
+seat. Every move, whichever process takes it, reaches both sockets in order, the AI
+moves exactly once per turn, and killing the process that drives the AI does not stop
+the game: the other takes the table over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import asyncpg
+import pytest
+
+from engine.store.database import Store, database_url
+from tests.service.conftest import POSTGRES
+from tests.soak.harness import Server
+
+SHARED = ["postgres"] if POSTGRES else []  # two processes need the PostgreSQL server the test command finds
+
+
+@pytest.fixture(params=SHARED)
+async def database(request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    name = f"cardroom_two_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(POSTGRES)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    yield POSTGRES.rsplit("/", 1)[0] + "/" + name
+    admin = await asyncpg.connect(POSTGRES)
+    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await admin.close()
+
+
+class Seat:
+    """One player's socket on one process."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, you: int, view: dict[str, Any]) -> None:
+        self.ws, self.you, self.view = ws, you, view
+        self.seqs: list[int] = []
+
+    async def until_seq(self, seq: int) -> dict[str, Any]:
+        while self.view["seq"] < seq or self.view["state"] is None:
+            frame = await asyncio.wait_for(self.ws.receive_json(), timeout=15)
+            if frame["type"] == "update":
+                if frame["view"]["state"] is not None:
+                    self.seqs.append(frame["seq"])
+                self.view = frame["view"]
+            elif frame["type"] == "welcome":
+                self.seqs.append(-frame["view"]["seq"] - 1)  # a resync: marked, so a gap can never hide
+                self.view = frame["view"]
+        return self.view
+
+
+async def sign_in(session: aiohttp.ClientSession, server: Server, name: str) -> dict[str, str]:
+    async with session.post(server.url + "/api/local/signin", json={"name": name}) as resp:
+        return {"Authorization": f"tma {(await resp.json())['init_data']}"}
+
+
+async def open_socket(session: aiohttp.ClientSession, server: Server, table_id: str, auth: dict[str, str]) -> Seat:
+    ws = await session.ws_connect(f"{server.url}/ws/{table_id}")
+    await ws.send_json({"type": "hello", "init_data": auth["Authorization"][4:], "last_seq": None})
+    welcome = await asyncio.wait_for(ws.receive_json(), timeout=15)
+    assert welcome["type"] == "welcome", welcome
+    return Seat(ws, welcome["you"], welcome["view"])
+
+
+async def test_players_on_two_processes_play_one_table_and_the_ai_survives_its_driver(
+    database: str, tmp_path: Path
+) -> None:
+    shared_dir = tmp_path / "data"  # one local sign-in key for both processes, as one deployment has one token
+    first, second = Server(shared_dir, database), Server(shared_dir, database)
+    first.log_path, second.log_path = tmp_path / "first.log", tmp_path / "second.log"
+    await asyncio.gather(first.start(), second.start())  # starting together also races the migration
+    try:
+        async with aiohttp.ClientSession() as session:
+            ann, bob = await sign_in(session, first, "Ann"), await sign_in(session, second, "Bob")
+            async with session.post(first.url + "/api/tables", json={"game": "coins", "options": {
+                    "first_dealer": "seat:2"}}, headers=ann) as resp:
+                table_id = (await resp.json())["id"]
+            assert (await session.post(f"{second.url}/api/tables/{table_id}/join", headers=bob)).status == 200
+            assert (await session.post(f"{first.url}/api/tables/{table_id}/add_ai", headers=ann)).status == 200
+            seats = {0: await open_socket(session, first, table_id, ann),
+                     1: await open_socket(session, second, table_id, bob)}
+            assert (await session.post(f"{first.url}/api/tables/{table_id}/start", headers=ann)).status == 200
+            seq, killed = 0, False
+            while seq < 18:
+                if seq == 6 and not killed:  # the first process dies; the second must carry the table on alone
+                    first.kill()
+                    killed = True
+                    seats[0] = await open_socket(session, second, table_id, ann)
+                views = {seat: await socket.until_seq(seq) for seat, socket in seats.items()}
+                turn = views[0]["table"]["to_act"]
+                if views[0]["table"]["status"] != "playing" or not turn:
+                    break
+                (seat,) = turn
+                assert views[0]["seq"] == views[1]["seq"] == seq
+                if seat == 2:  # the AI's turn: it moves by itself, on whichever process drives it
+                    seq += 1
+                    continue
+                card = views[seat]["state"]["legal"][0]
+                await seats[seat].ws.send_json({"type": "act", "ref": f"m{seq}", "seq": seq,
+                                                "action": {"type": "play", "card": card}})
+                seq += 1
+            final = await seats[1].until_seq(seq)
+            assert final["seq"] >= 18 and final["table"]["status"] == "playing"
+            assert seats[1].seqs == list(range(seats[1].seqs[0], final["seq"] + 1))  # every move, in order, once
+        store = Store(database_url(database, tmp_path))
+        await store.open()
+        log = await store.load_actions(table_id)
+        await store.close()
+        assert [a.seq for a in log] == list(range(1, len(log) + 1)) and len(log) >= final["seq"]
+        assert sum(a.auto for a in log) == sum(1 for a in log if a.seat == 2)  # only the AI moved automatically
+    finally:
+        first.stop()
+        second.stop()
