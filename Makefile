@@ -45,8 +45,10 @@ test-fast: install-test
 simulate: install
 	$(VENV)/bin/cardroom simulate --game coins --games 20
 
-bench: install
+bench: install-test
+	$(PY) -m pip install --quiet --editable ".[bench]"
 	$(PY) -m bench.engine
+	$(PY) -m bench.bus
 
 # Translations: refresh the template of every user-facing string, then bring every catalog up to date
 # (tests/architecture/test_catalogs.py fails while any string lacks a translation). Catalogs are read
