@@ -78,7 +78,7 @@ async def page(request: web.Request) -> web.StreamResponse:
         "static_version": version,
         "static_url": static_url_for(version),
         "lang": lang,
-        "languages": LANGUAGES,
+        "languages": list(LANGUAGES.items()),  # in order: tojson would sort a dict's keys
         "_": gettext_for(lang),
         "pgettext": translations(lang).pgettext,
         "plurals": plural_forms_for(lang),

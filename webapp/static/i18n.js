@@ -14,9 +14,9 @@ function readJson(id, fallback) {
 const strings = readJson("i18n", {});
 const pluralIndices = readJson("i18n-plural", []);
 
-// The page's language and the languages it can be shown in ({code: endonym}).
+// The page's language and the languages it can be shown in ({code: endonym}, in the server's order).
 export const lang = document.documentElement.lang || "en";
-export const languages = readJson("i18n-languages", { en: "English" });
+export const languages = Object.fromEntries(readJson("i18n-languages", [["en", "English"]]));
 
 const has = (key) => Object.prototype.hasOwnProperty.call(strings, key);
 

@@ -11,6 +11,10 @@ import * as tg from "./tg.js";
 const CHOICE_KEY = "cardroom.lang";
 const COOKIE = "cardroom_lang";
 const YEAR = 365 * 24 * 3600;
+// drawn, not an emoji: not every phone or browser has an emoji font
+const GLOBE = '<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="1.7">' +
+  '<circle cx="12" cy="12" r="9.2"/><path d="M2.8 12h18.4M12 2.8c2.6 2.7 3.9 5.8 3.9 9.2s-1.3 6.5-3.9 9.2' +
+  'M12 2.8C9.4 5.5 8.1 8.6 8.1 12s1.3 6.5 3.9 9.2"/></svg>';
 
 // The supported language for a tag like "ru-RU" or "pt-br": its base if the page has it, else English.
 export function negotiate(tag) {
@@ -75,7 +79,9 @@ export function languageSelect() {
     onchange: (ev) => chooseLanguage(ev.target.value) },
   Object.entries(languages).map(([code, name]) => h("option", { value: code, lang: code, selected: code === lang,
     text: name })));
-  return h("div", { class: "lang-picker" }, h("span", { class: "lang-icon", "aria-hidden": "true", text: "🌐" }), select);
+  const icon = h("span", { class: "lang-icon", "aria-hidden": "true" });
+  icon.innerHTML = GLOBE;
+  return h("div", { class: "lang-picker" }, icon, select);
 }
 
 // The table's top bar: a small button with the language's code that opens a sheet of the languages.
