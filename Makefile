@@ -26,10 +26,11 @@ install-test: $(VENV)/.testtools
 run: install
 	$(PY) -m webapp
 
+# Chromium, and the Noto CJK fonts it needs to draw the Korean page (without them Korean shows as empty boxes).
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-	  else echo "browser tests need Debian's chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
+	@{ command -v chromium >/dev/null 2>&1 && fc-list :lang=ko family 2>/dev/null | grep -q .; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk; \
+	  else echo "browser tests need Debian's chromium and fonts-noto-cjk: sudo apt-get install chromium fonts-noto-cjk" >&2; exit 1; fi; }
 
 lint: install-test
 	$(VENV)/bin/ruff check .
@@ -55,6 +56,6 @@ bench: install-test
 # and compiled in memory at run time, so there is no build step. Add a language with
 #   .venv/bin/pybabel init -i locale/messages.pot -d locale -l de   and list it in engine/i18n.py LANGUAGES.
 messages: install-test
-	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 -k translate:2 -k N_ \
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 -k plurals:1,2 -k translate:2 -k N_ \
 	  -o locale/messages.pot --project=Cardroom --sort-by-file .
 	$(VENV)/bin/pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching --ignore-obsolete

@@ -4,26 +4,58 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import aiohttp_jinja2
 from aiohttp import web
 
-from engine.i18n import DEFAULT_LOCALE, gettext_for, negotiate
+from engine.i18n import DEFAULT_LOCALE, LANGUAGES, gettext_for, negotiate, translations
 from webapp.keys import SETTINGS, STATIC
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
+LANG_COOKIE = "cardroom_lang"  # the page sets it when it settles on a language (the picker, or Telegram's)
+PLURAL_TABLE = 200  # plural indices for n = 0..199; the page maps larger n to n % 100 + 100
 _LANG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?")
 
 
 def page_language(request: web.Request) -> str:
-    """The page's language (one the catalogs have): ``?lang=``, else the browser's first choice, else English."""
-    for candidate in (request.query.get("lang", ""), request.headers.get("Accept-Language", "").split(",")[0]):
+    """The page's language (one the catalogs have): ``?lang=``, else the page's cookie, else the browser's first choice.
+
+    In Telegram the page itself then compares this with the user's ``language_code`` and reloads
+    once with ``?lang=`` when they differ (the server never sees initData before the page runs).
+    """
+    candidates = (request.query.get("lang", ""), request.cookies.get(LANG_COOKIE, ""),
+                  request.headers.get("Accept-Language", "").split(",")[0])
+    for candidate in candidates:
         tag = candidate.split(";")[0].strip()
         if _LANG.fullmatch(tag):
             return negotiate(tag)
     return DEFAULT_LOCALE
+
+
+@cache
+def plural_indices(lang: str) -> tuple[int, ...]:
+    """The catalog's plural form index for each n below PLURAL_TABLE (from its Plural-Forms header)."""
+    rule: Callable[[int], int] = getattr(translations(lang), "plural", lambda n: int(n != 1))
+    return tuple(rule(n) for n in range(PLURAL_TABLE))
+
+
+def plural_forms_for(lang: str) -> Callable[[str, str], list[str]]:
+    """A ``plurals(singular, plural)`` helper for templates: every form of the message in ``lang``, in index order.
+
+    The page picks one with its plural index table, so "{n} cards" reads right for any n in
+    every language: three forms in Russian and Latvian, one in Korean, two in English.
+    """
+    indices = plural_indices(lang)
+    samples = [indices.index(i) for i in sorted(set(indices))]
+    ngettext = translations(lang).ngettext
+
+    def plurals(singular: str, plural: str) -> list[str]:
+        return [ngettext(singular, plural, n) for n in samples]
+
+    return plurals
 
 
 def static_url_for(version: str) -> Callable[[str], str]:
@@ -46,7 +78,11 @@ async def page(request: web.Request) -> web.StreamResponse:
         "static_version": version,
         "static_url": static_url_for(version),
         "lang": lang,
+        "languages": list(LANGUAGES.items()),  # in order: tojson would sort a dict's keys
         "_": gettext_for(lang),
+        "pgettext": translations(lang).pgettext,
+        "plurals": plural_forms_for(lang),
+        "plural_indices": list(plural_indices(lang)),
         "table_id": request.query.get("table", "")[:32],
     }
     response = aiohttp_jinja2.render_template("app.html", request, context)

@@ -151,10 +151,14 @@ async def _offline(route: Route) -> None:
 
 async def open_phone(
     browser: Browser, server: Server, user: dict[str, Any] | None = None, *, start_param: str | None = None,
-    path: str = "/",
+    path: str = "/", locale: str = "en-US",
 ) -> Phone:
-    """A new browser profile at phone size, signed in as ``user`` through the Telegram stub (or with no Telegram)."""
-    context = await browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    """A new browser profile at phone size, signed in as ``user`` through the Telegram stub (or with no Telegram).
+
+    ``locale`` is the browser's language (its Accept-Language).
+    """
+    context = await browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                        locale=locale)
     await context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server.url)
                         else _offline(route))
     if user is not None:

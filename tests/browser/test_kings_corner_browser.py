@@ -171,7 +171,8 @@ async def test_kings_corner_whole_two_player_game_by_tapping(browser: Any, serve
     scores = info.result["scores"]
     for seat in range(2):
         # first_out scores are the cards left in hand (kings_corner/RULES.md §4)
-        await expect(page.locator(".placements")).to_contain_text(f"{scores[seat]} cards left")
+        left = "1 card left" if scores[seat] == 1 else f"{scores[seat]} cards left"
+        await expect(page.locator(".placements")).to_contain_text(left)
     await page.screenshot(path=str(screenshot_path("kings-corner-game-over-390x844.png")))
     await page.locator(".sheet .btn", has_text="View table").tap()
     await expect(page.locator(".sheet-backdrop")).to_have_count(0)

@@ -2,9 +2,10 @@
 
 import { h, clear, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { languageSelect, settleLanguage } from "./language.js";
 import { Api } from "./net.js";
 import { installSprite } from "./cards.js";
-import { TableScreen } from "./table.js";
+import { TableScreen, gameTitle, seatLabel } from "./table.js";
 import { optionLabel, valueLabel } from "./lobby.js";
 import * as tg from "./tg.js";
 
@@ -25,6 +26,7 @@ class App {
   }
 
   async boot() {
+    if (settleLanguage()) return; // reloading in the player's language
     tg.init();
     installSprite();
     try {
@@ -66,8 +68,12 @@ class App {
     return new URLSearchParams(location.search).get("table");
   }
 
+  // The page's address for a table (or home), keeping its ?lang=.
   urlFor(tableId) {
-    return `${location.pathname}${tableId ? `?table=${encodeURIComponent(tableId)}` : ""}${location.hash}`;
+    const url = new URL(location.href);
+    if (tableId) url.searchParams.set("table", tableId);
+    else url.searchParams.delete("table");
+    return `${url.pathname}${url.search}${url.hash}`;
   }
 
   route() {
@@ -143,7 +149,8 @@ class App {
       h("button", { class: "btn primary", type: "submit", text: t("sign_in") }),
       error);
     this.show(h("section", { class: "screen home" },
-      h("header", { class: "hero" }, h("h1", { text: t("app_name") }), h("p", { class: "hint", text: t("local_intro") })),
+      h("header", { class: "hero" }, h("div", { class: "hero-top" }, h("h1", { text: t("app_name") }), languageSelect()),
+        h("p", { class: "hint", text: t("local_intro") })),
       form));
     input.focus();
   }
@@ -154,7 +161,7 @@ class App {
     const list = h("div", { class: "my-tables" });
     const home = h("section", { class: "screen home" },
       h("header", { class: "hero" },
-        h("h1", { text: t("app_name") }),
+        h("div", { class: "hero-top" }, h("h1", { text: t("app_name") }), languageSelect()),
         h("p", { class: "hint", text: t("hello", { name: (this.user && this.user.first_name) || "" }) })),
       this.newGameForm(),
       list);
@@ -174,15 +181,15 @@ class App {
     if (!open.length) return;
     list.append(h("h2", { text: t("your_tables") }), h("ul", { class: "tables" }, open.map((x) => h("li", {},
       h("button", { class: "table-link", type: "button", onclick: () => this.openTable(x.id) },
-        h("span", { class: "pname", text: x.title }),
-        h("span", { class: "hint", text: `${t(`status_${x.status}`)} · ${x.seats.map((s) => s.name || "–").join(", ")}` }))))));
+        h("span", { class: "pname", text: gameTitle(x.game, x.title) }),
+        h("span", { class: "hint", text: `${t(`status_${x.status}`)} · ${x.seats.map((s) => seatLabel(s) || "–").join(", ")}` }))))));
   }
 
   newGameForm() {
     const games = this.config.games || [];
     const fields = h("div", { class: "fields" });
     const gameSelect = h("select", { name: "game", id: "game-select", onchange: () => renderFields() },
-      games.map((g) => h("option", { value: g.name, text: g.title })));
+      games.map((g) => h("option", { value: g.name, text: gameTitle(g.name, g.title) })));
     const error = h("p", { class: "error", role: "alert" });
     const pick = (name, label, choices, value) => h("div", { class: "field" },
       h("label", { for: `opt-${name}`, text: label }),

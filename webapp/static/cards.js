@@ -52,22 +52,36 @@ export function suitIcon(suit, deck, size = 18) {
   return span;
 }
 
+// A suit's name in the page's language: the Spanish and French decks each have their own words
+// (Spanish clubs are Булавы in Russian, French clubs Трефы).
+export function suitName(suit, deck) {
+  return t(`suit_${deck}_${suit}`);
+}
+
+// A card in words, as the page's language says it: "Ace of Cups", "туз червей", "하트 에이스", "kreiču dāma".
 export function cardName(card, deck) {
   const c = parseCard(card);
   if (!c) return card;
   const rankKey = c.rank === "J" ? `rank_J_${deck}` : `rank_${c.rank}`;
   const rank = /^\d+$/.test(c.rank) ? c.rank : t(rankKey);
-  return t("card_name", { rank, suit: t(`suit_${c.suit}`) });
+  return t(`card_${deck}_${c.suit}`, { rank });
+}
+
+// The rank as printed in a card's corner: the page language's letter for a court card or an Ace (Т/К/Д/В in
+// Russian), the number otherwise.
+export function rankLetter(rank) {
+  return /^\d+$/.test(rank) ? rank : t(`rank_letter_${rank}`);
 }
 
 function faceSvg(rank, suit, deck) {
   const sym = suitSymbol(suit, deck);
-  const small = rank === "10" ? 'textLength="17" lengthAdjust="spacingAndGlyphs"' : "";
+  const letter = rankLetter(rank).replace(/[<&]/g, "");
+  const small = letter.length > 1 ? 'textLength="17" lengthAdjust="spacingAndGlyphs"' : "";
   const centre = COURTS.has(rank)
     ? `<rect x="12" y="24" width="34" height="42" rx="4" class="court-band"/><use href="#fig-${rank}" x="14" y="27" width="30" height="30"/><use href="#${sym}" x="32" y="52" width="13" height="13"/>`
     : `<use href="#${sym}" x="17" y="30" width="29" height="34"/>`;
   return `<svg viewBox="0 0 50 72" aria-hidden="true"><rect x=".75" y=".75" width="48.5" height="70.5" rx="5" class="paper"/>` +
-    `<text x="4" y="19" class="rank" ${small}>${rank}</text><use href="#${sym}" x="4" y="22" width="12" height="12"/>${centre}</svg>`;
+    `<text x="4" y="19" class="rank" ${small}>${letter}</text><use href="#${sym}" x="4" y="22" width="12" height="12"/>${centre}</svg>`;
 }
 
 // A card element (a button when ``onTap`` is given) showing ``card`` like "N-coins".

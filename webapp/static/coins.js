@@ -3,8 +3,8 @@
 import { h, clear, toast } from "./dom.js";
 import { TableRenderer } from "./renderer.js";
 import { appendTrickExtras } from "./trick_felt.js";
-import { t } from "./i18n.js";
-import { cardEl, backEl, cardName, sortHand, suitIcon } from "./cards.js";
+import { t, tn } from "./i18n.js";
+import { cardEl, backEl, cardName, sortHand, suitIcon, suitName } from "./cards.js";
 import * as tg from "./tg.js";
 
 const DECK = "spanish";
@@ -106,7 +106,7 @@ class CoinsTable extends TableRenderer {
     this.cycle.setAttribute("aria-label", t("cycle_explained"));
     cycle.forEach((suit, i) => {
       if (i) this.cycle.append(h("span", { class: "gt", "aria-hidden": "true", text: ">" }));
-      this.cycle.append(h("span", { class: "cyc" }, suitIcon(suit, DECK, 16), h("span", { text: t(`suit_${suit}`) })));
+      this.cycle.append(h("span", { class: "cyc" }, suitIcon(suit, DECK, 16), h("span", { text: suitName(suit, DECK) })));
     });
   }
 
@@ -126,7 +126,7 @@ class CoinsTable extends TableRenderer {
         h("span", { class: "points", text: t("score_of", { n: score, target: s.target_score }) })),
       h("div", { class: "pline small" },
         where === "bottom" ? null : h("span", { class: "count" }, backEl("mini"),
-          h("span", { text: t("cards_n", { n: s.hand_counts[seat] }) })),
+          h("span", { text: tn("cards_n", s.hand_counts[seat]) })),
         h("span", { class: "won", text: t("won_n", { n: s.won_cards[seat] }) }),
         s.dealer === seat ? h("span", { class: "badge dealer", title: t("dealer"), text: t("dealer") }) : null),
       h("div", { class: "bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(s.target_score),

@@ -4,7 +4,7 @@
 
 import { h, clear, toast, loadStyles } from "./dom.js";
 import { TableRenderer } from "./renderer.js";
-import { t } from "./i18n.js";
+import { t, tn, tNames } from "./i18n.js";
 import * as tg from "./tg.js";
 import { DECK, boardEl, cardEl, cardName, fitHand, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
   spaceName, splitTurns, turnLine } from "./kings_corner_parts.js";
@@ -245,7 +245,7 @@ class KingsTable extends TableRenderer {
       h("span", { class: "kc-rule", text: scoring === "penalty"
         ? t("kc_scoring_penalty", { n: s.options.penalty_limit }) : t(`kc_scoring_${scoring}`) }),
       scoring === "penalty" ? h("span", { text: t("hand_n", { n: s.hand_no }) }) : null,
-      this.you !== null ? h("span", { class: "kc-mine", text: t("kc_you_hold", { n: (s.hand || []).length }) }) : null,
+      this.you !== null ? h("span", { class: "kc-mine", text: tn("kc_you_hold", (s.hand || []).length) }) : null,
     ].filter(Boolean));
   }
 
@@ -315,7 +315,7 @@ class KingsTable extends TableRenderer {
     if (s.options.scoring === "first_out" && s.went_out !== null && !s.blocked) {
       return s.went_out === this.you ? t("kc_you_went_out") : t("kc_went_out_won", { name: this.ctx.name(s.went_out) });
     }
-    if (s.winners.length > 1) return t("kc_share_win", { names });
+    if (s.winners.length > 1) return tNames("kc_share_win", s.winners.map((seat) => this.ctx.name(seat)));
     return youWon ? t("you_won") : t("winner_is", { name: names });
   }
 

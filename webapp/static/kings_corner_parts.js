@@ -2,8 +2,8 @@
 // the one-line story of each turn. Pure DOM builders; the table module decides what is selected or glowing.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import { cardEl, backEl, cardName, parseCard, suitIcon } from "./cards.js";
+import { t, tn } from "./i18n.js";
+import { cardEl, backEl, cardName, parseCard, rankLetter, suitIcon } from "./cards.js";
 
 export const DECK = "french";
 export const SIDES = ["N", "E", "S", "W"];
@@ -45,7 +45,7 @@ export function chip(card) {
   const c = parseCard(card);
   if (!c) return h("span", { class: "kc-chip", text: "?" });
   return h("span", { class: `kc-chip suit-${DECK}-${c.suit}`, title: cardName(card, DECK) },
-    h("b", { text: c.rank }), suitIcon(c.suit, DECK, 12));
+    h("b", { text: rankLetter(c.rank) }), suitIcon(c.suit, DECK, 12));
 }
 
 export function spaceName(space) {
@@ -62,7 +62,7 @@ export function pileEl(space, cards, marks = {}, onTap = null) {
   const label = n === 0
     ? t(corner ? "kc_pile_empty_corner" : "kc_pile_empty_side", { space: spaceName(space) })
     : n === 1 ? t("kc_pile_one", { space: spaceName(space), card: cardName(cards[0], DECK) })
-      : t("kc_pile_aria", { space: spaceName(space), n, bottom: cardName(cards[0], DECK), top: cardName(cards[n - 1], DECK) });
+      : tn("kc_pile_aria", n, { space: spaceName(space), bottom: cardName(cards[0], DECK), top: cardName(cards[n - 1], DECK) });
   const stack = h("div", { class: "kc-stack" });
   if (n === 0) stack.append(h("div", { class: "kc-slot", text: corner ? t("kc_slot_king") : "" }));
   else {
@@ -80,9 +80,9 @@ export function pileEl(space, cards, marks = {}, onTap = null) {
 }
 
 export function stockEl(count) {
-  return h("div", { class: `kc-stock${count ? "" : " empty"}`, "aria-label": t("kc_stock_n", { n: count }) },
+  return h("div", { class: `kc-stock${count ? "" : " empty"}`, "aria-label": tn("kc_stock_n", count) },
     count ? backEl("kc-stock-card") : h("div", { class: "kc-slot" }),
-    h("span", { class: "kc-stock-n", text: t("kc_stock_n", { n: count }) }));
+    h("span", { class: "kc-stock-n", text: tn("kc_stock_n", count) }));
 }
 
 // The plus of sides around the stock and the four corners, each cell marked by ``marksOf(space)``.
@@ -101,7 +101,7 @@ export function seatEl(seat, { name, info, count, turn, winner, figure }) {
       info && (info.is_ai || info.autopilot) && !name.includes(aiTag) ? h("span", { class: "badge ai", text: aiTag }) : null,
       winner ? h("span", { class: "kc-crown", "aria-label": t("kc_winner"), text: "♛" }) : null),
     h("div", { class: "pline small" },
-      h("span", { class: "count" }, backEl("mini"), h("span", { class: "kc-n", text: t("cards_n", { n: count }) })),
+      h("span", { class: "count" }, backEl("mini"), h("span", { class: "kc-n", text: tn("cards_n", count) })),
       figure ? h("span", { class: "kc-figure", text: figure }) : null));
 }
 
@@ -199,15 +199,15 @@ export function resultEl(s, name, scoreText, { again, show }) {
 
 // A final score in the scoring's words: cards left, corners completed or penalty points.
 export function scoreText(scoring, score) {
-  if (scoring === "corners") return t("kc_corners_n", { n: score });
-  if (scoring === "penalty") return t("kc_total_n", { n: score });
-  return t("kc_cards_left", { n: score });
+  if (scoring === "corners") return tn("kc_corners_n", score);
+  if (scoring === "penalty") return tn("kc_total_n", score);
+  return tn("kc_cards_left", score);
 }
 
 // What a seat has earned so far, where the scoring counts something besides going out.
 export function seatFigure(s, seat) {
-  if (s.options.scoring === "corners") return t("kc_corners_n", { n: s.collected[seat] });
-  if (s.options.scoring === "penalty") return t("kc_total_n", { n: s.totals[seat] });
+  if (s.options.scoring === "corners") return tn("kc_corners_n", s.collected[seat]);
+  if (s.options.scoring === "penalty") return tn("kc_total_n", s.totals[seat]);
   return null;
 }
 

@@ -9,6 +9,11 @@ export function shareLink(tableId, botUsername) {
   return `${location.origin}${location.pathname}?table=${encodeURIComponent(tableId)}`;
 }
 
+// An AI player's name with "(AI)" in the page's language ("Ada (ИИ)").
+export function aiName(name) {
+  return String(name || "").replace(/\s*\(AI\)$/, ` (${t("ai")})`);
+}
+
 export function optionLabel(name, fallback) {
   return tOr(`setting_${name}`, fallback || name);
 }
@@ -46,8 +51,9 @@ export function renderLobby(container, view, ctx) {
   const seats = h("ol", { class: "seats" }, table.seats.map((s) => {
     let who;
     if (s.is_ai) {
-      who = h("span", {}, h("span", { class: "pname", text: s.name }),
-        s.name.includes(t("ai")) ? null : h("span", { class: "badge ai", text: t("ai") }));
+      const name = aiName(s.name);
+      who = h("span", {}, h("span", { class: "pname", text: name }),
+        name.includes(t("ai")) ? null : h("span", { class: "badge ai", text: t("ai") }));
     }
     else if (s.handle !== null) {
       who = h("span", {}, h("span", { class: "pname", text: s.name }),

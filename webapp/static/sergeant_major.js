@@ -4,10 +4,10 @@
 import { h, clear, toast, loadStyles } from "./dom.js";
 import { TableRenderer } from "./renderer.js";
 import { appendTrickExtras } from "./trick_felt.js";
-import { t } from "./i18n.js";
-import { cardEl, cardName, sortHand, suitIcon } from "./cards.js";
+import { t, tn, tNames } from "./i18n.js";
+import { cardEl, cardName, sortHand, suitIcon, suitName } from "./cards.js";
 import * as tg from "./tg.js";
-import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes, tn } from "./sergeant_major_panels.js";
+import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes } from "./sergeant_major_panels.js";
 
 const LOG_SIZE = 3;
 
@@ -136,7 +136,7 @@ class SergeantMajorTable extends TableRenderer {
     if (s.call === "misere") parts.push(h("span", { class: "sm-call-name", text: t("sm_call_misere") }));
     if (s.call === "no_trump") parts.push(h("span", { class: "sm-call-name", text: t("sm_call_no_trump") }));
     if (s.trump) {
-      parts.push(suitIcon(s.trump, DECK, 16), h("span", { text: t(`suit_${s.trump}`) }));
+      parts.push(suitIcon(s.trump, DECK, 16), h("span", { text: suitName(s.trump, DECK) }));
     }
     if (!parts.length) {
       return h("span", { class: "sm-trump none" }, h("span", { class: "label", text: t("sm_trumps") }), h("span", { text: "–" }));
@@ -184,8 +184,8 @@ class SergeantMajorTable extends TableRenderer {
       case "bid": return t("sm_your_bid");
       case "trump": return t("sm_name_trumps");
       case "call": return t("sm_make_call");
-      case "kitty": return t("sm_discard_title", { n: choice ? choice.count : 4 });
-      case "exchange": return choice ? tn("sm_give_title", { n: choice.count, name: this.ctx.name(choice.to) }) : t("your_turn");
+      case "kitty": return tn("sm_discard_title", choice ? choice.count : 4);
+      case "exchange": return choice ? tn("sm_give_title", choice.count, { name: this.ctx.name(choice.to) }) : t("your_turn");
       case "swap": return t("sm_swap_short");
       default: return t("your_turn");
     }
@@ -196,8 +196,8 @@ class SergeantMajorTable extends TableRenderer {
     let text = this.statusText(s);
     if (s.over) {
       const winners = s.winners || [];
-      text = this.you !== null && winners.includes(this.you) ? t("you_won")
-        : t("winner_is", { name: winners.map((w) => this.ctx.name(w)).join(", ") });
+      if (winners.length > 1) text = tNames("sm_co_winners", winners.map((w) => this.ctx.name(w)));
+      else text = winners[0] === this.you ? t("you_won") : t("winner_is", { name: this.ctx.name(winners[0]) });
       cls += " over";
     } else if (this.isMyTurn()) {
       cls += " mine";
@@ -256,7 +256,7 @@ class SergeantMajorTable extends TableRenderer {
     const choice = this.myChoice();
     if (choice) {
       const ready = this.chosen.size === choice.count;
-      const label = tn(choice.type === "discard" ? "sm_discard_btn" : "sm_give_btn", { n: choice.count });
+      const label = tn(choice.type === "discard" ? "sm_discard_btn" : "sm_give_btn", choice.count);
       const native = tg.mainButton(ready ? label : null, () => this.confirm());
       if (!native) {
         this.actions.append(h("button", { class: "btn primary sm-confirm", type: "button", disabled: !ready,

@@ -2,8 +2,8 @@
 // felt (bid, trumps, call, discard, give, swap, the end) and the line each event adds to the table's log.
 
 import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
-import { cardEl, backEl, cardName, suitIcon } from "./cards.js";
+import { t, tn, tNames } from "./i18n.js";
+import { cardEl, backEl, cardName, rankLetter, suitIcon, suitName } from "./cards.js";
 
 export const DECK = "french";
 export const SUITS = ["hearts", "spades", "diamonds", "clubs"]; // display order: the colours alternate
@@ -11,11 +11,6 @@ const CALLS = ["hearts", "clubs", "diamonds", "spades", "no_trump", "misere"];
 const MIN_BID = 8;
 const MAX_BID = 16;
 const TROPHY = '<svg viewBox="0 0 24 24" width="40" height="40"><path d="M7 2h10v2h4v3a5 5 0 01-4.6 5A5 5 0 0113 15.9V19h3v3H8v-3h3v-3.1A5 5 0 017.6 12 5 5 0 013 7V4h4zm0 4H5v1a3 3 0 002 2.8zm10 0v3.8A3 3 0 0019 7V6z" fill="#e3a81b" stroke="#9a6b00" stroke-width=".6"/></svg>';
-
-// ``t`` for a count in params.n: the key's "_one" form when n is 1 ("Give 1 card" beside "Give 2 cards").
-export function tn(key, params) {
-  return t(params.n === 1 ? `${key}_one` : key, params);
-}
 
 export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
@@ -25,7 +20,7 @@ export function signed(n) {
 function chip(card) {
   const [rank, suit] = card.split("-");
   return h("span", { class: `sm-chip suit-${DECK}-${suit}`, title: cardName(card, DECK) },
-    h("b", { text: rank }), suitIcon(suit, DECK, 12));
+    h("b", { text: rankLetter(rank) }), suitIcon(suit, DECK, 12));
 }
 
 export function chips(cards) {
@@ -33,12 +28,12 @@ export function chips(cards) {
 }
 
 export function callLabel(call) {
-  return SUITS.includes(call) ? t(`suit_${call}`) : t(`sm_call_${call}`);
+  return SUITS.includes(call) ? suitName(call, DECK) : t(`sm_call_${call}`);
 }
 
 function callIcon(call, size) {
   if (SUITS.includes(call)) return suitIcon(call, DECK, size);
-  return h("span", { class: "sm-call-sign", "aria-hidden": "true", text: call === "misere" ? "✕" : "NT" });
+  return h("span", { class: "sm-call-sign", "aria-hidden": "true", text: call === "misere" ? "✕" : t("sm_call_sign_no_trump") });
 }
 
 // The log line for an event as ``you`` may see it, or null: {text, cards}.
@@ -52,12 +47,12 @@ export function eventLine(e, you, name) {
     case "gave": // the notes above the felt list every exchange of the hand, so these only flash
       if (e.seat === you) return { text: t("sm_you_gave", { to: name(e.to) }), cards: e.cards, quiet: true };
       if (e.to === you) return { text: t("sm_gave_you", { from: name(e.seat) }), cards: e.cards, quiet: true };
-      return { text: tn("sm_gave", { from: name(e.seat), to: name(e.to), n: e.count }), quiet: true };
+      return { text: tn("sm_gave", e.count, { from: name(e.seat), to: name(e.to) }), quiet: true };
     case "returned":
       if (e.to === you) return { text: t("sm_returned_to_you", { from: name(e.seat) }), cards: e.cards, quiet: true };
       if (e.seat === you) return { text: t("sm_you_returned", { to: name(e.to) }), cards: e.cards, quiet: true };
-      return { text: tn("sm_returned", { from: name(e.seat), to: name(e.to), n: e.count }), quiet: true };
-    case "trump_named": return { text: t("sm_named", { name: name(e.seat), suit: t(`suit_${e.suit}`) }) };
+      return { text: tn("sm_returned", e.count, { from: name(e.seat), to: name(e.to) }), quiet: true };
+    case "trump_named": return { text: t("sm_named", { name: name(e.seat), suit: suitName(e.suit, DECK) }) };
     case "called": return { text: t("sm_called", { name: name(e.seat), call: callLabel(e.call) }) };
     case "took_kitty": return e.seat === you ? null : { text: t("sm_took_kitty", { name: name(e.seat) }) };
     case "discarded":
@@ -153,14 +148,14 @@ export function renderNotes(tb, s) {
     } else if (x.gave && x.to === tb.you) {
       line = [t("sm_gave_you", { from: name(x.seat) }), chips(x.gave), t("sm_you_returned_short"), chips(x.returned)];
     } else {
-      line = [tn("sm_gave", { from: name(x.seat), to: name(x.to), n: x.count })];
+      line = [tn("sm_gave", x.count, { from: name(x.seat), to: name(x.to) })];
     }
     tb.notes.append(h("div", { class: "sm-note exchange" }, line));
   }
   for (const x of s.escrow || []) {
     const line = x.gave
       ? [x.seat === tb.you ? t("sm_you_gave", { to: name(x.to) }) : t("sm_gave_you", { from: name(x.seat) }), chips(x.gave)]
-      : [tn("sm_gave", { from: name(x.seat), to: name(x.to), n: x.count })];
+      : [tn("sm_gave", x.count, { from: name(x.seat), to: name(x.to) })];
     tb.notes.append(h("div", { class: "sm-note exchange" }, line));
   }
   if (s.shown && s.shown.length) {
@@ -205,7 +200,7 @@ function trumpPanel(tb, s, panel) {
     h("div", { class: "sm-suits" }, SUITS.map((suit) => h("button", {
       class: `btn sm-suit-btn suit-${DECK}-${suit}`, type: "button", dataset: { suit },
       onclick: () => tb.send({ type: "name_trump", suit }) },
-    suitIcon(suit, DECK, 30), h("span", { text: t(`suit_${suit}`) })))));
+    suitIcon(suit, DECK, 30), h("span", { text: suitName(suit, DECK) })))));
 }
 
 function callPanel(tb, s, panel) {
@@ -239,7 +234,7 @@ function kittyPanel(tb, s, panel) {
   const choice = tb.myChoice();
   if (choice && choice.type === "discard") {
     const taken = s.kitty && s.kitty.length;
-    choosePanel(tb, choice, panel, t("sm_discard_title", { n: choice.count }),
+    choosePanel(tb, choice, panel, tn("sm_discard_title", choice.count),
       taken ? t("sm_discard_after") : t("sm_discard_before"));
   } else {
     panel.append(h("h2", { text: t("sm_kitty") }));
@@ -256,17 +251,17 @@ function exchangePanel(tb, s, panel) {
   const choice = tb.myChoice();
   if (choice && choice.type === "give") {
     const to = tb.ctx.name(choice.to);
-    choosePanel(tb, choice, panel, tn("sm_give_title", { n: choice.count, name: to }), t("sm_give_hint", { name: to }));
+    choosePanel(tb, choice, panel, tn("sm_give_title", choice.count, { name: to }), t("sm_give_hint", { name: to }));
   } else {
     panel.append(h("h2", { text: t("sm_exchange") }));
     const now = (s.pending_exchanges || [])[0];
-    waiting(panel, now ? tn("sm_gives", { from: tb.ctx.name(now.seat), to: tb.ctx.name(now.to), n: now.count })
+    waiting(panel, now ? tn("sm_gives", now.count, { from: tb.ctx.name(now.seat), to: tb.ctx.name(now.to) })
       : t("sm_to_act", { name: tb.ctx.name(s.turn) }));
   }
   const later = (s.pending_exchanges || []).slice(1);
   if (later.length) {
     panel.append(h("p", { class: "sm-sub", text: t("sm_then", { list: later.map((x) =>
-      tn("sm_gives", { from: tb.ctx.name(x.seat), to: tb.ctx.name(x.to), n: x.count })).join("; ") }) }));
+      tn("sm_gives", x.count, { from: tb.ctx.name(x.seat), to: tb.ctx.name(x.to) })).join("; ") }) }));
   }
 }
 
@@ -289,7 +284,7 @@ function overPanel(tb, s, panel) {
   const me = tb.you !== null && winners.includes(tb.you);
   let text;
   if (me && winners.length === 1) text = t("you_won");
-  else if (winners.length > 1) text = t("sm_co_winners", { names: winners.map((w) => tb.ctx.name(w)).join(", ") });
+  else if (winners.length > 1) text = tNames("sm_co_winners", winners.map((w) => tb.ctx.name(w)));
   else text = t("sm_won_game", { name: tb.ctx.name(winners[0]) });
   panel.classList.add("over");
   const trophy = h("div", { class: "sm-trophy", "aria-hidden": "true" });

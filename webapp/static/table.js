@@ -1,10 +1,22 @@
 // One open table: its socket, the lobby or the game renderer chosen by the game's name, refusals and game over.
 
 import { h, clear, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn, tNames, tOr, you } from "./i18n.js";
+import { languageButton } from "./language.js";
 import { TableSocket } from "./net.js";
-import { renderLobby } from "./lobby.js";
+import { aiName, renderLobby } from "./lobby.js";
 import * as tg from "./tg.js";
+
+// A game's title in the page's language (the server's English title when the page has none).
+export function gameTitle(game, fallback) {
+  return tOr(`game_${game}`, fallback || game);
+}
+
+// A seat's name as shown: AI players' "(AI)" in the page's language ("Ada (ИИ)").
+export function seatLabel(seat) {
+  const name = (seat && seat.name) || "";
+  return seat && seat.is_ai ? aiName(name) : name;
+}
 
 // Each game's table is its own module exporting createRenderer(container, ctx) -> {update(view, events), destroy()}.
 const RENDERERS = {
@@ -30,6 +42,7 @@ export class TableScreen {
         h("button", { class: "icon-btn home-btn", type: "button", "aria-label": t("home"), onclick: () => app.goHome() },
           "‹"),
         this.title = h("h1", { class: "title", text: t("loading") }),
+        languageButton(),
         this.conn),
       this.body);
     this.socket = new TableSocket(tableId, () => app.initData, {
@@ -72,7 +85,7 @@ export class TableScreen {
     this.view = view;
     this.el.dataset.seq = String(view.seq);
     this.el.dataset.status = view.table.status;
-    this.title.textContent = view.table.title;
+    this.title.textContent = gameTitle(view.table.game, view.table.title);
     if (view.table.status === "lobby") {
       this.dropRenderer();
       renderLobby(this.body, view, this.lobbyContext());
@@ -118,11 +131,13 @@ export class TableScreen {
     this.maybeGameOver(this.view);
   }
 
+  // A seat's name for sentences: the viewer's is marked (t() then picks the "you" sentence), an AI's says AI in
+  // the page's language.
   seatName(seat) {
     const s = this.view && this.view.table.seats[seat];
     if (!s) return t("seat_n", { n: seat + 1 });
-    if (this.view.you === seat) return t("you");
-    return s.name || t("seat_n", { n: seat + 1 });
+    if (this.view.you === seat) return you();
+    return seatLabel(s) || t("seat_n", { n: seat + 1 });
   }
 
   gameContext() {
@@ -186,20 +201,21 @@ export class TableScreen {
     const table = view.table;
     const result = table.result || { scores: [], placements: [], winners: [] };
     const order = table.seats.map((s) => s.seat).sort((a, b) => (result.placements[a] || 9) - (result.placements[b] || 9));
-    const winners = (result.winners || []).map((seat) => this.seatName(seat)).join(", ");
+    const winners = (result.winners || []).map((seat) => this.seatName(seat));
+    const headline = winners.length > 1 ? tNames("sm_co_winners", winners) : t("winner_is", { name: winners[0] || "" });
     const target = view.state && view.state.target_score;
     const close = () => sheet.remove();
     const sheet = h("div", { class: "sheet-backdrop", role: "dialog", "aria-modal": "true", "aria-labelledby": "go-title" },
       h("div", { class: "sheet game-over" },
         h("h2", { id: "go-title", text: t("game_over") }),
-        h("p", { class: "winner", text: t("winner_is", { name: winners }) }),
+        h("p", { class: "winner", text: headline }),
         h("ol", { class: "placements" },
           order.map((seat) => h("li", { class: result.placements[seat] === 1 ? "first" : "" },
             h("span", { class: "place", text: String(result.placements[seat] || "") }),
             h("span", { class: "pname", text: this.seatName(seat) }),
             h("span", { class: "pscore", text: this.renderer && this.renderer.scoreText
-              ? this.renderer.scoreText(seat, result.scores[seat] ?? 0) : t((result.scores[seat] ?? 0) === 1 ? "points_one" : "points_n", { n: result.scores[seat] ?? 0 }) })))),
-        target ? h("p", { class: "hint", text: t("target_was", { n: target }) }) : null,
+              ? this.renderer.scoreText(seat, result.scores[seat] ?? 0) : tn("points_n", result.scores[seat] ?? 0) })))),
+        target ? h("p", { class: "hint", text: tn("target_was", target) }) : null,
         h("div", { class: "seed" },
           h("div", {}, h("span", { class: "label", text: t("seed") }), h("code", { class: "seed-value", text: table.seed || "" })),
           h("div", {}, h("span", { class: "label", text: t("seed_hash") }), h("code", { text: table.seed_hash || "" })),

@@ -1,0 +1,92 @@
+"""The page in each language: <html lang>, every string it hands the scripts translated, plural forms and rules."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from engine.i18n import LANGUAGES
+from tests.web.conftest import Client
+
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
+SCRIPT = re.compile(r'<script type="application/json" id="(i18n(?:-[a-z]+)?)">(.*?)</script>', re.S)
+# The same in every language: the app's name, numbers and variant names, letters on cards and compass points
+# that a language keeps from English, "AI" where Korean writes it so, and texts made only of placeholders.
+NEUTRAL = re.compile(r"^(Cardroom|[AKQNJDEMSW]|N[EW]|S[EW]|NT|AI|3-5-9 \(University High\))$")
+
+
+def is_neutral(text: str) -> bool:
+    """A text any language may keep as it is."""
+    return bool(NEUTRAL.match(text)) or not re.search(r"[^\W\d_]", re.sub(r"\{\w+\}", "", text))
+
+
+async def page_data(client: Client, query: str = "", headers: dict[str, str] | None = None) -> tuple[str, dict]:
+    """The page's html lang and its JSON blocks (strings, plural indices, languages)."""
+    html = await (await client.get(f"/{query}", headers=headers or {})).text()
+    lang = re.search(r'<html lang="([^"]+)"', html)
+    assert lang
+    blocks = {name: json.loads(body) for name, body in SCRIPT.findall(html)}
+    return lang.group(1), blocks
+
+
+def forms(value: str | list[str]) -> list[str]:
+    """A string's texts: itself, or every plural form."""
+    return value if isinstance(value, list) else [value]
+
+
+@pytest.mark.parametrize("lang", ["en", *TRANSLATED])
+async def test_page_lang_is_the_language_asked_for(client: Client, lang: str) -> None:
+    assert (await page_data(client, f"?lang={lang}"))[0] == lang
+    assert (await page_data(client, headers={"Accept-Language": f"{lang};q=0.9,en;q=0.5"}))[0] == lang
+    assert (await page_data(client, headers={"Cookie": f"cardroom_lang={lang}", "Accept-Language": "de"}))[0] == lang
+
+
+async def test_unsupported_languages_get_the_english_page(client: Client) -> None:
+    for query, headers in (("?lang=de", {}), ("", {"Accept-Language": "pt-BR,pt;q=0.9"}), ("?lang=<x>", {})):
+        lang, blocks = await page_data(client, query, headers)
+        assert lang == "en"
+        assert blocks["i18n"]["new_game"] == "New game"
+
+
+async def test_query_beats_cookie_beats_browser(client: Client) -> None:
+    headers = {"Cookie": "cardroom_lang=lv", "Accept-Language": "ko"}
+    assert (await page_data(client, "?lang=ru", headers))[0] == "ru"
+    assert (await page_data(client, "", headers))[0] == "lv"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+async def test_no_english_string_reaches_a_translated_page(client: Client, lang: str) -> None:
+    english = (await page_data(client, "?lang=en"))[1]["i18n"]
+    here = (await page_data(client, f"?lang={lang}"))[1]["i18n"]
+    assert here.keys() == english.keys()
+    same = sorted(f"{key}: {text}" for key, value in here.items() for text in forms(value)
+                  if text in forms(english[key]) and not is_neutral(text))
+    assert same == []
+
+
+async def test_plural_forms_and_indices_follow_each_language(client: Client) -> None:
+    by_lang = {}
+    for lang in LANGUAGES:
+        blocks = (await page_data(client, f"?lang={lang}"))[1]
+        by_lang[lang] = (blocks["i18n"]["cards_n"], blocks["i18n-plural"])
+    # ru: 1, 21, 101 one; 2-4, 22-24 few; 0, 5-20, 111-114 many
+    ru_forms, ru_index = by_lang["ru"]
+    assert ru_forms == ["{n} карта", "{n} карты", "{n} карт"]
+    assert [ru_index[n] for n in (1, 21, 101, 2, 4, 22, 0, 5, 11, 12, 14, 111, 112)] == [0] * 3 + [1] * 3 + [2] * 7
+    # lv: 1, 21 (not 11) one; 0 its own; the rest other
+    lv_forms, lv_index = by_lang["lv"]
+    assert lv_forms == ["{n} kārts", "{n} kārtis", "{n} kāršu"]
+    assert [lv_index[n] for n in (1, 21, 11, 2, 10, 0)] == [0, 0, 1, 1, 1, 2]
+    # ko: one form for every n
+    ko_forms, ko_index = by_lang["ko"]
+    assert ko_forms == ["{n}장"] and set(ko_index) == {0}
+    en_forms, en_index = by_lang["en"]
+    assert en_forms == ["{n} card", "{n} cards"] and en_index[1] == 0 and {en_index[n] for n in (0, 2, 101)} == {1}
+    assert all(len(index) == 200 for _, index in by_lang.values())
+
+
+async def test_the_page_lists_every_language_in_its_own_words(client: Client) -> None:
+    blocks = (await page_data(client, "?lang=ko"))[1]
+    assert blocks["i18n-languages"] == [["en", "English"], ["ru", "Русский"], ["ko", "한국어"], ["lv", "Latviešu"]]
