@@ -31,11 +31,11 @@ from aiohttp import web
 
 from engine import games
 from engine.core.errors import Refusal, RefusalCode, listed
-from engine.i18n import gettext_for, refusal_text
+from engine.i18n import gettext_for, negotiate, refusal_text
 from engine.service.live import TableInfo
 from engine.service.tables import TableService
 from webapp.auth import AuthError, WebUser, new_local_user
-from webapp.keys import LANG, PUBLIC, SERVICE, SETTINGS, VERIFIER
+from webapp.keys import LANG, LANG_COOKIE, PUBLIC, SERVICE, SETTINGS, VERIFIER
 from webapp.protocol import JsonError, load_json
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,12 @@ async def errors_middleware(
         return json_error(exc.status, code, exc.reason)
 
 
+def reader_language(request: web.Request, user: WebUser) -> str | None:
+    """The language the page shows (its cookie, set by the picker or from Telegram), else the user's Telegram one."""
+    chosen = request.cookies.get(LANG_COOKIE, "")
+    return negotiate(chosen) if chosen else user.language_code or None
+
+
 def current_user(request: web.Request) -> WebUser:
     """The user vouched for by the request's ``Authorization: tma <initData>``; raises AuthError."""
     header = request.headers.get("Authorization", "")
@@ -98,7 +104,7 @@ def current_user(request: web.Request) -> WebUser:
     if scheme.lower() != "tma" or not init_data.strip():
         raise AuthError("missing", "Sign in first: send Authorization: tma <initData>.")
     user = request.app[VERIFIER].verify(init_data.strip())
-    request[LANG] = user.language_code
+    request[LANG] = reader_language(request, user) or ""
     return user
 
 

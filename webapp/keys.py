@@ -27,3 +27,4 @@ BOT = web.AppKey("bot", object)  # the python-telegram-bot Application, when a b
 # open table sockets, closed on shutdown
 SOCKETS: web.AppKey[set[web.WebSocketResponse[Any]]] = web.AppKey("sockets", set)
 LANG = web.RequestKey("lang", str)  # the signed-in user's language, for refusal messages
+LANG_COOKIE = "cardroom_lang"  # the page sets it when it settles on a language (the picker, or Telegram's)

@@ -11,11 +11,10 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from engine.i18n import DEFAULT_LOCALE, LANGUAGES, gettext_for, negotiate, translations
-from webapp.keys import SETTINGS, STATIC
+from webapp.keys import LANG_COOKIE, SETTINGS, STATIC
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
-LANG_COOKIE = "cardroom_lang"  # the page sets it when it settles on a language (the picker, or Telegram's)
 PLURAL_TABLE = 200  # plural indices for n = 0..199; the page maps larger n to n % 100 + 100
 _LANG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?")
 

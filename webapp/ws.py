@@ -54,7 +54,7 @@ from engine.config import Settings
 from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import Gettext, gettext_for, refusal_text
 from engine.service.tables import TableService
-from webapp.api import lobby_op
+from webapp.api import lobby_op, reader_language
 from webapp.auth import AuthError, WebUser
 from webapp.keys import GATE, PUBLIC, ROOMS, SERVICE, SETTINGS, SOCKETS, VERIFIER
 from webapp.limits import STRIKE_RATE, STRIKES_PER_BURST, Gate, TokenBucket
@@ -89,7 +89,7 @@ class TableSocket:
 
     def __init__(
         self, ws: web.WebSocketResponse, service: TableService, table_id: str, user: WebUser, settings: Settings,
-        public: PublicTables,
+        public: PublicTables, lang: str | None = None,
     ) -> None:
         self.ws = ws
         self.service = service
@@ -98,7 +98,7 @@ class TableSocket:
         self.user_id = user.id
         self.settings = settings
         self.public = public
-        self.lang = user.language_code or None
+        self.lang = lang or user.language_code or None
         self._: Gettext = gettext_for(self.lang)
         self.bucket = TokenBucket(settings.flood_rate, settings.flood_burst)
         # refused frames; a client that keeps flooding runs out of these and is closed
@@ -283,12 +283,13 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser)
     """Serve a signed-in socket at its table, within the limits per user and per table."""
     app = request.app
     service, rooms, settings = app[SERVICE], app[ROOMS], app[SETTINGS]
-    _ = gettext_for(user.language_code or None)
+    lang = reader_language(request, user)
+    _ = gettext_for(lang)
     table_id = request.match_info["table_id"]
     try:
         await service.info(table_id)  # loads the table into memory, or refuses
     except Refusal as refusal:
-        await _reject(ws, error_frame(refusal.code, refusal_text(refusal, user.language_code or None)), CLOSE_NOT_FOUND)
+        await _reject(ws, error_frame(refusal.code, refusal_text(refusal, lang)), CLOSE_NOT_FOUND)
         return
     if rooms.count(table_id) >= settings.max_sockets_per_table:
         await _reject(ws, error_frame("table_crowded", _("Too many people have this table open; try again later.")),
@@ -300,7 +301,7 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser)
                                           _("You have too many tables open at once; close one and try again.")),
                           CLOSE_POLICY)
             return
-        await TableSocket(ws, service, table_id, user, settings, app[PUBLIC]).run(rooms, request.transport)
+        await TableSocket(ws, service, table_id, user, settings, app[PUBLIC], lang).run(rooms, request.transport)
 
 
 async def close_sockets(app: web.Application) -> None:

@@ -7,8 +7,9 @@ import re
 
 import pytest
 
+from engine.config import Settings
 from engine.i18n import LANGUAGES
-from tests.web.conftest import Client
+from tests.web.conftest import Client, ClientFactory, signed, tma
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 SCRIPT = re.compile(r'<script type="application/json" id="(i18n(?:-[a-z]+)?)">(.*?)</script>', re.S)
@@ -90,3 +91,14 @@ async def test_plural_forms_and_indices_follow_each_language(client: Client) -> 
 async def test_the_page_lists_every_language_in_its_own_words(client: Client) -> None:
     blocks = (await page_data(client, "?lang=ko"))[1]
     assert blocks["i18n-languages"] == [["en", "English"], ["ru", "Русский"], ["ko", "한국어"], ["lv", "Latviešu"]]
+
+
+async def test_refusals_follow_the_language_the_page_shows(make_client: ClientFactory, bot_settings: Settings) -> None:
+    client = await make_client(bot_settings)
+    english_phone = tma(signed(31, "Ann", language_code="en"))
+    refused = await client.get("/api/tables/nosuchtable", headers=english_phone)
+    assert (await refused.json())["message"] == "There is no such table."
+    client.session.cookie_jar.update_cookies({"cardroom_lang": "ru"})  # the page's picker chose Russian
+    refused = await client.get("/api/tables/nosuchtable", headers=english_phone)
+    body = await refused.json()
+    assert body["code"] == "table_not_found" and body["message"] == "Такого стола нет."
