@@ -1,4 +1,5 @@
-"""The ``cardroom`` command: ``simulate`` plays whole games of AI players through the table service."""
+"""The ``cardroom`` command: ``simulate`` plays whole games of AI players through the table service;
+``ratings --rebuild`` recomputes every rating from the finished games' move logs."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from collections import Counter
 from pathlib import Path
 
 from engine import games
+from engine.config import Settings
 from engine.core.errors import Refusal
+from engine.service.record import Record
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 
@@ -85,6 +88,19 @@ async def simulate(
     return 0
 
 
+async def rebuild_ratings(url: str) -> int:
+    """Recompute the ratings of the database at ``url`` from its move logs and print how many games counted."""
+    store = Store(url)
+    await store.open()
+    try:
+        counted = await Record(store).rebuild()
+    finally:
+        await store.close()
+    for name in games.names():
+        print(f"{games.get(name).title}: {counted.get(name, 0)} finished games rated")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``cardroom`` command."""
     parser = argparse.ArgumentParser(prog="cardroom", description="Cardroom tools.")
@@ -97,7 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--players", type=int, default=None, help="seats, for games with a choice")
     sim.add_argument("--parallel", type=int, default=8, help="games played at the same time")
     sim.add_argument("--data-dir", type=Path, default=None, help="keep the database here (default: a temp dir)")
+    rat = sub.add_parser("ratings", help="ratings from the finished games (DATABASE_URL or DATA_DIR says where)")
+    rat.add_argument("--rebuild", action="store_true", required=True, help="recompute every rating from the logs")
     args = parser.parse_args(argv)
+    if args.command == "ratings":
+        settings = Settings.from_env()
+        return asyncio.run(rebuild_ratings(database_url(settings.database_url, settings.data_dir)))
     if args.games < 1:
         parser.error("--games must be at least 1")
     try:

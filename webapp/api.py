@@ -43,7 +43,7 @@ MAX_BODY = 16 * 1024
 LOBBY_OPS = ("join", "leave", "add_ai", "start", "options", "cancel")
 BAD_INPUT = {"bad_options", "bad_request", "bad_json", "bad_name", "bad_cursor", "malformed_action",
              "unknown_action", "unknown_card", "unknown_game"}
-FORBIDDEN = {"not_host", "not_seated", "local_signin_disabled"}
+FORBIDDEN = {"not_host", "not_seated", "local_signin_disabled", "not_in_group"}
 NOT_FOUND = {"table_not_found"}
 TOO_MANY = {"too_many_tables"}
 PAGE, MAX_PAGE = 20, 50

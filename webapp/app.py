@@ -27,6 +27,7 @@ from webapp.auth import Verifier, local_token
 from webapp.keys import BOT, PUBLIC, SERVICE, SETTINGS, STATIC, STORE, VERIFIER
 from webapp.pages import setup_pages
 from webapp.public import PublicTables
+from webapp.record_api import setup_record_api
 from webapp.webhook import MAX_UPDATE, setup_webhook
 from webapp.ws import setup_ws
 
@@ -93,5 +94,6 @@ def make_app(
         setup_webhook(app)
     setup_pages(app)
     setup_api(app)
+    setup_record_api(app)
     setup_ws(app)
     return app

@@ -59,6 +59,8 @@ class RefusalCode(StrEnum):
     TOO_MANY_TABLES = "too_many_tables"
     SETTING_NAME_TOO_LONG = "setting_name_too_long"
     SETTING_VALUE_SHAPE = "setting_value_shape"
+    BAD_NUMBER = "bad_number"
+    NOT_IN_GROUP = "not_in_group"
     # the shape of a move
     MALFORMED_ACTION = "malformed_action"
     ACTION_NOT_JSON = "action_not_json"
@@ -159,6 +161,8 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.TOO_MANY_TABLES: (N_("You already have {limit} open tables; finish or leave one first."), ("limit",)),
     C.SETTING_NAME_TOO_LONG: (N_("That setting name is too long."), ()),
     C.SETTING_VALUE_SHAPE: (N_("The setting {name} takes a short word or a number."), ("name",)),
+    C.BAD_NUMBER: (N_("{name} must be a whole number from {minimum} to {maximum}."), ("name", "minimum", "maximum")),
+    C.NOT_IN_GROUP: (N_("Only people who have played in that group can see its leaderboard."), ()),
     C.MALFORMED_ACTION: (N_('An action is an object with a "type", like {example}.'), ("example",)),
     C.ACTION_NOT_JSON: (N_("A move must be plain JSON."), ()),
     C.ACTION_TOO_LARGE: (N_("That move is far too large."), ()),
@@ -248,7 +252,7 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
 # Specific codes that report a broader code on the wire (HTTP statuses and clients key on it).
 FAMILY: dict[RefusalCode, RefusalCode] = {
     **{c: C.BAD_REQUEST for c in (C.BODY_NOT_JSON, C.BODY_NOT_OBJECT, C.UNKNOWN_OPERATION, C.NAME_REQUIRED,
-                                  C.CREATE_SHAPE, C.CHANGES_NOT_OBJECT, C.BAD_PAGE_LIMIT)},
+                                  C.CREATE_SHAPE, C.CHANGES_NOT_OBJECT, C.BAD_PAGE_LIMIT, C.BAD_NUMBER)},
     C.NAME_NOT_TEXT: C.BAD_NAME,
     **{c: C.MALFORMED_ACTION for c in (C.ACTION_NOT_JSON, C.ACTION_TOO_LARGE, C.MOVE_WITHOUT_SEQ, C.CARDS_NOT_A_LIST,
                                        C.FIELD_NOT_A_WORD, C.BID_NOT_A_NUMBER)},

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import secrets
@@ -27,12 +28,14 @@ from engine import games
 from engine.core.errors import BadOptions, MalformedAction, Refusal, RefusalCode
 from engine.core.events import Event, for_seat, public
 from engine.core.rng import new_seed, seed_hash
-from engine.core.rules import replay
+from engine.core.rules import Outcome, replay
 from engine.core.settings import options_dict
+from engine.service import ratings
 from engine.service.autoplay import Autoplay
 from engine.service.bus import MemoryBus, Subscription, Update
 from engine.service.live import LiveTable, Snapshot, TableInfo
 from engine.service.peers import LocalPeers, Notice, Peers, PostgresPeers
+from engine.service.record import Record
 from engine.service.table_settings import (
     TABLE_SETTINGS,
     check_action_shape,
@@ -43,7 +46,7 @@ from engine.service.table_settings import (
 )
 from engine.service.timers import AUTOPILOT_AFTER, REMINDER_LEAD, Due, TurnTimers, deadline_after, remind_time
 from engine.store.database import StaleRow, Store
-from engine.store.rows import LoggedAction, SeatRow, TableRow
+from engine.store.rows import Finish, LoggedAction, SeatResult, SeatRow, TableRow
 
 log = logging.getLogger(__name__)
 AI_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Esme", "Felix")
@@ -105,6 +108,7 @@ class TableService:
     ) -> None:
         self.store = store
         self.peers: Peers = peers or (PostgresPeers(store.dsn) if store.is_shared else LocalPeers())
+        self.record = Record(store)
         self.bus = bus or MemoryBus()
         self.clock = clock
         self._tables: dict[str, LiveTable] = {}  # the tables in use, least recently used first
@@ -155,7 +159,8 @@ class TableService:
         outcome = table.game.outcome(table.state)
         assert outcome is not None
         row = replace(table.row, status="finished", deadline=None, ai_turn=False, result=outcome.as_dict())
-        await self.store.save_table(row, with_seats=False, notice=self._notice(table, "finished"))
+        await self.store.save_table(row, with_seats=False, notice=self._notice(table, "finished"),
+                                    finish=self._finish_record(table, row, outcome))
         table.row = row
         log.warning("table %s was over but stored as playing; finished it", table.id)
         self._publish(table, "finished", [public({"type": "finished", **outcome.as_dict(), "seed": row.seed})])
@@ -514,8 +519,9 @@ class TableService:
                 row.meta = {k: v for k, v in row.meta.items() if k != "reminded"}
         changed = (row.status != table.row.status or row.deadline != table.row.deadline
                    or row.ai_turn != table.row.ai_turn or row.meta != table.row.meta or back)
+        finish = self._finish_record(table, row, outcome) if outcome is not None else None
         try:
-            await self.store.append(table.id, entry, row if changed else None, with_seats=back)
+            await self.store.append(table.id, entry, row if changed else None, with_seats=back, finish=finish)
         except Refusal:
             await self._reload(table)
             raise
@@ -528,6 +534,14 @@ class TableService:
         events = [*events, public({"type": "finished", **outcome.as_dict(), "seed": table.row.seed})]
         self._publish(table, "finished", events)
         return events
+
+    def _finish_record(self, table: LiveTable, row: TableRow, outcome: Outcome) -> Finish:
+        """The results and rating update a finished game adds to the record."""
+        people = tuple((s.user_id if not s.is_ai else None, s.ai_level) for s in row.seats)
+        seats = tuple(SeatResult(s.seat, None if s.is_ai else s.user_id, s.name,
+                                 outcome.placements[s.seat], outcome.scores[s.seat]) for s in row.seats)
+        return Finish(row.id, row.game, row.chat_id, self.clock(), seats,
+                      functools.partial(ratings.rate, people, outcome.placements))
 
     @staticmethod
     def _turn_over(table: LiveTable, seat: int, state: Any) -> bool:

@@ -25,13 +25,13 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, func, insert, select, text, update
+from sqlalchemy import Connection, case, event, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine.core.errors import Refusal, RefusalCode
-from engine.store.rows import LoggedAction, SeatRow, TableRow
-from engine.store.schema import actions, seats, tables, users
+from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
+from engine.store.schema import actions, ratings, results, seats, tables, users
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, sent with the change's commit
@@ -83,6 +83,7 @@ class Pending:
     table: TableRow | None
     with_seats: bool
     future: asyncio.Future[None]
+    finish: Finish | None = None
 
 
 @dataclass(slots=True)
@@ -145,7 +146,8 @@ class Store:
     # the log ------------------------------------------------------------------
 
     async def append(
-        self, table_id: str, entry: LoggedAction, table: TableRow | None = None, *, with_seats: bool = False
+        self, table_id: str, entry: LoggedAction, table: TableRow | None = None, *, with_seats: bool = False,
+        finish: Finish | None = None,
     ) -> None:
         """Store one move durably, with its table's new row in the same transaction; raises Refusal("stale")."""
         if self._writer is None:
@@ -157,7 +159,7 @@ class Store:
         }
         if table is not None:
             table.updated_at = time.time()
-        self._pending.append(Pending(row, table, with_seats, future))
+        self._pending.append(Pending(row, table, with_seats, future, finish))
         self._wake.set()
         await future
 
@@ -217,7 +219,39 @@ class Store:
             await item.work(conn)
             return
         await self._write_table(conn, item)
+        if item.finish is not None:
+            await self._write_finish(conn, item.finish)
         await self._notice(conn, item.action["table_id"], item.action["seq"], "moved")
+
+    @staticmethod
+    async def _write_finish(conn: Any, finish: Finish) -> None:
+        """Record a finished game's results and its people's new ratings (in the finishing transaction)."""
+        await conn.execute(insert(results), [
+            {"table_id": finish.table_id, "seat": s.seat, "user_id": s.user_id, "name": s.name, "game": finish.game,
+             "chat_id": finish.chat_id, "placement": s.placement, "score": s.score, "finished_at": finish.finished_at}
+            for s in finish.seats
+        ])
+        people = [s.user_id for s in finish.seats if s.user_id is not None]
+        if not people:
+            return
+        found = (await conn.execute(
+            select(ratings).where(ratings.c.game == finish.game, ratings.c.user_id.in_(people))
+        )).mappings().all()
+        known = {r["user_id"]: r for r in found}
+        fresh = finish.rate({uid: (r["mu"], r["sigma"]) for uid, r in known.items()})
+        for s in finish.seats:
+            if s.user_id is None or s.user_id not in fresh:
+                continue
+            mu, sigma = fresh[s.user_id]
+            won = 1 if s.placement == 1 else 0
+            if s.user_id in known:
+                old = known[s.user_id]
+                await conn.execute(update(ratings).where(ratings.c.user_id == s.user_id, ratings.c.game == finish.game)
+                                   .values(mu=mu, sigma=sigma, games=old["games"] + 1, wins=old["wins"] + won,
+                                           updated_at=finish.finished_at))
+            else:
+                await conn.execute(insert(ratings).values(user_id=s.user_id, game=finish.game, mu=mu, sigma=sigma,
+                                                          games=1, wins=won, updated_at=finish.finished_at))
 
     @staticmethod
     def _settle(item: Write) -> None:
@@ -268,7 +302,8 @@ class Store:
         await self._write(work)
 
     async def save_table(
-        self, row: TableRow, *, with_seats: bool = True, notice: tuple[int, str, str] | None = None
+        self, row: TableRow, *, with_seats: bool = True, notice: tuple[int, str, str] | None = None,
+        finish: Finish | None = None,
     ) -> None:
         """Store a table's changed fields (and its seats); ``notice`` (seq, kind, events) tells the other processes."""
         row.updated_at = time.time()
@@ -280,6 +315,8 @@ class Store:
             if with_seats:
                 await conn.execute(seats.delete().where(seats.c.table_id == row.id))
                 await self._write_seats(conn, row.id, row.seats)
+            if finish is not None:
+                await self._write_finish(conn, finish)
 
         def stored() -> None:
             row.version += 1
@@ -448,6 +485,82 @@ class Store:
                 if result and seat in json.loads(result).get("winners", []):
                     entry["won"] += 1
         return out
+
+    # the record ---------------------------------------------------------------
+
+    async def history(self, user_id: int, limit: int = 20, before: float | None = None) -> list[dict[str, Any]]:
+        """A user's finished games, newest first: each with every seat's name, placement and score."""
+        async with self.engine.connect() as conn:
+            query = select(results.c.table_id, results.c.finished_at).where(results.c.user_id == user_id)
+            if before is not None:
+                query = query.where(results.c.finished_at < before)
+            mine = (await conn.execute(query.order_by(results.c.finished_at.desc()).limit(limit))).all()
+            if not mine:
+                return []
+            ids = [r.table_id for r in mine]
+            rows = (await conn.execute(
+                select(results, tables.c.options).join(tables, tables.c.id == results.c.table_id)
+                .where(results.c.table_id.in_(ids)).order_by(results.c.seat)
+            )).mappings().all()
+        games: dict[str, dict[str, Any]] = {}
+        for r in rows:
+            game = games.setdefault(r["table_id"], {
+                "table_id": r["table_id"], "game": r["game"], "options": json.loads(r["options"]),
+                "chat_id": r["chat_id"], "finished_at": r["finished_at"], "seats": []})
+            game["seats"].append({"seat": r["seat"], "name": r["name"], "placement": r["placement"],
+                                  "score": r["score"], "you": r["user_id"] == user_id})
+        return [games[table_id] for table_id in ids]
+
+    async def leaderboard(self, chat_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
+        """The people who played ``game`` in a chat: their rating and their games there, best first."""
+        async with self.engine.connect() as conn:
+            played = (
+                select(results.c.user_id, func.count().label("games"),
+                       func.sum(case((results.c.placement == 1, 1), else_=0)).label("wins"))
+                .where(results.c.chat_id == chat_id, results.c.game == game, results.c.user_id.is_not(None))
+                .group_by(results.c.user_id).subquery()
+            )
+            rows = (await conn.execute(
+                select(played.c.user_id, played.c.games, played.c.wins, ratings.c.mu, ratings.c.sigma, users.c.name)
+                .join(ratings, (ratings.c.user_id == played.c.user_id) & (ratings.c.game == game))
+                .join(users, users.c.id == played.c.user_id)
+                .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc()).limit(limit)
+            )).mappings().all()
+        return [dict(r) for r in rows]
+
+    async def played_in_chat(self, user_id: int, chat_id: int) -> bool:
+        """Whether a user has finished a game started from a chat (who may see that chat's leaderboard)."""
+        async with self.engine.connect() as conn:
+            found = await conn.execute(
+                select(results.c.table_id).where(results.c.user_id == user_id, results.c.chat_id == chat_id).limit(1))
+            return found.first() is not None
+
+    async def finished_tables(self, offset: int = 0, limit: int = 500) -> list[TableRow]:
+        """Finished tables in the order they finished (for rebuilding ratings), a page from ``offset``."""
+        async with self.engine.connect() as conn:
+            ids = [r.table_id for r in await conn.execute(
+                select(results.c.table_id, func.max(results.c.finished_at).label("at"))
+                .group_by(results.c.table_id).order_by("at", results.c.table_id).offset(offset).limit(limit))]
+        found = {row.id: row for row in await self._load_tables(tables.c.id.in_(ids))} if ids else {}
+        return [found[i] for i in ids if i in found]
+
+    async def ratings_of(self, game: str) -> dict[int, tuple[float, float, int, int]]:
+        """Every rating of a game: user -> (mu, sigma, games, wins)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(ratings).where(ratings.c.game == game))
+            return {r.user_id: (r.mu, r.sigma, r.games, r.wins) for r in rows}
+
+    async def replace_ratings(self, game: str, fresh: dict[int, tuple[float, float, int, int]], at: float) -> None:
+        """Put a game's ratings in place of the stored ones (after a rebuild)."""
+
+        async def work(conn: Any) -> None:
+            await conn.execute(ratings.delete().where(ratings.c.game == game))
+            if fresh:
+                await conn.execute(insert(ratings), [
+                    {"user_id": uid, "game": game, "mu": mu, "sigma": sigma, "games": games, "wins": wins,
+                     "updated_at": at} for uid, (mu, sigma, games, wins) in fresh.items()])
+
+        await self._write(work)
 
     async def count_actions(self) -> int:
         """How many moves the log holds (for benchmarks and checks)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,3 +52,32 @@ class LoggedAction:
     seat: int
     action: dict[str, Any]
     auto: bool = False
+
+
+Skill = tuple[float, float]  # a rating's (mu, sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """How one seat finished a game."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    placement: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """Everything a finished game adds to the record, written in the transaction that finishes it.
+
+    ``rate`` gets the people's current ratings (those who have one) and returns their new ones.
+    """
+
+    table_id: str
+    game: str
+    chat_id: int | None
+    finished_at: float
+    seats: tuple[SeatResult, ...]
+    rate: Callable[[dict[int, Skill]], dict[int, Skill]]

@@ -80,3 +80,32 @@ actions = Table(
     Column("auto", Boolean, nullable=False, default=False),
     Column("created_at", Float, nullable=False),
 )
+
+results = Table(
+    "results",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("user_id", BigInteger, nullable=True),  # None for an AI seat
+    Column("name", String(128), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("chat_id", BigInteger, nullable=True),
+    Column("placement", Integer, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("finished_at", Float, nullable=False),
+    Index("ix_results_user", "user_id", "finished_at"),
+    Index("ix_results_chat", "chat_id", "game", "user_id"),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("game", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_ratings_game", "game", "mu"),
+)

@@ -1,0 +1,102 @@
+"""The record of finished games: a player's history, a group's leaderboard, replays, and rebuilding ratings.
+
+Finished games are public to the people who played them: a replay shows every hand at
+every step (nothing is secret once the game is over) and the seed that proves the deals.
+Ratings are written incrementally as games finish; ``rebuild`` recomputes them from the
+move logs alone, in the order the games finished, and must agree with the incremental ones.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from engine import games
+from engine.core.errors import Refusal, RefusalCode
+from engine.service import ratings
+from engine.store.database import Store
+from engine.store.rows import Skill
+
+REPLAY_PAGE = 200  # steps per replay request
+
+
+class Record:
+    """Reads the record of finished games, and rebuilds ratings from the logs."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def history(self, user_id: int, limit: int = 20, before: float | None = None) -> list[dict[str, Any]]:
+        """A user's finished games, newest first (a page of ``limit`` finished before ``before``)."""
+        return await self.store.history(user_id, min(max(limit, 1), 50), before)
+
+    async def leaderboard(self, chat_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
+        """A chat's players of ``game`` by rating (only people who played there), with their games there."""
+        games.get(game)  # refuses an unknown game by name
+        board = await self.store.leaderboard(chat_id, game, min(max(limit, 1), 100))
+        for place, entry in enumerate(board, 1):
+            entry["place"], entry["rating"] = place, round(ratings.ordinal((entry["mu"], entry["sigma"])), 1)
+        return board
+
+    async def replay(self, table_id: str, start: int = 0, count: int = REPLAY_PAGE) -> dict[str, Any]:
+        """Steps ``start``.. of a finished game: each move and every seat's view after it (all hands shown)."""
+        row = await self.store.load_table(table_id)
+        if row is None or row.status != "finished":
+            raise Refusal(RefusalCode.TABLE_NOT_FOUND)
+        game = games.get(row.game)
+        options = game.parse_options(row.options)
+        log = await self.store.load_actions(table_id)
+        state = game.new_game(options, row.size, row.seed)
+        steps: list[dict[str, Any]] = []
+        end = min(len(log), start + max(1, min(count, REPLAY_PAGE)))
+        if start == 0:
+            steps.append({"seq": 0, "seat": None, "action": None, "views": _views(game, state, row.size)})
+        for entry in log[:end]:
+            state, _ = game.apply(state, entry.seat, entry.action)
+            if entry.seq > start:
+                steps.append({"seq": entry.seq, "seat": entry.seat, "action": entry.action, "auto": entry.auto,
+                              "views": _views(game, state, row.size)})
+        return {
+            "table_id": row.id, "game": row.game, "options": row.options, "seed": row.seed,
+            "seed_hash": row.seed_hash, "result": row.result, "moves": len(log),
+            "seats": [{"seat": s.seat, "name": s.name, "is_ai": s.is_ai} for s in row.seats],
+            "steps": steps, "next": end if end < len(log) else None,
+        }
+
+    async def rebuild(self) -> dict[str, int]:
+        """Recompute every rating from the finished games' move logs; returns the games counted per game."""
+        fresh: dict[str, dict[int, list[float]]] = {}
+        counted: dict[str, int] = {}
+        offset = 0
+        while page := await self.store.finished_tables(offset):
+            offset += len(page)
+            for row in page:
+                game = games.get(row.game)
+                log = await self.store.load_actions(row.id)
+                state = game.replay(game.parse_options(row.options), row.size, row.seed,
+                                    [(a.seat, a.action) for a in log])
+                outcome = game.outcome(state)
+                if outcome is None:
+                    continue
+                table = fresh.setdefault(row.game, {})
+                people = [(None if s.is_ai else s.user_id, s.ai_level) for s in row.seats]
+                current: dict[int, Skill] = {uid: (v[0], v[1]) for uid, v in table.items()}
+                for uid, (mu, sigma) in ratings.rate(people, outcome.placements, current).items():
+                    before = table.get(uid, [0.0, 0.0, 0.0, 0.0])
+                    won = 1.0 if outcome.placements[_seat_of(people, uid)] == 1 else 0.0
+                    table[uid] = [mu, sigma, before[2] + 1, before[3] + won]
+                counted[row.game] = counted.get(row.game, 0) + 1
+        now = time.time()
+        for name in games.names():
+            entries = fresh.get(name, {})
+            await self.store.replace_ratings(
+                name, {uid: (v[0], v[1], int(v[2]), int(v[3])) for uid, v in entries.items()}, now)
+        return counted
+
+
+def _seat_of(people: list[tuple[int | None, str]], user_id: int) -> int:
+    return next(i for i, (uid, _) in enumerate(people) if uid == user_id)
+
+
+def _views(game: Any, state: Any, size: int) -> list[dict[str, Any]]:
+    return [game.view(state, seat) for seat in range(size)]

@@ -1,0 +1,66 @@
+"""The record over HTTP: history and replays for the people who played, leaderboards only for the group's players."""
+
+from __future__ import annotations
+
+import json
+
+from engine.config import Settings
+from engine.service.tables import TableService
+from tests.service.helpers import ANN, BOB, CAT, play_out
+from tests.web.conftest import Client, ClientFactory, tma
+
+DAN = 104
+GROUP = -500
+
+
+def headers(client: Client, user_id: int, name: str) -> dict[str, str]:
+    from webapp.keys import VERIFIER
+
+    return tma(client.app[VERIFIER].sign({"id": user_id, "first_name": name}))  # type: ignore[index]
+
+
+async def finished(service: TableService) -> str:
+    info = await service.create_table("coins", ANN, "Ann", {"target_score": 1}, chat_id=GROUP)
+    await service.join(info.id, BOB, "Bob")
+    await service.join(info.id, CAT, "Cat")
+    await service.start_game(info.id, ANN)
+    await play_out(service, info.id)
+    return info.id
+
+
+async def test_history_leaderboard_and_replay_over_http(
+    make_client: ClientFactory, settings: Settings, service: TableService
+) -> None:
+    client = await make_client(settings)
+    table_id = await finished(service)
+    ann, dan = headers(client, ANN, "Ann"), headers(client, DAN, "Dan")
+
+    history = await (await client.get("/api/history", headers=ann)).json()
+    assert [g["table_id"] for g in history["games"]] == [table_id] and history["next"] is None
+    assert [s["you"] for s in history["games"][0]["seats"]] == [True, False, False]
+
+    board = await client.get(f"/api/leaderboard?chat={GROUP}&game=coins", headers=ann)
+    players = (await board.json())["players"]
+    assert board.status == 200 and sorted(p["name"] for p in players) == ["Ann", "Bob", "Cat"]
+    assert [p["you"] for p in players].count(True) == 1
+    text = await board.text()
+    assert str(ANN) not in text and str(BOB) not in text and str(GROUP) not in text  # no Telegram ids leave
+
+    outsider = await client.get(f"/api/leaderboard?chat={GROUP}&game=coins", headers=dan)
+    assert (outsider.status, (await outsider.json())["code"]) == (403, "not_in_group")
+    bad = await client.get("/api/leaderboard?chat=abc", headers=ann)
+    assert (bad.status, (await bad.json())["code"]) == (400, "bad_request")
+
+    shared = await (await client.get(f"/api/replay/{table_id}", headers=dan)).json()  # a shared link opens it
+    assert shared["steps"][0]["seq"] == 0 and len(shared["steps"][0]["views"]) == 3
+    assert json.dumps(shared).count('"hand"') >= 3 * len(shared["steps"])
+
+
+async def test_a_game_in_play_cannot_be_replayed(
+    make_client: ClientFactory, settings: Settings, service: TableService
+) -> None:
+    client = await make_client(settings)
+    info = await service.create_table("coins", ANN, "Ann")
+    await service.start_game(info.id, ANN)
+    peek = await client.get(f"/api/replay/{info.id}", headers=headers(client, BOB, "Bob"))
+    assert (peek.status, (await peek.json())["code"]) == (404, "table_not_found")

@@ -1,0 +1,72 @@
+"""The JSON API of the record: a player's history, a group's leaderboard, and replays of finished games.
+
+``GET /api/history?limit&before`` — the caller's finished games, newest first; ``before``
+is the ``finished_at`` of the last game of the previous page.
+``GET /api/leaderboard?chat=<id>&game=<name>`` — the ratings of the people who played that
+game in the group; only someone who played there may look.
+``GET /api/replay/<table id>?from=<seq>`` — a finished game step by step, every hand shown,
+with the seed that proves the deals; anyone signed in may open a shared replay.
+No Telegram id leaves: people are names, and ``you`` marks the caller.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from engine.core.errors import Refusal, RefusalCode
+from webapp.api import current_user
+from webapp.keys import SERVICE
+
+
+def _number(request: web.Request, name: str, default: int, lowest: int, highest: int) -> int:
+    raw = request.query.get(name, str(default))
+    if not (raw.lstrip("-").isascii() and raw.lstrip("-").isdigit()) or not lowest <= int(raw) <= highest:
+        raise Refusal(RefusalCode.BAD_NUMBER, name=name, minimum=lowest, maximum=highest)
+    return int(raw)
+
+
+async def history(request: web.Request) -> web.Response:
+    """GET /api/history: the caller's finished games."""
+    user = current_user(request)
+    limit = _number(request, "limit", 20, 1, 50)
+    raw_before = request.query.get("before")
+    try:
+        before = float(raw_before) if raw_before else None
+    except ValueError:
+        raise Refusal(RefusalCode.BAD_CURSOR) from None
+    games = await request.app[SERVICE].record.history(user.id, limit, before)
+    for game in games:
+        game.pop("chat_id", None)
+    return web.json_response({"games": games, "next": games[-1]["finished_at"] if len(games) == limit else None})
+
+
+async def leaderboard(request: web.Request) -> web.Response:
+    """GET /api/leaderboard: a group's players of one game by rating."""
+    user = current_user(request)
+    chat = _number(request, "chat", 0, -(2**53), 2**53)
+    game = request.query.get("game", "coins")
+    service = request.app[SERVICE]
+    if not await service.store.played_in_chat(user.id, chat):
+        raise Refusal(RefusalCode.NOT_IN_GROUP)
+    board = await service.record.leaderboard(chat, game)
+    shown: list[dict[str, Any]] = [
+        {"place": e["place"], "name": e["name"], "rating": e["rating"], "games": e["games"], "wins": e["wins"],
+         "you": e["user_id"] == user.id} for e in board
+    ]
+    return web.json_response({"game": game, "players": shown})
+
+
+async def replay(request: web.Request) -> web.Response:
+    """GET /api/replay/{table_id}: a page of a finished game's steps."""
+    current_user(request)
+    start = _number(request, "from", 0, 0, 1_000_000)
+    return web.json_response(await request.app[SERVICE].record.replay(request.match_info["table_id"], start))
+
+
+def setup_record_api(app: web.Application) -> None:
+    """Add the record's routes."""
+    app.router.add_get("/api/history", history)
+    app.router.add_get("/api/leaderboard", leaderboard)
+    app.router.add_get("/api/replay/{table_id}", replay)
