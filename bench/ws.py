@@ -44,14 +44,16 @@ TICK = os.sysconf("SC_CLK_TCK")
 # the servers ---------------------------------------------------------------------
 
 
-def serve(port: int, data_dir: str) -> None:
+def serve(port: int, data_dir: str, database: str | None = None) -> None:
     """The real app with a bench bot token (the bot itself is not started)."""
     from engine.config import Settings
-    from webapp import ws
     from webapp.app import make_app
 
-    ws.FLOOD_RATE = 10_000.0  # flat out, one seat can lead trick after trick far faster than a person
-    settings = Settings(host="127.0.0.1", port=port, data_dir=Path(data_dir), bot_token=TOKEN, ai_delay=0.0)
+    # flat out, one seat can lead trick after trick far faster than a person: no flood limit here
+    settings = Settings(host="127.0.0.1", port=port, data_dir=Path(data_dir), bot_token=TOKEN, ai_delay=0.0,
+                        database_url=database or None, flood_rate=100_000.0, flood_burst=100_000,
+                        max_sockets_per_user=100, max_open_tables_per_user=100,
+                        max_unauthenticated_per_address=100_000, max_unauthenticated_sockets=100_000)
     _count_commits()
     web.run_app(make_app(settings, bot=False), host="127.0.0.1", port=port, print=None, access_log=None)
 
@@ -389,9 +391,10 @@ if __name__ == "__main__":
     parser.add_argument("--flat-seconds", type=float, default=10.0)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--data-dir", default="")
+    parser.add_argument("--database", default="")
     parsed = parser.parse_args()
     if parsed.mode == "serve":
-        serve(parsed.port, parsed.data_dir)
+        serve(parsed.port, parsed.data_dir, parsed.database)
     elif parsed.mode == "baseline":
         serve_baseline(parsed.port)
     else:

@@ -36,11 +36,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """Another process changed a table: its new ``seq``, what kind of change, and the public events as JSON."""
+    """Another process changed a table: its new ``seq`` and row ``version``, the kind of change, public events."""
 
     table_id: str
     seq: int
     kind: str
+    version: int
     events: str
 
 
@@ -125,10 +126,10 @@ class PostgresPeers:
         self._held.clear()
 
     def _heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        origin, table_id, seq, kind, events = [*payload.split("|", 4), "", "", "", ""][:5]
-        if origin == self.origin or self._on_notice is None or not seq.isdigit():
+        origin, table_id, seq, kind, version, events = [*payload.split("|", 5), "", "", "", "", ""][:6]
+        if origin == self.origin or self._on_notice is None or not seq.isdigit() or not version.isdigit():
             return
-        notice = Notice(table_id, int(seq), kind, events)
+        notice = Notice(table_id, int(seq), kind, int(version), events)
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._on_notice(notice))
         self._tasks.add(task)
         task.add_done_callback(self._done)

@@ -521,7 +521,8 @@ class TableService:
                    or row.ai_turn != table.row.ai_turn or row.meta != table.row.meta or back)
         finish = self._finish_record(table, row, outcome) if outcome is not None else None
         try:
-            await self.store.append(table.id, entry, row if changed else None, with_seats=back, finish=finish)
+            await self.store.append(table.id, entry, row if changed else None, with_seats=back, finish=finish,
+                                    version=table.row.version)
         except Refusal:
             await self._reload(table)
             raise
@@ -652,8 +653,9 @@ class TableService:
             task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
     async def _heard(self, notice: Notice) -> None:
-        """Another process changed a table: catch up if this process has it in memory."""
-        if notice.table_id in self._tables:
+        """Another process changed a table: catch up if this process has it in memory and is behind."""
+        table = self._tables.get(notice.table_id)
+        if table is not None and (notice.seq > table.seq or notice.version > table.row.version):
             await self.catch_up(notice.table_id, notice)
 
     async def catch_up(self, table_id: str, notice: Notice | None = None) -> None:
@@ -662,7 +664,10 @@ class TableService:
         if table is None:
             return
         async with table.lock:
-            row = await self.store.load_table(table_id)
+            if notice is not None and notice.seq <= table.seq and notice.version <= table.row.version:
+                return  # an earlier catch-up already read this change
+            moves_only = notice is not None and notice.kind == "moved" and notice.version == table.row.version
+            row = table.row if moves_only and table.state is not None else await self.store.load_table(table_id)
             if row is None:
                 return
             if table.state is None and row.status in ("playing", "finished"):
@@ -672,7 +677,13 @@ class TableService:
                 events = [public({"type": "started", "seed_hash": row.seed_hash}), *table.game.start_events(start)]
                 self._publish(table, "started", events if fresh.seq == 0 else [])
                 return
-            moves = await self.store.load_actions(table_id, after=table.seq) if table.state is not None else []
+            if moves_only and notice is not None and notice.seq == table.seq + 1 and notice.events:
+                carried = json.loads(notice.events)  # the notice carries the move: nothing to read
+                moves = [LoggedAction(notice.seq, carried["seat"], carried["action"])]
+            elif table.state is not None:
+                moves = await self.store.load_actions(table_id, after=table.seq)
+            else:
+                moves = []
             if moves:
                 table.row = row
             for entry in moves:

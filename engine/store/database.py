@@ -84,6 +84,7 @@ class Pending:
     with_seats: bool
     future: asyncio.Future[None]
     finish: Finish | None = None
+    version: int = 0  # the table row's stored version before this move (for the other processes' notice)
 
 
 @dataclass(slots=True)
@@ -147,7 +148,7 @@ class Store:
 
     async def append(
         self, table_id: str, entry: LoggedAction, table: TableRow | None = None, *, with_seats: bool = False,
-        finish: Finish | None = None,
+        finish: Finish | None = None, version: int = 0,
     ) -> None:
         """Store one move durably, with its table's new row in the same transaction; raises Refusal("stale")."""
         if self._writer is None:
@@ -159,7 +160,7 @@ class Store:
         }
         if table is not None:
             table.updated_at = time.time()
-        self._pending.append(Pending(row, table, with_seats, future, finish))
+        self._pending.append(Pending(row, table, with_seats, future, finish, version))
         self._wake.set()
         await future
 
@@ -221,7 +222,9 @@ class Store:
         await self._write_table(conn, item)
         if item.finish is not None:
             await self._write_finish(conn, item.finish)
-        await self._notice(conn, item.action["table_id"], item.action["seq"], "moved")
+        version = item.table.version + 1 if item.table is not None else item.version
+        move = f'{{"seat":{item.action["seat"]},"action":{item.action["action"]}}}'  # the move itself rides along
+        await self._notice(conn, item.action["table_id"], item.action["seq"], "moved", version, move)
 
     @staticmethod
     async def _write_finish(conn: Any, finish: Finish) -> None:
@@ -284,12 +287,16 @@ class Store:
 
     # tables and seats ---------------------------------------------------------
 
-    async def _notice(self, conn: Any, table_id: str, seq: int, kind: str, events: str = "") -> None:
-        """Tell the other processes, with this commit, that a table changed (PostgreSQL NOTIFY)."""
+    async def _notice(self, conn: Any, table_id: str, seq: int, kind: str, version: int, events: str = "") -> None:
+        """Tell the other processes, with this commit, that a table changed (PostgreSQL NOTIFY).
+
+        The notice says the table's new ``seq`` and row ``version``, so a process that is
+        already there reads nothing, and one that only misses moves reads only the log.
+        """
         if self.is_shared and self.origin:
-            payload = f"{self.origin}|{table_id}|{seq}|{kind}|{events}"
+            payload = f"{self.origin}|{table_id}|{seq}|{kind}|{version}|{events}"
             if len(payload.encode()) >= 7900:  # NOTIFY payloads stop at 8000 bytes: the receiver reloads instead
-                payload = f"{self.origin}|{table_id}|{seq}|{kind}|"
+                payload = f"{self.origin}|{table_id}|{seq}|{kind}|{version}|"
             await conn.execute(select(func.pg_notify(CHANNEL, payload)))
 
     async def create_table(self, row: TableRow) -> None:
@@ -310,7 +317,8 @@ class Store:
 
         async def work(conn: Any) -> None:
             if notice is not None:
-                await self._notice(conn, row.id, *notice)
+                seq, kind, events = notice
+                await self._notice(conn, row.id, seq, kind, row.version + 1, events)
             await self._update_row(conn, row)
             if with_seats:
                 await conn.execute(seats.delete().where(seats.c.table_id == row.id))
