@@ -24,6 +24,8 @@ class Settings:
     webhook_secret: str | None = None
     ai_delay: float = 0.8
     initdata_max_age: int = 24 * 3600
+    lobby_expiry_hours: float = 24.0  # a lobby nobody touches for this long is cancelled
+    game_expiry_days: float = 14.0  # so is an untimed game with no move for this long
 
     @property
     def local_mode(self) -> bool:
@@ -57,4 +59,6 @@ class Settings:
             webhook_secret=text("WEBHOOK_SECRET"),
             ai_delay=float(text("AI_DELAY") or 0.8),
             initdata_max_age=int(text("INITDATA_MAX_AGE") or 24 * 3600),
+            lobby_expiry_hours=float(text("LOBBY_EXPIRY_HOURS") or 24.0),
+            game_expiry_days=float(text("GAME_EXPIRY_DAYS") or 14.0),
         )

@@ -2,36 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from telegram import Chat, Update, User
 from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
 from engine.config import Settings
 from engine.core.errors import Refusal
-from engine.service.live import TableInfo
 from engine.service.tables import TableService
 from tgbot.links import Links
 from tgbot.render import refusal_text
 
-
-class Notifications(Protocol):
-    """What handlers ask of the notifier, which keeps every table's messages in step."""
-
-    def start(self) -> None:
-        """Start following every table."""
-
-    async def stop(self) -> None:
-        """Stop following."""
-
-    def refresh(self, table_id: str, chat_id: int) -> None:
-        """Bring the table's message up to date now."""
-
-    def refresh_later(self, table_id: str, chat_id: int) -> None:
-        """Bring the table's message up to date soon (throttled)."""
-
-    def recheck_turn(self, info: TableInfo, user_id: int) -> None:
-        """Someone's reachability changed: bring their turn message up to date."""
+if TYPE_CHECKING:
+    from tgbot.notifier import Notifier
 
 
 class BotState:
@@ -39,13 +22,14 @@ class BotState:
 
     settings: Settings
     service: TableService
-    notifier: Notifications
+    notifier: Notifier
 
     def __init__(self) -> None:
         self.options_open: set[str] = set()  # lobbies whose message shows the Options keyboard
         self.reachable: set[int] = set()  # people known to have started the bot (saves a write per message)
         self._links: Links | None = None
         self.webhook_secret: str | None = None  # the secret_token given to setWebhook (the route must check it)
+        self.health: dict[str, Any] = {"state": "stopped"}  # how starting the bot went (for /healthz)
 
     def bind_links(self, bot_username: str) -> Links:
         """Fix the links once the bot's username is known."""
@@ -77,6 +61,14 @@ def display_name(user: User) -> str:
 def is_group(chat: Chat | None) -> bool:
     """Group or supergroup."""
     return chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP)
+
+
+def thread_of(update: Update) -> int | None:
+    """The forum topic a message was sent in (None: General, or not a forum)."""
+    message = update.effective_message
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
 
 
 def is_private(chat: Chat | None) -> bool:
