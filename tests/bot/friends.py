@@ -106,7 +106,7 @@ async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, s
             if last_turn.get(user_id) != live.message_id:
                 played.turns[user_id] += 1  # a new turn is a new message
                 last_turn[user_id] = live.message_id
-            for other in friends.starters:
+            for other in friends.starters if settle else ():
                 if other != user_id:
                     assert not [m for m in turn_messages(bot, other, table_id) if not m.deleted], "one turn at a time"
         elif settle:
