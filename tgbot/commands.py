@@ -8,6 +8,7 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    Message,
     Update,
 )
 from telegram.error import BadRequest
@@ -150,13 +151,16 @@ async def notify_button(update: Update, context: Context) -> None:
     await store.upsert_user(query.from_user.id, display_name(query.from_user))
     await store.set_user_flags(query.from_user.id, notify=notify)
     await answer(query, translate(locale, N_("Turn messages are on.") if notify else N_("Turn messages are off.")))
-    try:
-        await context.bot.edit_message_text(render("settings.html", locale, notify=notify), message.chat.id,
-                                            message.message_id, parse_mode="HTML",
-                                            reply_markup=_settings_markup(notify, locale))
-    except BadRequest as error:  # a double tap: the second press finds the panel already switched
-        if "not modified" not in error.message.lower():
-            raise
+    markup = _settings_markup(notify, locale)
+    if isinstance(message, Message) and message.reply_markup == markup:
+        pass  # a double tap: the first press already switched the panel
+    else:
+        try:
+            await context.bot.edit_message_text(render("settings.html", locale, notify=notify), message.chat.id,
+                                                message.message_id, parse_mode="HTML", reply_markup=markup)
+        except BadRequest as error:  # two taps at once: the other one switched it
+            if "not modified" not in error.message.lower():
+                raise
     for info in await context.bot_data.service.tables_of(query.from_user.id):
         context.bot_data.notifier.refresh(info.id)
 

@@ -335,10 +335,11 @@ class Notifier:
                          record: Record | None) -> None:
         seat = info.seat_of(user_id)
         turn = self._turn_of(info, seat)
-        if turn is not None:
-            person = await self.room.service.store.user_settings(user_id) or {}
-            if not (person.get("can_message") and person.get("notify", True)):
-                turn = None
+        person = await self.room.service.store.user_settings(user_id) or {}
+        if not person.get("can_message"):
+            return  # blocked or never started: nothing to send, and an open message waits until they are back
+        if not person.get("notify", True):
+            turn = None
         if record is not None and record.state != SENT:
             record = await self._settle(info.id, record)
         if record is not None and seat is not None and (info.id, seat) in self._first_sight:
@@ -353,7 +354,8 @@ class Notifier:
                     if await self._edit(record, text, markup):
                         await self.records.put(info.id, record.but(data={**record.data, "reminder": True}))
                 return
-            await self._delete(record)
+            if not await self._delete(record):
+                return
             await self.records.drop(info.id, record.purpose)
         if turn is None:
             return
@@ -473,8 +475,7 @@ class Notifier:
         record = await self.records.get(info.id, TABLE)
         if record is not None and record.state != SENT:
             record = await self._settle(info.id, record)
-        if record is not None:
-            await self._delete(record)
+        if record is not None and await self._delete(record):
             await self.records.drop(info.id, TABLE)
 
     # Telegram calls, each written down first ---------------------------------------------
@@ -573,15 +574,19 @@ class Notifier:
         self._shown[(chat_id, message_id)] = shown
         return True
 
-    async def _delete(self, record: Record) -> None:
-        """Delete a message; one that is already gone (or cannot be deleted any more) counts as deleted."""
+    async def _delete(self, record: Record) -> bool:
+        """Delete a message; one already gone (or too old to delete) counts as deleted. False: try again later."""
         if record.message_id is None:
-            return
-        self._shown.pop((record.chat_id, record.message_id), None)
+            return True
         try:
             await self.bot.delete_message(record.chat_id, record.message_id)
-        except (BadRequest, Forbidden, ChatMigrated) as error:  # RetryAfter and lost answers are tried again
+        except Forbidden:  # blocked, or removed from the group: deleted once they are back
+            await self._refused(record.chat_id)
+            return False
+        except (BadRequest, ChatMigrated) as error:  # RetryAfter and lost answers are tried again
             log.info("could not delete message %s in chat %s: %s", record.message_id, record.chat_id, error)
+        self._shown.pop((record.chat_id, record.message_id), None)
+        return True
 
     async def _refused(self, chat_id: int) -> None:
         if chat_id > 0:

@@ -6,7 +6,6 @@ people who started the bot and one who did not), play it to the end, and check t
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,13 +74,6 @@ async def open_table(bot: Harness, friends: Friends, chat_id: int, *, thread: in
     return table_id
 
 
-async def wait_for(predicate: Any, within: float = 20.0) -> None:
-    """Poll until ``predicate()`` holds (what a person does: look at their phone)."""
-    async with asyncio.timeout(within):
-        while not predicate():
-            await asyncio.sleep(0.005)
-
-
 async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, settle: bool = True,
                migrate_after: int | None = None) -> Played:
     """Play to the end. A person who started the bot moves once their one turn message is there; the other
@@ -101,7 +93,8 @@ async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, s
         user_id = info.seats[seat].user_id
         assert user_id is not None, "no AI at this table"
         if user_id in friends.starters:
-            await wait_for(lambda u=user_id: len([m for m in turn_messages(bot, u, table_id) if not m.deleted]) == 1)
+            await fake.wait_until(  # a person looks at their phone until the turn message is there
+                lambda u=user_id: len([m for m in turn_messages(bot, u, table_id) if not m.deleted]) == 1, within=30)
             [live] = [m for m in turn_messages(bot, user_id, table_id) if not m.deleted]
             if last_turn.get(user_id) != live.message_id:
                 played.turns[user_id] += 1  # a new turn is a new message

@@ -57,5 +57,5 @@ async def test_friends_play_a_whole_game_and_each_gets_one_turn_message_per_turn
         [frozen] = [m for m in fake.messages(chat) if table_id in str(m.reply_markup)]
         assert "playing" in frozen.plain  # the old group's status stays as it was; the new one took over
     assert refused(bot) == []
-    first_turn = [m for m in fake.messages(FRIENDS.starters[0]) if "Your turn" in m.plain][0]
+    first_turn = next(m for m in fake.messages(FRIENDS.starters[0]) if "Your turn" in m.plain)
     assert ("Kitchen table" if kind in ("group", "migrating") else "Card") in first_turn.plain

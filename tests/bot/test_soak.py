@@ -8,8 +8,8 @@ import asyncio
 import pytest
 
 from engine.service.tables import TableService
-from tests.bot.friends import Friends, check_record, open_table, play
 from tests.bot.conftest import make_harness
+from tests.bot.friends import Friends, check_record, open_table, play
 from tgbot.app import stop_bot
 
 GAMES = 20
