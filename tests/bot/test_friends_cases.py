@@ -190,7 +190,7 @@ async def test_long_arguments_double_taps_and_plurals(bot: Harness) -> None:
     assert "First to 1 point wins." in text
     assert "First to 2 points wins." in render("status.html", None, table=info, people={},
                                                state={**state, "target_score": 2})
-    assert "Первым набравший 1 очко побеждает." in render("status.html", "ru", table=info, people={}, state=state)
+    assert "Побеждает первый, кто наберёт 1 очко." in render("status.html", "ru", table=info, people={}, state=state)
 
 
 async def finish(bot: Harness, table_id: str, host: int) -> FakeMessage:
