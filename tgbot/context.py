@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 from telegram import Chat, Update, User
 from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
@@ -11,10 +11,52 @@ from engine.config import Settings
 from engine.core.errors import Refusal
 from engine.service.tables import TableService
 from tgbot.links import Links
+from tgbot.records import Ledger, Record, Records
 from tgbot.render import refusal_text
 
-if TYPE_CHECKING:
-    from tgbot.notifier import Notifier
+
+class Notifications(Protocol):
+    """What handlers ask of the notifier (``tgbot.notifier.Notifier``), which keeps every table's messages in step."""
+
+    records: Records
+    ledger: Ledger
+
+    def start(self) -> None:
+        """Start following every table."""
+
+    async def stop(self) -> None:
+        """Stop following."""
+
+    def refresh(self, table_id: str) -> None:
+        """Bring the table's messages up to date now."""
+
+    def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
+               title: str | None = None, invited: list[tuple[int, str]] | None = None) -> None:
+        """The next table ``host_id`` opens in ``chat_id`` lives in this topic and language."""
+
+    def unexpect(self, chat_id: int, host_id: int) -> None:
+        """No table was opened after ``expect`` after all."""
+
+    async def home(self, table_id: str) -> Record | None:
+        """Where a table's messages go, once known."""
+
+    async def table_of_message(self, chat_id: int, message_id: int) -> str | None:
+        """The table whose lobby, status or summary this message is."""
+
+    async def cannot_message(self, user_id: int) -> None:
+        """Telegram refused a private message to this person."""
+
+    async def can_message_again(self, user_id: int) -> None:
+        """The person (re)started or unblocked the bot."""
+
+    async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup."""
+
+    def chat_gone(self, chat_id: int) -> None:
+        """The bot was removed from a group."""
+
+    def chat_back(self, chat_id: int) -> None:
+        """The bot was added to a group again."""
 
 
 class BotState:
@@ -22,7 +64,7 @@ class BotState:
 
     settings: Settings
     service: TableService
-    notifier: Notifier
+    notifier: Notifications
 
     def __init__(self) -> None:
         self.options_open: set[str] = set()  # lobbies whose message shows the Options keyboard
