@@ -168,12 +168,12 @@ class BotRunner:
     serving, the log says what failed and when the next try is, and ``health`` says it too.
     """
 
-    def __init__(self, application: App, settings: Settings, *, first_delay: float = 1.0,
-                 max_delay: float = 300.0) -> None:
+    FIRST_DELAY, MAX_DELAY = 1.0, 300.0  # seconds before the second try, and the longest pause
+
+    def __init__(self, application: App, settings: Settings) -> None:
         self.application = application
         self.settings = settings
-        self.first_delay = first_delay
-        self.max_delay = max_delay
+        application.bot_data.runner = self
         self.health = application.bot_data.health = {"state": "starting", "attempts": 0, "error": None,
                                                      "retry_in": None}
         self._task: asyncio.Task[None] | None = None
@@ -185,17 +185,17 @@ class BotRunner:
             self._task = asyncio.create_task(self._run(), name="bot-start")
 
     async def _run(self) -> None:
-        delay = self.first_delay
+        delay = self.FIRST_DELAY
         while True:
             self.health["attempts"] += 1
             try:
                 await start_bot(self.application, self.settings)
             except Exception as error:
                 self.health.update(state="retrying", error=f"{type(error).__name__}: {error}", retry_in=delay)
-                log.warning("the bot could not start (%s); the Mini App keeps running; trying again in %.0f s",
+                log.warning("the bot could not start (%s); the Mini App keeps running; trying again in %.1f s",
                             self.health["error"], delay)
                 await asyncio.sleep(delay)
-                delay = min(self.max_delay, delay * 2)
+                delay = min(self.MAX_DELAY, delay * 2)
                 continue
             self.health.update(state="running", error=None, retry_in=None)
             log.info("the bot is running (after %d attempt(s))", self.health["attempts"])

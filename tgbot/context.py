@@ -72,6 +72,7 @@ class BotState:
         self._links: Links | None = None
         self.webhook_secret: str | None = None  # the secret_token given to setWebhook (the route must check it)
         self.health: dict[str, Any] = {"state": "stopped"}  # how starting the bot went (for /healthz)
+        self.runner: Any = None  # what starts the bot next to the web server, when it does
 
     def bind_links(self, bot_username: str) -> Links:
         """Fix the links once the bot's username is known."""
