@@ -34,6 +34,8 @@ class Settings:
     body_timeout: float = 10.0  # seconds to receive a whole request body
     flood_rate: float = 20.0  # socket frames a second, on average
     flood_burst: int = 40  # socket frames in one burst
+    lobby_expiry_hours: float = 24.0  # a lobby nobody touches for this long is cancelled
+    game_expiry_days: float = 14.0  # so is an untimed game with no move for this long
 
     @property
     def local_mode(self) -> bool:
@@ -78,4 +80,6 @@ class Settings:
             body_timeout=float(text("BODY_TIMEOUT") or base.body_timeout),
             flood_rate=float(text("FLOOD_RATE") or base.flood_rate),
             flood_burst=int(text("FLOOD_BURST") or base.flood_burst),
+            lobby_expiry_hours=float(text("LOBBY_EXPIRY_HOURS") or 24.0),
+            game_expiry_days=float(text("GAME_EXPIRY_DAYS") or 14.0),
         )

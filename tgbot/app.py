@@ -8,8 +8,11 @@ or polls for updates.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any, cast
 
 from telegram import Update
@@ -18,6 +21,7 @@ from telegram.ext import (
     ApplicationBuilder,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -27,11 +31,11 @@ from telegram.ext import (
 
 from engine.config import Settings
 from engine.service.tables import TableService
-from tgbot import commands, lobby, settings_menu
+from tgbot import commands, lobby, membership, settings_menu
 from tgbot.buttons import is_verb
 from tgbot.callbacks import Verb
 from tgbot.context import App, BotState, Context
-from tgbot.limits import rate_limiter
+from tgbot.limits import ChatPacedRateLimiter, rate_limiter
 from tgbot.notifier import Notifier
 
 log = logging.getLogger(__name__)
@@ -50,27 +54,41 @@ def api_urls(base: str | None) -> tuple[str, str]:
 
 
 def build_application(settings: Settings, service: TableService, *, limiter: BaseRateLimiter[Any] | None = None,
-                      status_interval: float = 4.0) -> App:
-    """The bot for these settings, talking to ``service``; ``limiter`` replaces Telegram's limits (tests)."""
+                      status_interval: float = 4.0, read_timeout: float | None = None,
+                      clock: Callable[[], float] | None = None) -> App:
+    """The bot for these settings, talking to ``service``.
+
+    ``limiter`` replaces Telegram's limits, ``read_timeout`` the library's 5 s wait for an
+    answer and ``clock`` the notifier's monotonic clock (tests).
+    """
     if not settings.bot_token:
         raise ValueError("the bot needs BOT_TOKEN")
     base_url, base_file_url = api_urls(settings.bot_api_base_url)
-    application = cast(App, (
+    limiter = limiter or rate_limiter()
+    builder = (
         ApplicationBuilder()
         .token(settings.bot_token)
         .base_url(base_url)
         .base_file_url(base_file_url)
-        .rate_limiter(limiter or rate_limiter())
+        .rate_limiter(limiter)
         .context_types(ContextTypes(bot_data=BotState))
         .concurrent_updates(True)
-        .build()
-    ))
+    )
+    if read_timeout is not None:
+        builder = builder.read_timeout(read_timeout).write_timeout(read_timeout).connect_timeout(read_timeout)
+    application = cast(App, builder.build())
     room = application.bot_data
     room.settings, room.service = settings, service
-    room.notifier = Notifier(application.bot, room, status_interval=status_interval)
+    notifier = room.notifier = Notifier(application.bot, room, status_interval=status_interval,
+                                        **({"clock": clock} if clock is not None else {}))
+    if isinstance(limiter, ChatPacedRateLimiter):
+        limiter.on_message = notifier.ledger.saw
 
     add = application.add_handler
+    add(TypeHandler(Update, _note_message), group=-2)
     add(MessageHandler(filters.ChatType.PRIVATE, commands.remember_private), group=-1)
+    add(ChatMemberHandler(membership.membership_changed, ChatMemberHandler.MY_CHAT_MEMBER))
+    add(MessageHandler(filters.StatusUpdate.MIGRATE, membership.group_migrated))
     add(TypeHandler(Update, _remember_button_private), group=-1)
     add(CommandHandler("start", commands.start_command))
     add(CommandHandler("help", commands.help_command))
@@ -85,7 +103,8 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
         Verb.JOIN: lobby.join_button, Verb.LEAVE: lobby.leave_button, Verb.ADD_AI: lobby.add_ai_button,
         Verb.START: lobby.start_button, Verb.REMATCH: lobby.rematch_button, Verb.OPTIONS: settings_menu.options_button,
         Verb.OPTIONS_DONE: settings_menu.options_done_button, Verb.SET_OPTION: settings_menu.set_option_button,
-        Verb.NOTIFY: commands.notify_button,
+        Verb.NOTIFY: commands.notify_button, Verb.PICK_CANCEL: lobby.pick_cancel_button,
+        Verb.PICK_LEAVE: lobby.pick_leave_button,
     }  # fmt: skip
     for verb, handler in buttons.items():
         add(CallbackQueryHandler(handler, pattern=is_verb(verb)))
@@ -100,23 +119,31 @@ async def _remember_button_private(update: Update, context: Context) -> None:
         await commands.remember_private(update, context)
 
 
+async def _note_message(update: Update, context: Context) -> None:
+    """Every message the bot sees has an id the notifier must not take for one of its own."""
+    message = update.effective_message
+    if message is not None:
+        context.bot_data.notifier.ledger.saw(message.chat.id, message.message_id)
+
+
 async def _log_error(update: object, context: Context) -> None:
     log.error("bot handler failed for %r", update, exc_info=context.error)
 
 
 async def start_bot(application: App, settings: Settings) -> None:
     """Start the bot: command menus, the notifier, then the webhook (public URL) or long polling."""
-    await application.initialize()
+    await application.initialize()  # each step may be tried again after a failure: none of them is done twice
     room = application.bot_data
     room.bind_links(application.bot.username)
-    await application.start()
+    if not application.running:
+        await application.start()
     await commands.set_commands(application.bot)
     room.notifier.start()
     if settings.public_url:
         secret = room.webhook_secret = settings.webhook_secret or secrets.token_urlsafe(32)
         await application.bot.set_webhook(f"{settings.webapp_url}{WEBHOOK_PATH}", secret_token=secret,
                                           allowed_updates=Update.ALL_TYPES)
-    elif application.updater is not None:
+    elif application.updater is not None and not application.updater.running:
         await application.bot.delete_webhook()
         await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
 
@@ -131,3 +158,54 @@ async def stop_bot(application: Application[Any, Any, Any, Any, Any, Any]) -> No
     if application.running:
         await application.stop()
     await application.shutdown()
+
+
+class BotRunner:
+    """Starts the bot next to the web server, trying again with a growing pause until Telegram answers.
+
+    A failure at start (getMe, setMyCommands, setWebhook: Telegram down, a bad token, a
+    network hiccup) must not take the Mini App down with it: the web process keeps
+    serving, the log says what failed and when the next try is, and ``health`` says it too.
+    """
+
+    FIRST_DELAY, MAX_DELAY = 1.0, 300.0  # seconds before the second try, and the longest pause
+
+    def __init__(self, application: App, settings: Settings) -> None:
+        self.application = application
+        self.settings = settings
+        application.bot_data.runner = self
+        self.health = application.bot_data.health = {"state": "starting", "attempts": 0, "error": None,
+                                                     "retry_in": None}
+        self._task: asyncio.Task[None] | None = None
+        self.started = asyncio.Event()
+
+    def start(self) -> None:
+        """Begin starting the bot in the background."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="bot-start")
+
+    async def _run(self) -> None:
+        delay = self.FIRST_DELAY
+        while True:
+            self.health["attempts"] += 1
+            try:
+                await start_bot(self.application, self.settings)
+            except Exception as error:
+                self.health.update(state="retrying", error=f"{type(error).__name__}: {error}", retry_in=delay)
+                log.warning("the bot could not start (%s); the Mini App keeps running; trying again in %.1f s",
+                            self.health["error"], delay)
+                await asyncio.sleep(delay)
+                delay = min(self.MAX_DELAY, delay * 2)
+                continue
+            self.health.update(state="running", error=None, retry_in=None)
+            log.info("the bot is running (after %d attempt(s))", self.health["attempts"])
+            self.started.set()
+            return
+
+    async def stop(self) -> None:
+        """Stop trying, and stop the bot if it runs."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await stop_bot(self.application)

@@ -13,7 +13,7 @@ from engine.i18n import N_
 from engine.service.live import TableInfo
 from tgbot.callbacks import Callback, Verb, parse
 from tgbot.context import Context, locale_of
-from tgbot.records import MESSAGE
+from tgbot.records import TABLE
 from tgbot.render import refusal_text, translate
 
 STRAY = N_("That button is not one of mine, or it is out of date.")
@@ -33,7 +33,7 @@ async def answer(query: CallbackQuery, text: str | None = None, **kwargs: Any) -
         await query.answer(text, **kwargs)
 
 
-async def pressed_table(update: Update, context: Context, meta_key: str = MESSAGE
+async def pressed_table(update: Update, context: Context, purpose: str = TABLE
                         ) -> tuple[CallbackQuery, Callback, TableInfo] | None:
     """The press, its parsed data and its table, when the button really is on that table's message."""
     query = update.callback_query
@@ -49,10 +49,10 @@ async def pressed_table(update: Update, context: Context, meta_key: str = MESSAG
     except Refusal as refusal:
         await answer(query, refusal_text(refusal, locale))
         return None
-    stored = await context.bot_data.service.get_meta(info.id, meta_key)
+    record = await context.bot_data.notifier.records.get(info.id, purpose)
     message = query.message
     where = (message.chat.id, message.message_id) if message is not None else None
-    expected = (stored.get("chat"), stored.get("id")) if isinstance(stored, dict) else (info.chat_id, stored)
+    expected = (record.chat_id, record.message_id) if record is not None else None
     if where is None or where != expected:
         await answer(query, translate(locale, "That button does not belong to this table's message."))
         return None

@@ -24,6 +24,8 @@ class Verb(StrEnum):
     START = "s"
     REMATCH = "r"
     NOTIFY = "n"
+    PICK_CANCEL = "c"  # which table /cancel meant
+    PICK_LEAVE = "x"  # which table /leave meant
 
 
 _TABLE_ID = r"[A-Za-z0-9_-]{1,32}"

@@ -8,8 +8,10 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    Message,
     Update,
 )
+from telegram.error import BadRequest
 from telegram.ext import ExtBot
 
 from engine import games
@@ -54,13 +56,10 @@ async def remember_private(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     if user is None or not is_private(chat):
         return
-    known: set[int] = context.bot_data.reachable
-    if user.id in known:
+    if user.id in context.bot_data.reachable:
         return
-    store = context.bot_data.service.store
-    await store.upsert_user(user.id, display_name(user))
-    await store.set_user_flags(user.id, can_message=True)
-    known.add(user.id)
+    await context.bot_data.service.store.upsert_user(user.id, display_name(user))
+    await context.bot_data.notifier.can_message_again(user.id)
 
 
 async def start_command(update: Update, context: Context) -> None:
@@ -92,9 +91,7 @@ async def table_deeplink(update: Update, context: Context, table_id: str) -> Non
     button = room.links.open_button(translate(locale, "Open table"), info.id, private=True)
     await reply(update, render("hello.html", locale, table=info, seated=info.seat_of(user.id) is not None),
                 reply_markup=InlineKeyboardMarkup([[button]]))
-    if info.chat_id is not None and info.chat_id < 0:
-        room.notifier.refresh_later(info.id, info.chat_id)
-    room.notifier.recheck_turn(info, user.id)
+    room.notifier.refresh(info.id)
 
 
 async def help_command(update: Update, context: Context) -> None:
@@ -154,9 +151,18 @@ async def notify_button(update: Update, context: Context) -> None:
     await store.upsert_user(query.from_user.id, display_name(query.from_user))
     await store.set_user_flags(query.from_user.id, notify=notify)
     await answer(query, translate(locale, N_("Turn messages are on.") if notify else N_("Turn messages are off.")))
-    await context.bot.edit_message_text(render("settings.html", locale, notify=notify), message.chat.id,
-                                        message.message_id, parse_mode="HTML",
-                                        reply_markup=_settings_markup(notify, locale))
+    markup = _settings_markup(notify, locale)
+    if isinstance(message, Message) and message.reply_markup == markup:
+        pass  # a double tap: the first press already switched the panel
+    else:
+        try:
+            await context.bot.edit_message_text(render("settings.html", locale, notify=notify), message.chat.id,
+                                                message.message_id, parse_mode="HTML", reply_markup=markup)
+        except BadRequest as error:  # two taps at once: the other one switched it
+            if "not modified" not in error.message.lower():
+                raise
+    for info in await context.bot_data.service.tables_of(query.from_user.id):
+        context.bot_data.notifier.refresh(info.id)
 
 
 async def stats_command(update: Update, context: Context) -> None:

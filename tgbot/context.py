@@ -9,14 +9,17 @@ from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
 from engine.config import Settings
 from engine.core.errors import Refusal
-from engine.service.live import TableInfo
 from engine.service.tables import TableService
 from tgbot.links import Links
+from tgbot.records import Ledger, Record, Records
 from tgbot.render import refusal_text
 
 
 class Notifications(Protocol):
-    """What handlers ask of the notifier, which keeps every table's messages in step."""
+    """What handlers ask of the notifier (``tgbot.notifier.Notifier``), which keeps every table's messages in step."""
+
+    records: Records
+    ledger: Ledger
 
     def start(self) -> None:
         """Start following every table."""
@@ -24,14 +27,36 @@ class Notifications(Protocol):
     async def stop(self) -> None:
         """Stop following."""
 
-    def refresh(self, table_id: str, chat_id: int) -> None:
-        """Bring the table's message up to date now."""
+    def refresh(self, table_id: str) -> None:
+        """Bring the table's messages up to date now."""
 
-    def refresh_later(self, table_id: str, chat_id: int) -> None:
-        """Bring the table's message up to date soon (throttled)."""
+    def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
+               title: str | None = None, invited: list[tuple[int, str]] | None = None) -> None:
+        """The next table ``host_id`` opens in ``chat_id`` lives in this topic and language."""
 
-    def recheck_turn(self, info: TableInfo, user_id: int) -> None:
-        """Someone's reachability changed: bring their turn message up to date."""
+    def unexpect(self, chat_id: int, host_id: int) -> None:
+        """No table was opened after ``expect`` after all."""
+
+    async def home(self, table_id: str) -> Record | None:
+        """Where a table's messages go, once known."""
+
+    async def table_of_message(self, chat_id: int, message_id: int) -> str | None:
+        """The table whose lobby, status or summary this message is."""
+
+    async def cannot_message(self, user_id: int) -> None:
+        """Telegram refused a private message to this person."""
+
+    async def can_message_again(self, user_id: int) -> None:
+        """The person (re)started or unblocked the bot."""
+
+    async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup."""
+
+    def chat_gone(self, chat_id: int) -> None:
+        """The bot was removed from a group."""
+
+    def chat_back(self, chat_id: int) -> None:
+        """The bot was added to a group again."""
 
 
 class BotState:
@@ -46,6 +71,8 @@ class BotState:
         self.reachable: set[int] = set()  # people known to have started the bot (saves a write per message)
         self._links: Links | None = None
         self.webhook_secret: str | None = None  # the secret_token given to setWebhook (the route must check it)
+        self.health: dict[str, Any] = {"state": "stopped"}  # how starting the bot went (for /healthz)
+        self.runner: Any = None  # what starts the bot next to the web server, when it does
 
     def bind_links(self, bot_username: str) -> Links:
         """Fix the links once the bot's username is known."""
@@ -77,6 +104,14 @@ def display_name(user: User) -> str:
 def is_group(chat: Chat | None) -> bool:
     """Group or supergroup."""
     return chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP)
+
+
+def thread_of(update: Update) -> int | None:
+    """The forum topic a message was sent in (None: General, or not a forum)."""
+    message = update.effective_message
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
 
 
 def is_private(chat: Chat | None) -> bool:

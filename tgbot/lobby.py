@@ -9,15 +9,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import ChatMember, Update
+from telegram import Chat, ChatMember, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 
 from engine import games
 from engine.core.errors import Refusal, RefusalCode
+from engine.i18n import N_
 from engine.service.live import TableInfo
 from tgbot.buttons import STRAY, answer, pressed_table
-from tgbot.context import BotState, Context, display_name, is_group, is_private, locale_of, reply, reply_refusal
-from tgbot.records import LOCALE, SUMMARY
+from tgbot.callbacks import Verb, button_data, parse
+from tgbot.context import (
+    BotState,
+    Context,
+    display_name,
+    is_group,
+    is_private,
+    locale_of,
+    reply,
+    reply_refusal,
+    thread_of,
+)
+from tgbot.records import SUMMARY
 from tgbot.render import refusal_text, render, translate
 
 GAME_ALIASES = {
@@ -28,9 +40,18 @@ GAME_ALIASES = {
 OPTION_ALIASES = {"target": "target_score"}
 
 
+MAX_SHOWN = 24  # characters of a word quoted back in a refusal
+
+
+def _shown(word: str) -> str:
+    return word if len(word) <= MAX_SHOWN else word[:MAX_SHOWN] + "…"
+
+
 def game_name(word: str) -> str:
     """The registered game a word names; raises Refusal("unknown_game")."""
     key = word.strip().lower().replace("-", "_")
+    if len(key) > MAX_SHOWN:
+        games.get(_shown(key))  # refused, naming only the start of what was typed
     return games.get(GAME_ALIASES.get(key, key)).name
 
 
@@ -39,11 +60,13 @@ def parse_new_args(args: list[str]) -> tuple[str, dict[str, Any]]:
     game, rest = "coins", list(args)
     if rest and "=" not in rest[0]:
         game = game_name(rest.pop(0))
+    if len(rest) > 8:
+        raise Refusal(RefusalCode.TOO_MANY_OPTIONS)
     options: dict[str, Any] = {}
     for word in rest:
         name, sep, value = word.partition("=")
-        if not sep or not name or not value:
-            raise Refusal(RefusalCode.OPTION_NOT_UNDERSTOOD, word=word)
+        if not sep or not name or not value or len(word) > 64:
+            raise Refusal(RefusalCode.OPTION_NOT_UNDERSTOOD, word=_shown(word))
         options[OPTION_ALIASES.get(name.lower(), name.lower())] = value
     return game, options
 
@@ -62,18 +85,19 @@ async def can_message(room: BotState, user_id: int) -> bool:
 # commands -----------------------------------------------------------------------
 
 async def new_command(update: Update, context: Context) -> None:
-    """/new [game] [options]: a lobby in a group, a game against AI players in a private chat."""
+    """/new [game] [options]: a lobby in a group (in the topic it was typed in), a game against AI players alone."""
     room, user, chat = context.bot_data, update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
     locale = locale_of(user)
     try:
         game, options = parse_new_args(context.args or [])
+        room.notifier.expect(chat.id, user.id, thread_id=thread_of(update), locale=locale, title=chat.title)
         info = await room.service.create_table(game, user.id, display_name(user), options, chat_id=chat.id)
-        await room.service.set_meta(info.id, LOCALE, locale)
         if is_private(chat):
             await room.service.start_game(info.id, user.id)
     except Refusal as refusal:
+        room.notifier.unexpect(chat.id, user.id)
         await reply(update, render("refused.html", locale, reason=refusal_text(refusal, locale),
                                    games=_games(), usage=True))
 
@@ -83,7 +107,7 @@ def _games() -> list[tuple[str, str]]:
 
 
 async def join_command(update: Update, context: Context) -> None:
-    """/join [table]: take a seat at the newest open table of this group."""
+    """/join [table]: take a seat at the open table this command answers, or the newest one of this group."""
     room, user, chat = context.bot_data, update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
@@ -103,57 +127,138 @@ async def join_command(update: Update, context: Context) -> None:
         await reply(update, render("steer.html", locale, table=info, link=room.links.table_deep(info.id)))
 
 
+async def _replied_table(update: Update, context: Context) -> str | None:
+    """The table whose message this command replies to, if it does."""
+    message = update.effective_message
+    replied = message.reply_to_message if message is not None else None
+    if replied is None or message is None or (message.is_topic_message and
+                                              replied.message_id == message.message_thread_id):
+        return None  # in a topic every message "replies" to the topic's first message
+    return await context.bot_data.notifier.table_of_message(replied.chat.id, replied.message_id)
+
+
+async def _ask_which(update: Update, tables: list[TableInfo], verb: Verb, locale: str | None) -> None:
+    """Several tables fit: one button per table."""
+    rows = [[InlineKeyboardButton(_table_label(t, locale), callback_data=button_data(verb, t.id))] for t in tables[:8]]
+    await reply(update, translate(locale, "Which table? You can also answer the table's message with the command."),
+                reply_markup=InlineKeyboardMarkup(rows))
+
+
+def _table_label(info: TableInfo, locale: str | None) -> str:
+    host = next((s.name for s in info.seats if s.user_id == info.host_user_id), "?")
+    status = translate(locale, N_("lobby") if info.status == "lobby" else N_("playing"))
+    return translate(locale, "%(game)s, %(status)s, host %(host)s") % {"game": info.title, "status": status,
+                                                                        "host": host}
+
+
 async def leave_command(update: Update, context: Context) -> None:
-    """/leave: give up your seat (an AI player takes it over once the game is on)."""
+    """/leave: give up your seat (an AI player takes it over once the game is on); asks which when it is unclear."""
     room, user, chat = context.bot_data, update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
+    locale = locale_of(user)
     mine = [t for t in await tables_in_chat(room, chat.id) if t.seat_of(user.id) is not None]
+    replied = await _replied_table(update, context)
+    if replied is not None:
+        mine = [t for t in mine if t.id == replied]
     if not mine:
-        await reply(update, translate(locale_of(user), "You have no seat at a table here."))
+        await reply(update, translate(locale, "You have no seat at a table here."))
+        return
+    if len(mine) > 1:
+        await _ask_which(update, mine, Verb.PICK_LEAVE, locale)
         return
     try:
         await room.service.leave(mine[0].id, user.id)
     except Refusal as refusal:
         await reply_refusal(update, refusal)
         return
-    await reply(update, translate(locale_of(user), "You left the table."))
+    await reply(update, translate(locale, "You left the table."))
 
 
 async def cancel_command(update: Update, context: Context) -> None:
-    """/cancel: end the newest unfinished table here (its host, or a group admin)."""
+    """/cancel: end an unfinished table here (its host, or a group admin); asks which when it is unclear."""
     room, user, chat = context.bot_data, update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
     locale = locale_of(user)
     tables = await tables_in_chat(room, chat.id)
+    replied = await _replied_table(update, context)
+    if replied is not None:
+        tables = [t for t in tables if t.id == replied]
     if not tables:
         await reply(update, translate(locale, "There is no table to cancel here."))
         return
     hosted = [t for t in tables if t.host_user_id == user.id]
-    target = (hosted or tables)[0]
-    is_admin = False
-    if not hosted and is_group(chat):
-        try:
-            member = await context.bot.get_chat_member(chat.id, user.id)
-            is_admin = member.status in (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
-        except TelegramError:
-            is_admin = False
+    is_admin = not hosted and await _is_admin(context, chat, user.id)
     if not hosted and not is_admin:
         await reply(update, translate(locale, "Only the host or a group admin can cancel a table."))
         return
+    choices = hosted or tables
+    if len(choices) > 1:
+        await _ask_which(update, choices, Verb.PICK_CANCEL, locale)
+        return
     try:
-        await room.service.abandon(target.id, user.id, is_admin=is_admin)
+        await room.service.abandon(choices[0].id, user.id, is_admin=is_admin)
     except Refusal as refusal:
         await reply_refusal(update, refusal)
 
 
+async def _is_admin(context: Context, chat: Chat, user_id: int) -> bool:
+    if not is_group(chat):
+        return False
+    try:
+        member = await context.bot.get_chat_member(chat.id, user_id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
+
+
+async def pick_leave_button(update: Update, context: Context) -> None:
+    """The table chosen after /leave."""
+    query = update.callback_query
+    found = parse(query.data if query is not None else None)
+    if query is None or found is None:
+        return
+    locale = locale_of(query.from_user)
+    try:
+        await context.bot_data.service.leave(found.target, query.from_user.id)
+    except Refusal as refusal:
+        await answer(query, refusal_text(refusal, locale), show_alert=True)
+        return
+    await answer(query, translate(locale, "You left the table."))
+
+
+async def pick_cancel_button(update: Update, context: Context) -> None:
+    """The table chosen after /cancel."""
+    query = update.callback_query
+    found = parse(query.data if query is not None else None)
+    if query is None or found is None or query.message is None:
+        return
+    room, locale = context.bot_data, locale_of(query.from_user)
+    try:
+        info = await room.service.info(found.target)
+        is_admin = info.host_user_id != query.from_user.id and await _is_admin(context, query.message.chat,
+                                                                               query.from_user.id)
+        if info.host_user_id != query.from_user.id and not is_admin:
+            await answer(query, translate(locale, "Only the host or a group admin can cancel a table."),
+                         show_alert=True)
+            return
+        await room.service.abandon(info.id, query.from_user.id, is_admin=is_admin)
+    except Refusal as refusal:
+        await answer(query, refusal_text(refusal, locale), show_alert=True)
+        return
+    await answer(query)
+
+
 async def _chosen_table(update: Update, context: Context, *statuses: str) -> str | None:
-    """The table named in the command, or the newest one of this chat; tells the sender when there is none."""
+    """The table named in the command or answered by it, or the newest one of this chat; says so when there is none."""
     room, chat = context.bot_data, update.effective_chat
     locale = locale_of(update.effective_user)
     if context.args:
-        return context.args[0]
+        return context.args[0][:32]
+    replied = await _replied_table(update, context)
+    if replied is not None:
+        return replied
     tables = await tables_in_chat(room, chat.id, *statuses) if chat is not None else []
     if not tables:
         await reply(update, translate(locale, "There is no open table here; start one with /new."))
@@ -224,22 +329,38 @@ async def start_button(update: Update, context: Context) -> None:
 
 
 async def rematch_button(update: Update, context: Context) -> None:
-    """Rematch: a new lobby with the same game and settings, hosted by whoever pressed."""
+    """Rematch: the one new lobby of this table, with its game and settings and every player of it invited.
+
+    The first press opens it (hosted by whoever pressed); a later press by anyone takes a seat in it.
+    """
     pressed = await pressed_table(update, context, SUMMARY)
     if pressed is None:
         return
     query, _found, info = pressed
     room, user = context.bot_data, query.from_user
-    options = {**info.options, "players": info.size, "timer": info.timer}
+    locale = locale_of(user)
+    home = await room.notifier.home(info.id)
+    chat_id = info.chat_id if info.chat_id is not None else user.id
+    invited = [(s.user_id, s.name) for s in info.seats if s.user_id is not None and s.user_id != user.id]
+    room.notifier.expect(chat_id, user.id, thread_id=home.thread_id if home else None,
+                         locale=(home.data.get("locale") if home else None) or locale,
+                         title=home.data.get("title") if home else None, invited=invited)
     try:
-        fresh = await room.service.create_table(info.game, user.id, display_name(user), options, chat_id=info.chat_id)
-        await room.service.set_meta(fresh.id, LOCALE, await room.service.get_meta(info.id, LOCALE))
-        if info.chat_id is not None and info.chat_id > 0:
+        fresh, opened = await room.service.rematch(info.id, user.id, display_name(user))
+        if not opened:
+            room.notifier.unexpect(chat_id, user.id)
+        if opened and chat_id > 0:
             await room.service.start_game(fresh.id, user.id)
+        elif not opened and fresh.status == "lobby" and fresh.seat_of(user.id) is None:
+            await room.service.join(fresh.id, user.id, display_name(user))
     except Refusal as refusal:
-        await answer(query, refusal_text(refusal, locale_of(user)), show_alert=True)
+        room.notifier.unexpect(chat_id, user.id)
+        await answer(query, refusal_text(refusal, locale), show_alert=True)
         return
-    await answer(query)
+    if opened or chat_id > 0:
+        await answer(query)
+    else:
+        await answer(query, translate(locale, "You have a seat at the rematch."))
 
 
 async def stray_button(update: Update, context: Context) -> None:

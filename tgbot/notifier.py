@@ -1,13 +1,18 @@
 """Notifications: the table's message in its chat, players' turn messages, the summary and the clean-up.
 
 The notifier follows every table through ``service.subscribe(None)`` and owns every
-message the bot keeps up to date. Work goes through an ``Outbox`` per chat, so many
-changes become one call that shows the state as it is then. A table's message in a
-group is its lobby, then its status (edited in place at most once per
-``status_interval`` seconds while play goes on, naming whose turn it is), and at the
-end it gives way to a summary with a Rematch button. A person whose turn it is gets
-one private message, deleted once they have moved; someone the bot may not write to
-is named with a mention in the table's message instead.
+message the bot keeps up to date. Each table is one lane of an ``Outbox``: its one
+worker brings everything the table shows up to date (its group message, each turn
+message, the summary) from the newest snapshot, so many changes become one pass and
+two passes of one table never overlap. What was sent lives in the bot's own records
+(``tgbot.records``), one per message, written before each send.
+
+A table's message in a group (in the forum topic where /new was typed) is its lobby,
+then its status (edited in place at most once per ``status_interval`` seconds while
+play goes on), and at the end it gives way to a summary with a Rematch button. A
+person whose turn it is gets one private message per turn, deleted once the turn is
+over; someone the bot may not write to is named with a mention in the table's message
+instead.
 """
 
 from __future__ import annotations
@@ -16,69 +21,98 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 from telegram.ext import ExtBot
 
 from engine import games
-from engine.core.errors import Refusal
 from engine.service.bus import Subscription, Update
-from engine.service.live import TableInfo
+from engine.service.live import Snapshot, TableInfo
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import BotState
 from tgbot.keyboards import lobby_keyboard, options_keyboard
+from tgbot.limits import BACKGROUND
 from tgbot.outbox import Outbox
-from tgbot.records import LOCALE, MESSAGE, SUMMARY, TURNS
+from tgbot.records import HOME, SENDING, SENT, SUMMARY, TABLE, UNCERTAIN, Ledger, Record, Records, turn_purpose
 from tgbot.render import render, translate
 
 log = logging.getLogger(__name__)
 
 THROTTLED = ("moved", "seat_changed")
+RETRY_FIRST, RETRY_MAX = 0.5, 60.0
+EXPIRY_CHECK_EVERY = 600.0  # seconds between looks for idle lobbies and games
 
 
 class Notifier:
     """Keeps each table's messages in step with the table."""
 
-    def __init__(self, bot: ExtBot[None], room: BotState, *, status_interval: float = 4.0) -> None:
+    def __init__(self, bot: ExtBot[None], room: BotState, *, status_interval: float = 4.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.bot = bot
         self.room = room
         self.status_interval = status_interval
-        self._outbox = Outbox(self._work)
+        self.clock = clock
+        self.records = Records(room.service.store)
+        self.ledger = Ledger()
+        self.gone_chats: set[int] = set()  # groups the bot was removed from: their tables say nothing there
+        self._lanes = Outbox(self._sync)
         self._subscription: Subscription | None = None
         self._task: asyncio.Task[None] | None = None
+        self._expiry: asyncio.Task[None] | None = None
+        self._latest: dict[str, Snapshot] = {}
+        self._turns: dict[str, dict[int, int]] = {}  # table -> seat -> the seq its current turn began at
+        self._first_sight: set[tuple[str, int]] = set()  # turns first seen after a restart: adopt a stored message
+        self._passed: dict[str, set[int]] = {}  # seats whose current turn an AI stand-in plays
+        self._reminded: dict[str, tuple[float, frozenset[int]]] = {}  # table -> (deadline, seats reminded)
+        self._expired: set[str] = set()
+        self._urgent: set[str] = set()  # tables whose group message must not wait for the throttle
         self._last_status: dict[str, float] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
-        self._shown: dict[tuple[int, int], tuple[str, Any]] = {}
+        self._failures: dict[str, int] = {}
+        self._hints: dict[tuple[int, int], Record] = {}
+        self._shown: dict[tuple[int, int], str] = {}
+        self._chat_locks: dict[int, asyncio.Lock] = {}
 
     # life cycle -----------------------------------------------------------------
 
     def start(self) -> None:
-        """Subscribe to every table and follow the updates."""
+        """Subscribe to every table and follow the updates; look for idle tables now and then."""
+        if self._task is not None:
+            return
         self._subscription = self.room.service.subscribe(None)
         self._task = asyncio.create_task(self._follow(self._subscription), name="bot-notifier")
+        self._expiry = asyncio.create_task(self._expire_loop(), name="bot-expiry")
+        for table in self.room.service.tables():  # tables revived at start: bring their messages up to date
+            if table.row.status in ("lobby", "playing"):
+                snapshot = table.snapshot()
+                self._latest[table.id] = snapshot
+                self._track_turns(table.id, None, snapshot.info)
+                self._lanes.submit(table.id)
 
     async def stop(self) -> None:
         """Stop following; queued work is dropped."""
         if self._subscription is not None:
             self._subscription.close()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._expiry):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._expiry = None
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
-        await self._outbox.close()
+        await self._lanes.close()
 
     @property
     def busy(self) -> bool:
         """Whether updates, timers or Telegram calls are still pending."""
         queued = self._subscription is not None and not self._subscription.queue.empty()
-        return queued or bool(self._timers) or self._outbox.busy
+        return queued or bool(self._timers) or self._lanes.busy
 
     async def idle(self) -> None:
         """Wait until every update received so far is shown (throttled edits included; for tests)."""
@@ -91,8 +125,8 @@ class Notifier:
             if self._timers:
                 await asyncio.sleep(0.005)
                 continue
-            if self._outbox.busy:
-                await self._outbox.idle()
+            if self._lanes.busy:
+                await self._lanes.idle()
                 continue
             return
 
@@ -103,112 +137,321 @@ class Notifier:
             except Exception:
                 log.exception("bot could not follow update %s of table %s", update.seq, update.table_id)
 
+    async def _expire_loop(self) -> None:
+        settings = self.room.settings
+        while True:
+            await asyncio.sleep(EXPIRY_CHECK_EVERY)
+            try:
+                await self.room.service.expire_idle(lobby_after=settings.lobby_expiry_hours * 3600,
+                                                   game_after=settings.game_expiry_days * 86400)
+            except Exception:
+                log.exception("looking for idle tables failed")
+
     # what changed -----------------------------------------------------------------
 
     def on_update(self, update: Update) -> None:
-        """Queue the work one table update calls for."""
-        info: TableInfo | None = update.info
-        if info is None:
+        """Note what one table update changed (in order: turns begin and end here) and queue the table's pass."""
+        info = update.info
+        previous = self._latest.get(info.id)
+        self._latest[info.id] = update.snapshot
+        self._track_turns(info.id, previous.info if previous is not None else None, info)
+        reminded = frozenset(e.data["seat"] for e in update.events if e.data.get("type") == "reminder")
+        if reminded and info.deadline is not None:
+            self._reminded[info.id] = (info.deadline, reminded)
+        for event in update.events:
+            kind = event.data.get("type")
+            if kind == "timed_out":
+                self._passed.setdefault(info.id, set()).add(int(event.data["seat"]))
+            elif kind == "expired":
+                self._expired.add(info.id)
+        if update.kind not in THROTTLED:
+            self._urgent.add(info.id)
+        self._lanes.submit(info.id)
+
+    def _track_turns(self, table_id: str, before: TableInfo | None, info: TableInfo) -> None:
+        """A seat's turn begins when it comes to act, or acts again straight after its own move."""
+        turns = self._turns.setdefault(table_id, {})
+        passed = self._passed.setdefault(table_id, set())
+        acting = set(info.to_act)
+        multi = bool(getattr(games.get(info.game), "multi_action_turns", False))
+        for seat in list(turns):
+            if seat not in acting:
+                del turns[seat]
+                passed.discard(seat)
+        for seat in acting:
+            again = (before is not None and not multi and set(before.to_act) == {seat} and info.seq > before.seq)
+            if seat not in turns or again:
+                turns[seat] = info.seq
+                passed.discard(seat)
+                if before is None:
+                    self._first_sight.add((table_id, seat))
+                else:
+                    self._first_sight.discard((table_id, seat))
+
+    def refresh(self, table_id: str) -> None:
+        """Bring the table's messages up to date now."""
+        self._urgent.add(table_id)
+        self._lanes.submit(table_id)
+
+    def recheck(self, table_id: str) -> None:
+        """Bring the table's messages up to date (the group message within the throttle)."""
+        self._lanes.submit(table_id)
+
+    def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
+               title: str | None = None, invited: list[tuple[int, str]] | None = None) -> None:
+        """The next table ``host_id`` opens in ``chat_id`` lives in this topic and language (call first)."""
+        self._hints[(chat_id, host_id)] = Record(HOME, chat_id, thread_id, None, SENT, {
+            "locale": locale, "title": title, "invited": [list(i) for i in invited or ()]})
+
+    def unexpect(self, chat_id: int, host_id: int) -> None:
+        """No table was opened after ``expect`` after all."""
+        self._hints.pop((chat_id, host_id), None)
+
+    async def home(self, table_id: str) -> Record | None:
+        """Where a table's messages go, once known."""
+        return await self.records.get(table_id, HOME)
+
+    async def table_of_message(self, chat_id: int, message_id: int) -> str | None:
+        """The table whose lobby, status or summary this message is."""
+        for row in await self.room.service.store.bot_messages_in_chat(chat_id):
+            if row["message_id"] == message_id and row["purpose"] in (TABLE, SUMMARY):
+                return str(row["table_id"])
+        return None
+
+    # people and chats ----------------------------------------------------------------
+
+    async def cannot_message(self, user_id: int) -> None:
+        """Telegram refused a private message: name the person in the group instead from now on."""
+        self.room.reachable.discard(user_id)
+        await self.room.service.store.set_user_flags(user_id, can_message=False)
+        for info in await self.room.service.tables_of(user_id):
+            self.refresh(info.id)
+
+    async def can_message_again(self, user_id: int) -> None:
+        """The person (re)started or unblocked the bot: their turn messages resume."""
+        self.room.reachable.add(user_id)
+        await self.room.service.store.set_user_flags(user_id, can_message=True)
+        for info in await self.room.service.tables_of(user_id):
+            self.refresh(info.id)
+
+    async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup: its tables (and their messages) move to the new chat."""
+        self.gone_chats.discard(new_chat_id)
+        for (chat, host), hint in list(self._hints.items()):
+            if chat == old_chat_id:
+                self._hints[(new_chat_id, host)] = hint.but(chat_id=new_chat_id, thread_id=None)
+        await self.room.service.move_chat(old_chat_id, new_chat_id)
+
+    def chat_gone(self, chat_id: int) -> None:
+        """The bot was removed from a group: stop writing there."""
+        self.gone_chats.add(chat_id)
+
+    def chat_back(self, chat_id: int) -> None:
+        """The bot was added to a group again: its open tables show up there again."""
+        if chat_id in self.gone_chats:
+            self.gone_chats.discard(chat_id)
+            task = asyncio.get_running_loop().create_task(self._refresh_chat(chat_id))
+            task.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    async def _refresh_chat(self, chat_id: int) -> None:
+        for info in await self.room.service.tables_in_chat(chat_id):
+            self.refresh(info.id)
+
+    # one table's pass -----------------------------------------------------------------
+
+    async def _sync(self, lane: Hashable, _key: Hashable) -> None:
+        table_id = str(lane)
+        if not await self.room.service.claim(table_id):
+            return  # another process drives this table and sends its messages
+        snapshot = self._latest.get(table_id) or self.room.service.snapshot(table_id)
+        if snapshot is None:
             return
-        if info.chat_id is not None:
-            if update.kind in THROTTLED:
-                self.refresh_later(info.id, info.chat_id)
-            else:
-                self.refresh(info.id, info.chat_id)
-        reminded = {e.data["seat"] for e in update.events if e.data.get("type") == "reminder"}
-        for seat in info.seats:
-            if seat.user_id is not None and seat.user_id != info.chat_id:
-                kind = "reminder" if seat.seat in reminded else "turn"
-                self._outbox.submit(seat.user_id, (kind, info.id))
-
-    def recheck_turn(self, info: TableInfo, user_id: int) -> None:
-        """Someone's reachability changed: bring their turn message at this table up to date."""
-        if user_id != info.chat_id:
-            self._outbox.submit(user_id, ("turn", info.id))
-
-    def refresh(self, table_id: str, chat_id: int) -> None:
-        """Bring the table's message up to date now."""
-        timer = self._timers.pop(table_id, None)
-        if timer is not None:
-            timer.cancel()
-        self._outbox.submit(chat_id, ("table", table_id))
-
-    def refresh_later(self, table_id: str, chat_id: int) -> None:
-        """Bring the table's message up to date, at most once per ``status_interval``."""
-        if table_id in self._timers:
-            return
-        wait = self._last_status.get(table_id, 0.0) + self.status_interval - time.monotonic()
-        if wait <= 0:
-            self.refresh(table_id, chat_id)
-            return
-        loop = asyncio.get_running_loop()
-        self._timers[table_id] = loop.call_later(wait, self.refresh, table_id, chat_id)
-
-    async def _work(self, chat_id: int, key: Hashable) -> None:
-        assert isinstance(key, tuple)
-        kind, table_id = key
+        info = snapshot.info
         try:
-            info = await self.room.service.info(table_id)
-        except Refusal:
-            return
-        try:
-            if kind == "table":
-                await self._sync_table(chat_id, info)
-            else:
-                await self._sync_turn(chat_id, info, reminder=kind == "reminder")
+            home = await self._home(info)
+            await self._sync_turns(info, snapshot, home)
+            if home is not None and home.chat_id not in self.gone_chats:
+                await self._sync_table(info, snapshot, home)
         except RetryAfter as error:  # Telegram's flood control: try again when it says
-            self._retry(chat_id, key, error.retry_after)
+            self._retry(table_id, _seconds(error.retry_after) + 0.05)
+            return
+        except NetworkError as error:  # a lost answer or a 5xx: try again a little later
+            failures = self._failures[table_id] = self._failures.get(table_id, 0) + 1
+            delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
+            log.info("table %s: Telegram did not answer (%s); trying again in %.1f s", table_id, error, delay)
+            self._retry(table_id, delay)
+            return
+        self._failures.pop(table_id, None)
+        if info.status in ("finished", "abandoned") and self._latest.get(table_id) is snapshot:
+            for memo in (self._latest, self._turns, self._passed, self._reminded, self._last_status):
+                memo.pop(table_id, None)
+            self._urgent.discard(table_id)
 
-    def _retry(self, chat_id: int, key: Hashable, after: Any) -> None:
-        seconds = after.total_seconds() if hasattr(after, "total_seconds") else float(after)
-        name = f"retry:{chat_id}:{key}"
+    def _retry(self, table_id: str, seconds: float) -> None:
+        name = f"retry:{table_id}"
         if name in self._timers:
             return
 
         def again() -> None:
             self._timers.pop(name, None)
-            self._outbox.submit(chat_id, key)
+            self._lanes.submit(table_id)
 
-        self._timers[name] = asyncio.get_running_loop().call_later(seconds + 0.05, again)
+        self._timers[name] = asyncio.get_running_loop().call_later(seconds, again)
 
-    # the table's message ----------------------------------------------------------
+    async def _home(self, info: TableInfo) -> Record | None:
+        """Where the table's messages go: the topic and language /new was sent in; follows a migrated group."""
+        if info.chat_id is None:
+            return None
+        home = await self.records.get(info.id, HOME)
+        if home is None:
+            hint = self._hints.pop((info.chat_id, info.host_user_id), None)
+            home = hint or Record(HOME, info.chat_id)
+            await self.records.put(info.id, home)
+        elif home.chat_id != info.chat_id:  # the group was upgraded to a supergroup: start over there
+            home = home.but(chat_id=info.chat_id, thread_id=None)
+            await self.records.put(info.id, home)
+            for purpose in (TABLE, SUMMARY):
+                await self.records.drop(info.id, purpose)
+        return home
 
-    async def _locale(self, table_id: str) -> str | None:
-        value = await self.room.service.get_meta(table_id, LOCALE)
-        return value if isinstance(value, str) else None
+    # turn messages ----------------------------------------------------------------
 
-    async def _sync_table(self, chat_id: int, info: TableInfo) -> None:
-        service = self.room.service
-        locale = await self._locale(info.id)
-        stored = await service.get_meta(info.id, MESSAGE)
-        message_id = stored.get("id") if isinstance(stored, dict) and stored.get("chat") == chat_id else None
+    async def _sync_turns(self, info: TableInfo, snapshot: Snapshot, home: Record | None) -> None:
+        records = await self.records.of(info.id)
+        people = {s.user_id for s in info.seats if s.user_id is not None and s.user_id != info.chat_id}
+        people |= {int(p.split(":", 1)[1]) for p in records if p.startswith("turn:")}
+        for user_id in sorted(people):
+            await self._sync_turn(info, snapshot, home, user_id, records.get(turn_purpose(user_id)))
+
+    def _turn_of(self, info: TableInfo, seat: int | None) -> int | None:
+        """The id of the seat's current turn, when a person is awaited in it."""
+        if seat is None or info.status != "playing":
+            return None
+        turn = self._turns.get(info.id, {}).get(seat)
+        row = info.seats[seat]
+        if turn is None or row.is_ai or row.autopilot or seat in self._passed.get(info.id, set()):
+            return None
+        return turn
+
+    def _reminder_due(self, info: TableInfo, seat: int | None) -> bool:
+        reminded = self._reminded.get(info.id)
+        return reminded is not None and seat is not None and reminded[0] == info.deadline and seat in reminded[1]
+
+    async def _sync_turn(self, info: TableInfo, snapshot: Snapshot, home: Record | None, user_id: int,
+                         record: Record | None) -> None:
+        seat = info.seat_of(user_id)
+        turn = self._turn_of(info, seat)
+        person = await self.room.service.store.user_settings(user_id) or {}
+        if not person.get("can_message"):
+            return  # blocked or never started: nothing to send, and an open message waits until they are back
+        if not person.get("notify", True):
+            turn = None
+        if record is not None and record.state != SENT:
+            record = await self._settle(info.id, record)
+        if record is not None and seat is not None and (info.id, seat) in self._first_sight:
+            self._first_sight.discard((info.id, seat))
+            if turn is not None and record.data.get("turn") is not None:  # after a restart: it is this turn's
+                self._turns[info.id][seat] = turn = int(record.data["turn"])
+        reminder = self._reminder_due(info, seat)
+        if record is not None:
+            if turn is not None and record.data.get("turn") == turn:
+                if reminder and not record.data.get("reminder"):
+                    text, markup = self._turn_message(info, snapshot, home, seat, reminder=True)
+                    if await self._edit(record, text, markup):
+                        await self.records.put(info.id, record.but(data={**record.data, "reminder": True}))
+                return
+            if not await self._delete(record):
+                return
+            await self.records.drop(info.id, record.purpose)
+        if turn is None:
+            return
+        text, markup = self._turn_message(info, snapshot, home, seat, reminder=reminder)
+        fresh = Record(turn_purpose(user_id), user_id, None, None, SENDING, {"turn": turn, "reminder": reminder})
+        await self._send(info.id, fresh, text, markup)
+
+    def _turn_message(self, info: TableInfo, snapshot: Snapshot, home: Record | None, seat: int | None, *,
+                      reminder: bool) -> tuple[str, InlineKeyboardMarkup]:
+        locale = _locale(home)
+        chat_title = (home.data.get("title") if home is not None else None) or None
+        view = snapshot.view(seat)
+        text = render("turn.html", locale, table=info, chat_title=chat_title, state=view.get("state") or {},
+                      reminder=reminder)
+        button = self.room.links.open_button(translate(locale, "Open table"), info.id, private=True)
+        return text, InlineKeyboardMarkup([[button]])
+
+    # the table's message in its chat ---------------------------------------------------
+
+    async def _sync_table(self, info: TableInfo, snapshot: Snapshot, home: Record) -> None:
         if info.status == "finished":
-            await self._finish(chat_id, info, message_id, locale)
+            await self._finish(info, home)
             return
-        text, markup = await self._table_message(chat_id, info, locale)
-        if info.status == "playing":
-            self._last_status[info.id] = time.monotonic()
-        if message_id is not None and await self._edit(chat_id, message_id, text, markup):
-            return
+        record = await self.records.get(info.id, TABLE)
+        if record is not None and record.state != SENT:
+            record = await self._settle(info.id, record)
         if info.status == "abandoned":
+            if record is not None and not record.data.get("closed"):
+                text = render("cancelled.html", _locale(home), table=info, expired=info.id in self._expired)
+                token = BACKGROUND.set(True)
+                try:
+                    await self._edit(record, text, None)
+                finally:
+                    BACKGROUND.reset(token)
+                await self.records.put(info.id, record.but(data={**record.data, "closed": True}))
+            elif record is None and info.id in self._expired:
+                text = render("cancelled.html", _locale(home), table=info, expired=True)
+                await self._send(info.id, Record(TABLE, home.chat_id, home.thread_id, None, SENDING,
+                                                 {"closed": True}), text, None)
+            self._expired.discard(info.id)
             return
-        sent = await self._send(chat_id, text, markup)
-        if sent is not None:
-            await service.set_meta(info.id, MESSAGE, {"chat": chat_id, "id": sent.message_id})
+        async with self._chat_lock(home.chat_id):  # tables of one group take turns, each drawn as it is then
+            await self._show_table(info, snapshot, home, record)
 
-    async def _table_message(self, chat_id: int, info: TableInfo, locale: str | None
+    def _chat_lock(self, chat_id: int) -> asyncio.Lock:
+        lock = self._chat_locks.get(chat_id)
+        if lock is None:
+            if len(self._chat_locks) > 1024:
+                for old in [c for c, held in self._chat_locks.items() if not held.locked()]:
+                    del self._chat_locks[old]
+            lock = self._chat_locks[chat_id] = asyncio.Lock()
+        return lock
+
+    async def _show_table(self, info: TableInfo, snapshot: Snapshot, home: Record, record: Record | None) -> None:
+        latest = self._latest.get(info.id) or snapshot
+        if latest.info.status not in ("lobby", "playing"):
+            return  # it ended while this pass waited: the pass its end queued shows that
+        info, snapshot = latest.info, latest
+        if info.status == "playing" and info.id not in self._urgent:
+            wait = self._last_status.get(info.id, float("-inf")) + self.status_interval - self.clock()
+            if wait > 0:
+                self._retry(info.id, wait)
+                return
+        self._urgent.discard(info.id)
+        text, markup = await self._table_message(info, snapshot, home)
+        if info.status == "playing":
+            self._last_status[info.id] = self.clock()
+        token = BACKGROUND.set(True)
+        try:
+            if record is not None and await self._edit(record, text, markup):
+                return
+            if record is not None:
+                await self.records.drop(info.id, TABLE)
+            await self._send(info.id, Record(TABLE, home.chat_id, home.thread_id, None, SENDING), text, markup)
+        finally:
+            BACKGROUND.reset(token)
+
+    async def _table_message(self, info: TableInfo, snapshot: Snapshot, home: Record
                              ) -> tuple[str, InlineKeyboardMarkup | None]:
-        room, private = self.room, chat_id > 0
+        room, private, locale = self.room, home.chat_id > 0, _locale(home)
         people = await self._people(info)
         if info.status == "lobby":
+            seated = {s.user_id for s in info.seats}
+            invited = [(int(u), str(n)) for u, n in home.data.get("invited") or () if int(u) not in seated]
             text = render("lobby.html", locale, table=info, people=people, links=room.links,
-                          options=_described(info), private=private)
+                          options=_described(info), private=private, invited=invited)
             if info.id in room.options_open:
                 return text, options_keyboard(info, locale)
             return text, lobby_keyboard(info, room.links, locale, private=private)
-        if info.status == "abandoned":
-            return render("cancelled.html", locale, table=info), None
-        view = await room.service.view(info.id, None)
+        view = snapshot.view(None)
         text = render("status.html", locale, table=info, people=people, state=view.get("state") or {})
         button = room.links.open_button(translate(locale, "Open table"), info.id, private=private)
         return text, InlineKeyboardMarkup([[button]])
@@ -222,112 +465,153 @@ class Notifier:
                 people[seat.seat] = found or {"id": seat.user_id, "notify": True, "can_message": False}
         return people
 
-    async def _finish(self, chat_id: int, info: TableInfo, message_id: int | None, locale: str | None) -> None:
-        service = self.room.service
-        if await service.get_meta(info.id, SUMMARY) is None:
-            text = render("summary.html", locale, table=info, result=info.result or {},
-                          order=_standings(info))
+    async def _finish(self, info: TableInfo, home: Record) -> None:
+        summary = await self.records.get(info.id, SUMMARY)
+        if summary is not None and summary.state != SENT:
+            summary = await self._settle(info.id, summary)
+        if summary is None:
+            locale = _locale(home)
+            text = render("summary.html", locale, table=info, result=info.result or {}, order=_standings(info))
             rematch = InlineKeyboardButton(translate(locale, "Rematch"),
                                            callback_data=button_data(Verb.REMATCH, info.id))
-            sent = await self._send(chat_id, text, InlineKeyboardMarkup([[rematch]]))
+            sent = await self._send(info.id, Record(SUMMARY, home.chat_id, home.thread_id, None, SENDING), text,
+                                    InlineKeyboardMarkup([[rematch]]))
             if sent is None:
                 return
-            await service.set_meta(info.id, SUMMARY, sent.message_id)
-        if message_id is not None:
-            await self._delete(chat_id, message_id)
-            await service.set_meta(info.id, MESSAGE, None)
+        record = await self.records.get(info.id, TABLE)
+        if record is not None and record.state != SENT:
+            record = await self._settle(info.id, record)
+        if record is not None and await self._delete(record):
+            await self.records.drop(info.id, TABLE)
 
-    # turn messages ----------------------------------------------------------------
+    # Telegram calls, each written down first ---------------------------------------------
 
-    async def _sync_turn(self, user_id: int, info: TableInfo, *, reminder: bool = False) -> None:
-        service = self.room.service
-        seat = info.seat_of(user_id)
-        turns = dict(await service.get_meta(info.id, TURNS) or {})
-        open_id = turns.get(str(user_id))
-        wanted = info.status == "playing" and seat is not None and seat in info.to_act
-        if wanted:
-            person = await service.store.user_settings(user_id) or {}
-            wanted = bool(person.get("can_message")) and bool(person.get("notify", True))
-        if wanted == (open_id is not None) and not (wanted and reminder):
-            return
-        if open_id is not None and not wanted:
-            await self._delete(user_id, open_id)
-            turns.pop(str(user_id), None)
-        else:
-            locale = await self._locale(info.id)
-            chat_title = None
-            if info.chat_id is not None and info.chat_id < 0:
-                with contextlib.suppress(TelegramError):
-                    chat_title = (await self.bot.get_chat(info.chat_id)).title
-            view = await service.view(info.id, user_id)
-            text = render("turn.html", locale, table=info, chat_title=chat_title, state=view.get("state") or {},
-                          reminder=reminder)
-            button = self.room.links.open_button(translate(locale, "Open table"), info.id, private=True)
-            markup = InlineKeyboardMarkup([[button]])
-            if open_id is not None and await self._edit(user_id, open_id, text, markup):
-                return  # the reminder edits the open turn message: still one message per turn
-            sent = await self._send(user_id, text, markup)
-            if sent is None:
-                return
-            turns[str(user_id)] = sent.message_id
-        await service.set_meta(info.id, TURNS, turns)
-
-    # Telegram calls -----------------------------------------------------------------
-
-    async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None) -> Message | None:
-        try:
-            message = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                                  disable_web_page_preview=True)
-        except RetryAfter:
-            raise
-        except Forbidden:
-            if chat_id > 0:
-                await self.cannot_message(chat_id)
+    async def _send(self, table_id: str, record: Record, text: str,
+                    markup: InlineKeyboardMarkup | None) -> Record | None:
+        """Post a message for ``record``'s purpose; the record is stored before the call and completed after it."""
+        chat_id = record.chat_id
+        if chat_id in self.gone_chats:
             return None
-        except TelegramError as error:
+        shown = _shown_key(text, markup)
+        pending = record.but(state=SENDING, data={**record.data, "after": self.ledger.top(chat_id),
+                                                  "markup": markup.to_dict() if markup else None})
+        await self.records.put(table_id, pending)
+        try:
+            message: Message = await self.bot.send_message(
+                chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True,
+                message_thread_id=record.thread_id)
+        except RetryAfter:
+            await self.records.drop(table_id, record.purpose)
+            raise
+        except ChatMigrated as error:
+            await self.records.drop(table_id, record.purpose)
+            await self.chat_migrated(chat_id, int(error.new_chat_id))
+            return None
+        except Forbidden:
+            await self.records.drop(table_id, record.purpose)
+            await self._refused(chat_id)
+            return None
+        except BadRequest as error:
+            await self.records.drop(table_id, record.purpose)
             log.warning("could not send to chat %s: %s", chat_id, error)
             return None
-        self._shown[(chat_id, message.message_id)] = (text, _markup_key(markup))
-        return message
+        except NetworkError:  # the answer was lost: the message may or may not exist
+            uncertain = pending.but(state=UNCERTAIN)
+            await self.records.put(table_id, uncertain)
+            found = await self._settle(table_id, uncertain)
+            if found is None:
+                raise  # it was not posted: the pass is tried again
+            return found
+        self._shown[(chat_id, message.message_id)] = shown
+        done = pending.but(state=SENT, message_id=message.message_id)
+        await self.records.put(table_id, done)
+        return done
 
-    async def _edit(self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None) -> bool:
+    async def _settle(self, table_id: str, record: Record) -> Record | None:
+        """Find out whether a send whose answer was lost was posted; the record as it is then (None: it was not)."""
+        chat_id, after = record.chat_id, int(record.data.get("after") or 0)
+        raw = record.data.get("markup")
+        markup = InlineKeyboardMarkup.de_json(raw, self.bot) if raw else None
+        for candidate in self.ledger.candidates(chat_id, after):
+            try:  # the lost message has exactly this keyboard: Telegram says "not modified" only for it
+                await self.bot.edit_message_reply_markup(chat_id, candidate, reply_markup=markup)
+            except BadRequest as error:
+                said = error.message.lower()
+                if "not modified" in said:
+                    break
+                if "can't be edited" in said:  # someone else's message
+                    continue
+                await self.records.drop(table_id, record.purpose)  # nothing there: the send never arrived
+                return None
+            except Forbidden:
+                await self.records.drop(table_id, record.purpose)
+                return None
+            break  # an edit went through: only a message of ours nobody saw can take it
+        else:
+            await self.records.drop(table_id, record.purpose)
+            return None
+        self.ledger.saw(chat_id, candidate)
+        found = record.but(state=SENT, message_id=candidate)
+        await self.records.put(table_id, found)
+        return found
+
+    async def _edit(self, record: Record, text: str, markup: InlineKeyboardMarkup | None) -> bool:
         """Edit a message unless it already shows this; False when it is gone."""
-        shown = (text, _markup_key(markup))
+        chat_id, message_id = record.chat_id, record.message_id
+        if message_id is None or chat_id in self.gone_chats:
+            return chat_id in self.gone_chats
+        shown = _shown_key(text, markup)
         if self._shown.get((chat_id, message_id)) == shown:
             return True
         try:
             await self.bot.edit_message_text(text, chat_id, message_id, parse_mode=ParseMode.HTML,
                                              reply_markup=markup, disable_web_page_preview=True)
-        except RetryAfter:
-            raise
+        except ChatMigrated as error:
+            await self.chat_migrated(chat_id, int(error.new_chat_id))
+            return True
+        except Forbidden:
+            await self._refused(chat_id)
+            return True
         except BadRequest as error:
             if "not modified" not in error.message.lower():
                 log.info("message %s in chat %s cannot be edited: %s", message_id, chat_id, error)
                 self._shown.pop((chat_id, message_id), None)
                 return False
-        except TelegramError as error:
-            log.warning("could not edit message %s in chat %s: %s", message_id, chat_id, error)
-            return True
         self._shown[(chat_id, message_id)] = shown
         return True
 
-    async def _delete(self, chat_id: int, message_id: int) -> None:
-        self._shown.pop((chat_id, message_id), None)
+    async def _delete(self, record: Record) -> bool:
+        """Delete a message; one already gone (or too old to delete) counts as deleted. False: try again later."""
+        if record.message_id is None:
+            return True
         try:
-            await self.bot.delete_message(chat_id, message_id)
-        except TelegramError as error:
-            log.info("could not delete message %s in chat %s: %s", message_id, chat_id, error)
+            await self.bot.delete_message(record.chat_id, record.message_id)
+        except Forbidden:  # blocked, or removed from the group: deleted once they are back
+            await self._refused(record.chat_id)
+            return False
+        except (BadRequest, ChatMigrated) as error:  # RetryAfter and lost answers are tried again
+            log.info("could not delete message %s in chat %s: %s", record.message_id, record.chat_id, error)
+        self._shown.pop((record.chat_id, record.message_id), None)
+        return True
 
-    async def cannot_message(self, user_id: int) -> None:
-        """Telegram refused a private message: name the person in the group instead from now on."""
-        await self.room.service.store.set_user_flags(user_id, can_message=False)
-        for info in await self.room.service.tables_of(user_id):
-            if info.chat_id is not None and info.chat_id < 0:
-                self.refresh_later(info.id, info.chat_id)
+    async def _refused(self, chat_id: int) -> None:
+        if chat_id > 0:
+            await self.cannot_message(chat_id)
+        else:
+            self.chat_gone(chat_id)
 
 
-def _markup_key(markup: InlineKeyboardMarkup | None) -> Any:
-    return None if markup is None else repr(markup.to_dict())
+def _seconds(after: Any) -> float:
+    return float(after.total_seconds()) if hasattr(after, "total_seconds") else float(after)
+
+
+def _locale(home: Record | None) -> str | None:
+    value = home.data.get("locale") if home is not None else None
+    return value if isinstance(value, str) else None
+
+
+def _shown_key(text: str, markup: InlineKeyboardMarkup | None) -> str:
+    return text + "\x00" + ("" if markup is None else repr(markup.to_dict()))
 
 
 def _described(info: TableInfo) -> list[tuple[str, Any]]:
@@ -356,4 +640,3 @@ def _standings(info: TableInfo) -> list[dict[str, Any]]:
         })
     rows.sort(key=lambda r: (r["place"] is None, r["place"] or 0))
     return rows
-

@@ -1,8 +1,10 @@
-"""Per-chat work queues where the last state wins.
+"""Lanes of work where the last state wins: one worker per lane (a table), never two at once.
 
-Each chat gets at most one worker task; work is named by a key (a table's message, a
-player's turn message) and queued once however often it is asked for, so a burst of
-changes becomes one call that renders the state as it is when the call is made.
+Work is named by a key and queued once however often it is asked for, so a burst of
+changes becomes one pass that renders the state as it is when the pass runs. A lane
+is one table: everything the bot shows for that table (its group message, every
+player's turn message, the summary) is changed by that lane's one worker, so two
+changes of the same table never race each other.
 """
 
 from __future__ import annotations
@@ -13,53 +15,53 @@ from collections.abc import Awaitable, Callable, Hashable
 
 log = logging.getLogger(__name__)
 
-Work = Callable[[int, Hashable], Awaitable[None]]
+Work = Callable[[Hashable, Hashable], Awaitable[None]]
 
 
 class Outbox:
-    """Runs ``work(chat_id, key)`` for submitted keys, one at a time per chat, in submission order."""
+    """Runs ``work(lane, key)`` for submitted keys, one at a time per lane, in submission order."""
 
     def __init__(self, work: Work) -> None:
         self._work = work
-        self._pending: dict[int, dict[Hashable, None]] = {}
-        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._pending: dict[Hashable, dict[Hashable, None]] = {}
+        self._workers: dict[Hashable, asyncio.Task[None]] = {}
         self._closed = False
 
-    def submit(self, chat_id: int, key: Hashable) -> None:
-        """Ask for ``key`` to be brought up to date in ``chat_id`` (merged with a pending request)."""
+    def submit(self, lane: Hashable, key: Hashable = "sync") -> None:
+        """Ask for ``key`` to be brought up to date in ``lane`` (merged with a pending request)."""
         if self._closed:
             return
-        self._pending.setdefault(chat_id, {})[key] = None
-        if chat_id not in self._workers:
-            self._workers[chat_id] = asyncio.create_task(self._drain(chat_id), name=f"outbox-{chat_id}")
+        self._pending.setdefault(lane, {})[key] = None
+        if lane not in self._workers:
+            self._workers[lane] = asyncio.create_task(self._drain(lane), name=f"outbox-{lane}")
 
     @property
     def busy(self) -> bool:
         """Whether any work is queued or running."""
         return bool(self._workers)
 
-    async def _drain(self, chat_id: int) -> None:
+    async def _drain(self, lane: Hashable) -> None:
         try:
             while True:
-                pending = self._pending.get(chat_id)
+                pending = self._pending.get(lane)
                 if not pending:
                     return
                 key = next(iter(pending))
                 del pending[key]
                 try:
-                    await self._work(chat_id, key)
+                    await self._work(lane, key)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
-                    log.exception("bot work %r in chat %s failed", key, chat_id)
+                    log.exception("bot work %r of %s failed", key, lane)
         finally:
-            if not self._pending.get(chat_id):
-                self._pending.pop(chat_id, None)
-            if self._workers.get(chat_id) is asyncio.current_task():
-                del self._workers[chat_id]
+            if not self._pending.get(lane):
+                self._pending.pop(lane, None)
+            if self._workers.get(lane) is asyncio.current_task():
+                del self._workers[lane]
 
     async def idle(self) -> None:
-        """Wait until every queue is empty."""
+        """Wait until every lane is empty."""
         while self._workers:
             await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
 

@@ -1,8 +1,123 @@
-"""What the bot remembers with each table (stored in the table's meta), by key."""
+"""What the bot remembers about each table's messages, in its own store table (``bot_messages``).
+
+One record per purpose: ``home`` (the chat, forum topic and language the table's messages
+go to, and who was invited), ``table`` (its lobby/status message), ``summary``, and
+``turn:<user id>`` (a person's open turn message). Only the table's notifier lane writes
+a table's records, one change at a time, so no record is ever written from a stale copy.
+
+A send is written down before it is made (state ``sending``); once Telegram answers,
+the record holds the message id (``sent``). A send whose answer was lost is
+``uncertain`` until the notifier finds out whether the message exists, so a retry
+never posts a second copy.
+"""
 
 from __future__ import annotations
 
-MESSAGE = "tg_message"  # {"chat": chat id, "id": message id} of the table's lobby/status message
-SUMMARY = "tg_summary"  # the message id of the game-over summary in the group
-TURNS = "tg_turns"  # the open turn messages: {user id: message id}
-LOCALE = "tg_locale"  # the language the table's chat messages are written in
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.store.database import Store
+
+HOME, TABLE, SUMMARY = "home", "table", "summary"
+SENDING, SENT, UNCERTAIN = "sending", "sent", "uncertain"
+
+
+def turn_purpose(user_id: int) -> str:
+    """The purpose of a person's turn message."""
+    return f"turn:{user_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One message the bot keeps for a table (or, for ``home``, where its messages go)."""
+
+    purpose: str
+    chat_id: int
+    thread_id: int | None = None
+    message_id: int | None = None
+    state: str = SENT
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def but(self, **changes: Any) -> Record:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+
+class Records:
+    """The records of every table, cached after the first read; written through to the store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._tables: dict[str, dict[str, Record]] = {}
+
+    async def of(self, table_id: str) -> dict[str, Record]:
+        """A table's records by purpose (a copy)."""
+        found = self._tables.get(table_id)
+        if found is None:
+            rows = await self.store.bot_messages(table_id)
+            found = self._tables.setdefault(table_id, {
+                r["purpose"]: Record(r["purpose"], r["chat_id"], r["thread_id"], r["message_id"], r["state"],
+                                     r["data"]) for r in rows})
+        return dict(found)
+
+    async def get(self, table_id: str, purpose: str) -> Record | None:
+        """One record, if there is one."""
+        return (await self.of(table_id)).get(purpose)
+
+    async def put(self, table_id: str, record: Record) -> None:
+        """Store a record (replacing the one of its purpose)."""
+        await self.of(table_id)
+        await self.store.put_bot_message(table_id, record.purpose, chat_id=record.chat_id, thread_id=record.thread_id,
+                                         message_id=record.message_id, state=record.state, data=record.data)
+        self._tables[table_id][record.purpose] = record
+
+    async def drop(self, table_id: str, purpose: str) -> None:
+        """Forget a record."""
+        await self.of(table_id)
+        if self._tables[table_id].pop(purpose, None) is not None:
+            await self.store.drop_bot_message(table_id, purpose)
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table's cache (it is read again from the store when next needed)."""
+        self._tables.pop(table_id, None)
+
+
+class Ledger:
+    """Message ids the bot has seen in each chat (its own answers and the updates it got), newest few per chat.
+
+    Message ids grow one by one in a chat, so after a send whose answer was lost the
+    message, if Telegram posted it, has an id above the highest one seen before, and
+    is not one of the ids the bot knows.
+    """
+
+    KEEP = 64
+
+    def __init__(self) -> None:
+        self._seen: dict[int, deque[int]] = {}
+        self._top: dict[int, int] = {}
+
+    def saw(self, chat_id: int, message_id: int) -> None:
+        """A message with this id exists in the chat."""
+        seen = self._seen.setdefault(chat_id, deque(maxlen=self.KEEP))
+        seen.append(message_id)
+        self._top[chat_id] = max(self._top.get(chat_id, 0), message_id)
+        if len(self._seen) > 4096:
+            oldest = next(iter(self._seen))
+            self._seen.pop(oldest)
+            self._top.pop(oldest, None)
+
+    def top(self, chat_id: int) -> int:
+        """The highest message id seen in the chat (0 when none)."""
+        return self._top.get(chat_id, 0)
+
+    def candidates(self, chat_id: int, after: int, count: int = 4) -> list[int]:
+        """The first ``count`` ids above ``after`` that the bot has not seen."""
+        seen = set(self._seen.get(chat_id, ()))
+        found: list[int] = []
+        message_id = after
+        while len(found) < count:
+            message_id += 1
+            if message_id not in seen:
+                found.append(message_id)
+        return found

@@ -40,8 +40,7 @@ async def options_button(update: Update, context: Context) -> None:
         return
     query, info = found
     context.bot_data.options_open.add(info.id)
-    if info.chat_id is not None:
-        context.bot_data.notifier.refresh(info.id, info.chat_id)
+    context.bot_data.notifier.refresh(info.id)
     await answer(query)
 
 
@@ -52,8 +51,7 @@ async def options_done_button(update: Update, context: Context) -> None:
         return
     query, info = found
     context.bot_data.options_open.discard(info.id)
-    if info.chat_id is not None:
-        context.bot_data.notifier.refresh(info.id, info.chat_id)
+    context.bot_data.notifier.refresh(info.id)
     await answer(query)
 
 

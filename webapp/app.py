@@ -55,14 +55,15 @@ async def _service_ctx(app: web.Application) -> AsyncIterator[None]:
 
 
 async def _bot_ctx(app: web.Application) -> AsyncIterator[None]:
-    from tgbot.app import build_application, start_bot, stop_bot
+    from tgbot.app import BotRunner, build_application
 
     settings = app[SETTINGS]
     application = build_application(settings, app[SERVICE])
     app[BOT] = application
-    await start_bot(application, settings)
+    runner = BotRunner(application, settings)  # Telegram failing at start must not take the Mini App down
+    runner.start()
     yield
-    await stop_bot(application)
+    await runner.stop()
 
 
 def make_app(

@@ -11,7 +11,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from engine.i18n import DEFAULT_LOCALE, LANGUAGES, gettext_for, negotiate, translations
-from webapp.keys import LANG_COOKIE, SETTINGS, STATIC
+from webapp.keys import BOT, LANG_COOKIE, SETTINGS, STATIC
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
@@ -115,9 +115,13 @@ async def static_file(request: web.Request) -> web.StreamResponse:
     return web.Response(body=body, headers={**headers, "Content-Type": asset.content_type})
 
 
-async def healthz(_request: web.Request) -> web.Response:
-    """GET /healthz: the process is up."""
-    return web.json_response({"ok": True})
+async def healthz(request: web.Request) -> web.Response:
+    """GET /healthz: the process is up (and, with a bot, whether it runs or is still trying to start)."""
+    body: dict[str, Any] = {"ok": True}
+    bot: Any = request.app.get(BOT)
+    if bot is not None:
+        body["bot"] = dict(getattr(bot.bot_data, "health", {}))
+    return web.json_response(body)
 
 
 def setup_pages(app: web.Application) -> None:

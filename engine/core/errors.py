@@ -60,6 +60,7 @@ class RefusalCode(StrEnum):
     SETTING_NAME_TOO_LONG = "setting_name_too_long"
     SETTING_VALUE_SHAPE = "setting_value_shape"
     BAD_NUMBER = "bad_number"
+    TOO_MANY_OPTIONS = "too_many_options"
     NOT_IN_GROUP = "not_in_group"
     # the shape of a move
     MALFORMED_ACTION = "malformed_action"
@@ -163,6 +164,7 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.SETTING_VALUE_SHAPE: (N_("The setting {name} takes a short word or a number."), ("name",)),
     C.BAD_NUMBER: (N_("{name} must be a whole number from {minimum} to {maximum}."), ("name", "minimum", "maximum")),
     C.NOT_IN_GROUP: (N_("Only people who have played in that group can see its leaderboard."), ()),
+    C.TOO_MANY_OPTIONS: (N_("That is more options than any game has."), ()),
     C.MALFORMED_ACTION: (N_('An action is an object with a "type", like {example}.'), ("example",)),
     C.ACTION_NOT_JSON: (N_("A move must be plain JSON."), ()),
     C.ACTION_TOO_LARGE: (N_("That move is far too large."), ()),
@@ -263,7 +265,7 @@ FAMILY: dict[RefusalCode, RefusalCode] = {
     **{c: C.SPACE_EMPTY for c in (C.CORNER_NEEDS_KING, C.SIDE_NEEDS_FILL, C.NO_PILE_TO_MOVE_ONTO)},
     **{c: C.DOES_NOT_FIT for c in (C.NOTHING_ON_ACE, C.NOT_ONE_LOWER, C.SAME_COLOUR)},
     C.PILE_NOT_KING: C.NOT_A_KING,
-    **{c: C.BAD_OPTIONS for c in (C.SETTING_NAME_TOO_LONG, C.SETTING_VALUE_SHAPE,
+    **{c: C.BAD_OPTIONS for c in (C.SETTING_NAME_TOO_LONG, C.SETTING_VALUE_SHAPE, C.TOO_MANY_OPTIONS,
                                   C.UNKNOWN_SETTING, C.SETTING_OUT_OF_RANGE, C.SETTING_NOT_A_CHOICE,
                                   C.OPTION_NOT_UNDERSTOOD, C.BAD_FIRST_DEALER, C.NO_SUCH_SEAT, C.BAD_REMOVED_CARD,
                                   C.OPTION_NOT_FOR_VARIANT, C.DRAW_UNTIL_PLAYABLE_AT_START, C.PLAYER_COUNT_FIXED,

@@ -472,6 +472,62 @@ class TableService:
         self.autoplay.forget(table.id)
         return info
 
+    async def rematch(self, table_id: str, by_user_id: int, name: str) -> tuple[TableInfo, bool]:
+        """The one rematch of a finished table: a lobby with its game and settings, hosted by the asker.
+
+        However often (and from however many processes) it is asked for, a table gets one rematch: the
+        link is stored, and later calls get the same lobby. Returns its info and whether this call opened it.
+        """
+        table = await self._table(table_id)
+        async with table.lock:
+            table.require_status("finished")
+            existing = await self.store.rematch_of(table_id)
+            if existing is not None:
+                return await self.info(existing), False
+            row = table.row
+            options = {**row.options, "players": row.size, "timer": row.timer,
+                       "ai_level": row.meta.get("ai_level", "easy")}
+            fresh = await self.create_table(row.game, by_user_id, name, options, chat_id=row.chat_id)
+            linked = await self.store.link_rematch(table_id, fresh.id)
+        if linked != fresh.id:  # another process opened it first: keep theirs
+            await self.abandon(fresh.id, by_user_id)
+            return await self.info(linked), False
+        return fresh, True
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[TableInfo]:
+        """A group became a supergroup with a new id: its tables follow it there."""
+        moved = []
+        for table in [t for t in self._tables.values() if t.row.chat_id == old_chat_id]:
+            async with table.lock:
+                if table.row.chat_id != old_chat_id:
+                    continue
+                table.row.chat_id = new_chat_id
+                await self.store.save_table(table.row, with_seats=False)
+                moved.append(self._publish(table, "chat_moved"))
+        return moved
+
+    async def expire_idle(self, *, lobby_after: float, game_after: float) -> list[TableInfo]:
+        """Cancel lobbies untouched for ``lobby_after`` seconds and untimed games with no move for ``game_after``."""
+        now = self.clock()
+        idle = [t for t in self._tables.values()
+                if t.row.status == "lobby" or (t.row.status == "playing" and t.row.deadline is None)]
+        last_moves = await self.store.last_moves([t.id for t in idle if t.row.status == "playing"])
+        expired = []
+        for table in idle:
+            async with table.lock:
+                row = table.row
+                touched = max(row.updated_at, row.created_at, last_moves.get(table.id, 0.0))
+                limit = lobby_after if row.status == "lobby" else game_after
+                if row.status not in ("lobby", "playing") or row.deadline is not None or now - touched < limit:
+                    continue
+                row.status, row.deadline = "abandoned", None
+                await self.store.save_table(row, with_seats=False)
+                self._arm(table)
+                expired.append(self._publish(table, "abandoned", [
+                    public({"type": "expired", "idle": now - touched, "seed": row.seed})]))
+            self.autoplay.forget(table.id)
+        return expired
+
     # play ---------------------------------------------------------------------
 
     async def act(self, table_id: str, user_id: int, action: Mapping[str, Any], seq: int) -> ActResult:
@@ -642,6 +698,10 @@ class TableService:
         """What the other processes are told with a row change: the seq, the kind and its public events."""
         shown = [event.data for event in events if event.to is None]
         return table.seq, kind, json.dumps(shown, separators=(",", ":")) if shown else ""
+
+    async def claim(self, table_id: str) -> bool:
+        """Drive the table from this process if no other does (its AI, timers and notifications); whether it does."""
+        return await self.peers.lease(table_id)
 
     def drives(self, table_id: str) -> bool:
         """Whether this process drives the table (its AI, timers and, for adapters, its notifications)."""

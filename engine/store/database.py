@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
-from engine.store.schema import actions, ratings, results, seats, tables, users
+from engine.store.schema import actions, bot_messages, ratings, rematches, results, seats, tables, users
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, sent with the change's commit
@@ -569,6 +569,70 @@ class Store:
                      "updated_at": at} for uid, (mu, sigma, games, wins) in fresh.items()])
 
         await self._write(work)
+    async def last_moves(self, table_ids: Sequence[str]) -> dict[str, float]:
+        """When each table's latest move was stored (tables with no move are left out)."""
+        if not table_ids:
+            return {}
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(actions.c.table_id, func.max(actions.c.created_at))
+                .where(actions.c.table_id.in_(list(table_ids)))
+                .group_by(actions.c.table_id)
+            )
+            return {table_id: float(when) for table_id, when in rows}
+
+    # rematches ----------------------------------------------------------------
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        """The table a finished table's rematch was opened as, if any."""
+        async with self.engine.connect() as conn:
+            found = await conn.execute(select(rematches.c.rematch_id).where(rematches.c.table_id == table_id))
+            return found.scalar_one_or_none()
+
+    async def link_rematch(self, table_id: str, rematch_id: str) -> str:
+        """Record ``rematch_id`` as the rematch of ``table_id``; the one already recorded wins."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(insert(rematches).values(table_id=table_id, rematch_id=rematch_id,
+                                                            created_at=time.time()))
+        except IntegrityError:
+            existing = await self.rematch_of(table_id)
+            if existing is None:
+                raise
+            return existing
+        return rematch_id
+
+    # the bot's message records --------------------------------------------------
+
+    async def bot_messages(self, table_id: str) -> list[dict[str, Any]]:
+        """Every record the bot keeps for a table."""
+        return await self._bot_messages(bot_messages.c.table_id == table_id)
+
+    async def bot_messages_in_chat(self, chat_id: int) -> list[dict[str, Any]]:
+        """Every record the bot keeps in a chat."""
+        return await self._bot_messages(bot_messages.c.chat_id == chat_id)
+
+    async def _bot_messages(self, where: Any) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(bot_messages).where(where))).mappings().all()
+        return [{**row, "data": json.loads(row["data"])} for row in rows]
+
+    async def put_bot_message(self, table_id: str, purpose: str, *, chat_id: int, thread_id: int | None,
+                              message_id: int | None, state: str, data: dict[str, Any] | None = None) -> None:
+        """Create or replace one of the bot's records."""
+        values = {"chat_id": chat_id, "thread_id": thread_id, "message_id": message_id, "state": state,
+                  "data": json.dumps(data or {}), "updated_at": time.time()}
+        where = (bot_messages.c.table_id == table_id) & (bot_messages.c.purpose == purpose)
+        async with self.engine.begin() as conn:
+            done = await conn.execute(update(bot_messages).where(where).values(**values))
+            if done.rowcount == 0:
+                await conn.execute(insert(bot_messages).values(table_id=table_id, purpose=purpose, **values))
+
+    async def drop_bot_message(self, table_id: str, purpose: str) -> None:
+        """Forget one of the bot's records."""
+        async with self.engine.begin() as conn:
+            await conn.execute(bot_messages.delete().where(
+                (bot_messages.c.table_id == table_id) & (bot_messages.c.purpose == purpose)))
 
     async def count_actions(self) -> int:
         """How many moves the log holds (for benchmarks and checks)."""

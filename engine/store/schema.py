@@ -109,3 +109,27 @@ ratings = Table(
     Column("updated_at", Float, nullable=False),
     Index("ix_ratings_game", "game", "mu"),
 )
+
+# The bot's own records: one row per message it keeps up to date for a table ("table", "summary",
+# "turn:<user id>", ...) and the table's home (its chat, forum topic and language). Written only by the bot.
+bot_messages = Table(
+    "bot_messages",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("purpose", String(48), primary_key=True),
+    Column("chat_id", BigInteger, nullable=False, index=True),
+    Column("thread_id", BigInteger, nullable=True),
+    Column("message_id", BigInteger, nullable=True),
+    Column("state", String(16), nullable=False),
+    Column("data", Text, nullable=False, default="{}"),
+    Column("updated_at", Float, nullable=False),
+)
+
+# A finished table's rematch: at most one per table, whoever asks and however often.
+rematches = Table(
+    "rematches",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("rematch_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", Float, nullable=False),
+)

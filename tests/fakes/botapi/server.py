@@ -443,6 +443,12 @@ class FakeBotApi:
         """Every call of one method, in arrival order."""
         return [call for call in self.calls if call.method == method]
 
+    async def wait_until(self, predicate: Callable[[], bool], within: float = 5.0) -> None:
+        """Wait (at most `within` seconds) until `predicate()` holds, checking after each answered call."""
+        async with asyncio.timeout(within):
+            while not predicate():
+                await self._call_done.wait()
+
     async def wait_for_calls(self, method: str, count: int = 1, within: float = 5.0) -> list[Call]:
         """Wait (at most `within` seconds) until `count` calls of `method` have been answered; returns them."""
         async with asyncio.timeout(within):

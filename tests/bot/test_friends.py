@@ -1,0 +1,61 @@
+"""Friends at one table: a whole game in each kind of group, checked against everything Telegram recorded."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from engine.service.tables import TableService
+from tests.bot.conftest import Harness, make_harness
+from tests.bot.friends import Friends, check_record, open_table, play
+from tgbot.app import stop_bot
+
+FRIENDS = Friends((21, 22, 23, 24))
+BASIC, SUPER, FORUM = -4101, -1004102, -1004103
+
+
+@pytest.fixture
+async def quick_bot(service: TableService) -> AsyncIterator[Harness]:
+    """The bot with a short status throttle, so a whole game of settled moves stays quick."""
+    harness = await make_harness(service, status_interval=0.03)
+    yield harness
+    await stop_bot(harness.application)
+    await harness.fake.close()
+
+
+def refused(bot: Harness) -> list[tuple[str, int, object]]:
+    """Calls Telegram refused (a long poll ended by the next one is not a refusal)."""
+    return [(c.method, c.status, c.response.get("description")) for c in bot.fake.calls
+            if c.status != 200 and c.method != "getUpdates"]
+
+
+@pytest.mark.parametrize("kind", ["group", "supergroup", "forum", "migrating"])
+async def test_friends_play_a_whole_game_and_each_gets_one_turn_message_per_turn(quick_bot: Harness,
+                                                                                kind: str) -> None:
+    bot = quick_bot
+    fake, thread = bot.fake, None
+    if kind in ("group", "migrating"):
+        chat = BASIC
+        fake.add_group(chat, "Kitchen table", chat_type="group")
+    elif kind == "supergroup":
+        chat = SUPER
+        fake.add_group(chat, "Card night")
+    else:
+        chat = FORUM
+        fake.add_group(chat, "Card club", is_forum=True)
+        thread = fake.create_forum_topic(chat, "Kings")
+        fake.close_general_forum_topic(chat)  # nothing of this table may land in General
+
+    table_id = await open_table(bot, FRIENDS, chat, thread=thread)
+    played = await play(bot, FRIENDS, table_id, chat, migrate_after=12 if kind == "migrating" else None)
+
+    await check_record(bot, FRIENDS, played, thread=thread)
+    if kind == "migrating":
+        assert played.chat_id != chat
+        assert (await bot.service.info(table_id)).chat_id == played.chat_id
+        [frozen] = [m for m in fake.messages(chat) if table_id in str(m.reply_markup)]
+        assert "playing" in frozen.plain  # the old group's status stays as it was; the new one took over
+    assert refused(bot) == []
+    first_turn = next(m for m in fake.messages(FRIENDS.starters[0]) if "Your turn" in m.plain)
+    assert ("Kitchen table" if kind in ("group", "migrating") else "Card") in first_turn.plain
