@@ -9,9 +9,11 @@ or polls for updates.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import hmac
 import logging
-import secrets
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -40,6 +42,7 @@ from tgbot.notifier import Notifier
 
 log = logging.getLogger(__name__)
 WEBHOOK_PATH = "/telegram/webhook"
+BOT_LEADER = "bot:leader"  # the lease of the process that polls Telegram and registers the webhook and menus
 
 
 def api_urls(base: str | None) -> tuple[str, str]:
@@ -130,20 +133,46 @@ async def _log_error(update: object, context: Context) -> None:
     log.error("bot handler failed for %r", update, exc_info=context.error)
 
 
+class Standby(Exception):
+    """Another process leads the bot (polls Telegram); this one only serves its own sockets and tables."""
+
+
+def webhook_secret(settings: Settings) -> str:
+    """The secret Telegram sends back with each webhook call: WEBHOOK_SECRET, else one derived from the token.
+
+    Derived, not random, so every process of a deployment (and every restart) checks the same secret.
+    """
+    if settings.webhook_secret:
+        return settings.webhook_secret
+    digest = hmac.new((settings.bot_token or "").encode(), b"cardroom webhook secret", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
 async def start_bot(application: App, settings: Settings) -> None:
-    """Start the bot: command menus, the notifier, then the webhook (public URL) or long polling."""
+    """Start the bot: command menus, the notifier, then the webhook (public URL) or long polling.
+
+    With several processes on one database, one of them leads (a lease): it registers the
+    command menus and the webhook, or polls Telegram; every process serves the webhook
+    calls it receives and sends the messages of the tables it drives. A process that
+    does not lead in polling mode raises ``Standby`` and tries again later.
+    """
     await application.initialize()  # each step may be tried again after a failure: none of them is done twice
     room = application.bot_data
     room.bind_links(application.bot.username)
     if not application.running:
         await application.start()
-    await commands.set_commands(application.bot)
+    leader = await room.service.claim(BOT_LEADER)
+    if leader:
+        await commands.set_commands(application.bot)
     room.notifier.start()
     if settings.public_url:
-        secret = room.webhook_secret = settings.webhook_secret or secrets.token_urlsafe(32)
-        await application.bot.set_webhook(f"{settings.webapp_url}{WEBHOOK_PATH}", secret_token=secret,
-                                          allowed_updates=Update.ALL_TYPES)
+        secret = room.webhook_secret = webhook_secret(settings)
+        if leader:
+            await application.bot.set_webhook(f"{settings.webapp_url}{WEBHOOK_PATH}", secret_token=secret,
+                                              allowed_updates=Update.ALL_TYPES)
     elif application.updater is not None and not application.updater.running:
+        if not leader:
+            raise Standby
         await application.bot.delete_webhook()
         await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
 
@@ -169,6 +198,7 @@ class BotRunner:
     """
 
     FIRST_DELAY, MAX_DELAY = 1.0, 300.0  # seconds before the second try, and the longest pause
+    STANDBY_CHECK = 10.0  # seconds between a standby process's looks at whether the leader is gone
 
     def __init__(self, application: App, settings: Settings) -> None:
         self.application = application
@@ -178,6 +208,7 @@ class BotRunner:
                                                      "retry_in": None}
         self._task: asyncio.Task[None] | None = None
         self.started = asyncio.Event()
+        self.standing_by = asyncio.Event()  # set once this process has found another one leading
 
     def start(self) -> None:
         """Begin starting the bot in the background."""
@@ -190,6 +221,11 @@ class BotRunner:
             self.health["attempts"] += 1
             try:
                 await start_bot(self.application, self.settings)
+            except Standby:
+                self.health.update(state="standby", error=None, retry_in=self.STANDBY_CHECK)
+                self.standing_by.set()
+                await asyncio.sleep(self.STANDBY_CHECK)  # the leading process may die: then this one polls
+                continue
             except Exception as error:
                 self.health.update(state="retrying", error=f"{type(error).__name__}: {error}", retry_in=delay)
                 log.warning("the bot could not start (%s); the Mini App keeps running; trying again in %.1f s",

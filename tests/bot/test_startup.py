@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from engine.config import Settings
 from engine.service.tables import TableService
 from tests.bot.conftest import BOT_USERNAME
 from tests.fakes.botapi import FakeBotApi
-from tgbot.app import BotRunner
+from tgbot.app import BotRunner, webhook_secret
 from webapp.app import make_app
 from webapp.keys import BOT
 
@@ -44,3 +45,46 @@ async def test_the_web_process_keeps_serving_and_retries_the_bot_with_backoff(
         assert len(tries) == 3 and "trying again in 0.1 s" in tries[0] and "NetworkError" in tries[0]
         assert [c.ok for c in fake.calls_to("setMyCommands")] == [False, True, True, True, True]
         assert len(fake.calls_to("getMe")) == 2
+
+
+class Follower:
+    """Peers of a process that does not lead: another process holds every lease."""
+
+    origin = "follower"
+
+    async def start(self, on_notice: Any) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def lease(self, table_id: str) -> bool:
+        return False
+
+    async def release(self, table_id: str) -> None:
+        return None
+
+    def holds(self, table_id: str) -> bool:
+        return False
+
+
+async def test_a_process_that_does_not_lead_registers_nothing_and_polls_nothing(
+    aiohttp_client: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: TableService,
+) -> None:
+    follower = TableService(service.store, peers=Follower(), heal_every=None)
+    async with FakeBotApi(bot_username=BOT_USERNAME) as fake:
+        settings = Settings(bot_token=fake.token, bot_api_base_url=fake.base_url, data_dir=tmp_path)  # polling
+        client = await aiohttp_client(make_app(settings, service=follower))
+        runner = client.app[BOT].bot_data.runner
+        await asyncio.wait_for(runner.standing_by.wait(), timeout=10)
+        health = await (await client.get("/healthz")).json()
+        assert health["bot"]["state"] == "standby"
+        assert fake.calls_to("setMyCommands") == [] and fake.calls_to("getUpdates") == []
+        assert fake.calls_to("deleteWebhook") == [] and not runner.started.is_set()
+
+
+def test_every_process_checks_the_same_webhook_secret_derived_from_the_token() -> None:
+    one, two = Settings(bot_token="1:abc"), Settings(bot_token="1:abc")
+    assert webhook_secret(one) == webhook_secret(two) != webhook_secret(Settings(bot_token="1:abd"))
+    assert webhook_secret(Settings(bot_token="1:abc", webhook_secret="mine")) == "mine"
+    assert set(webhook_secret(one)) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
