@@ -229,6 +229,9 @@ class Store:
     @staticmethod
     async def _write_finish(conn: Any, finish: Finish) -> None:
         """Record a finished game's results and its people's new ratings (in the finishing transaction)."""
+        recorded = await conn.execute(select(results.c.seat).where(results.c.table_id == finish.table_id).limit(1))
+        if recorded.first() is not None:
+            return  # already on record (and rated): finishing a table again must not count it twice
         await conn.execute(insert(results), [
             {"table_id": finish.table_id, "seat": s.seat, "user_id": s.user_id, "name": s.name, "game": finish.game,
              "chat_id": finish.chat_id, "placement": s.placement, "score": s.score, "finished_at": finish.finished_at}

@@ -247,7 +247,7 @@ async def test_rematch_stays_one_table_after_a_restart(tmp_path: Path) -> None:
         for _ in range(2):
             await again.send(bot.fake.press(ANN, summary, "Rematch"))
         assert len(bot.fake.messages(GROUP)) == before  # the same rematch: the records knew it, nothing new
-        assert len(service.tables_in_chat(GROUP, "lobby")) == 1
+        assert len(await service.tables_in_chat(GROUP, "lobby")) == 1
     finally:
         await stop_bot(again.application)
         await bot.fake.close()

@@ -1,0 +1,214 @@
+"""The tables a process has in memory: loaded from the store on first use, unloaded when idle, published.
+
+Nothing here grows with the number of tables in the database: a table is loaded (its log
+replayed) when someone, its AI or its timer needs it, concurrent loads of one table share
+one load, and idle tables beyond ``max_loaded`` are unloaded, least recently used first.
+Every change any layer above makes is published from here, with a snapshot of the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from engine import games
+from engine.core.errors import Refusal, RefusalCode
+from engine.core.events import Event, public
+from engine.core.rules import Outcome, replay
+from engine.service import ratings
+from engine.service.autoplay import Autoplay
+from engine.service.bus import MemoryBus, Update
+from engine.service.live import LiveTable, Snapshot, TableInfo
+from engine.service.peers import LocalPeers, Peers, PostgresPeers
+from engine.service.record import Record
+from engine.service.timers import TurnTimers, deadline_after, remind_time
+from engine.store.database import Store
+from engine.store.rows import Finish, SeatResult, TableRow
+
+log = logging.getLogger("engine.service.tables")
+HEAL_EVERY = 10.0  # seconds between the supervisor's rounds
+MAX_LOADED = 5000  # tables kept in memory; idle ones beyond this are unloaded, least recently used first
+
+
+def with_standins(meta: Mapping[str, Any], standins: Iterable[int]) -> dict[str, Any]:
+    """The table's meta with its stand-ins (seats whose timed-out turn an AI plays) set."""
+    seats = sorted(set(standins))
+    fresh = {k: v for k, v in meta.items() if k != "standins"}
+    if seats:
+        fresh["standins"] = seats
+    return fresh
+
+
+class LoadedTables:
+    """The tables of this process in memory, and what every change needs: deadlines, AI kicks, publishing."""
+
+    autoplay: Autoplay
+    timers: TurnTimers
+
+    def __init__(
+        self,
+        store: Store,
+        bus: MemoryBus | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        heal_every: float | None = HEAL_EVERY,
+        max_loaded: int = MAX_LOADED,
+        peers: Peers | None = None,
+    ) -> None:
+        self.store = store
+        self.peers: Peers = peers or (PostgresPeers(store.dsn) if store.is_shared else LocalPeers())
+        self.record = Record(store)
+        self.bus = bus or MemoryBus()
+        self.clock = clock
+        self._tables: dict[str, LiveTable] = {}  # the tables in use, least recently used first
+        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+        self.heal_every = heal_every
+        self.max_loaded = max_loaded
+
+    def tables(self) -> list[LiveTable]:
+        """The tables this process has in memory now."""
+        return list(self._tables.values())
+
+    def live(self, table_id: str) -> LiveTable | None:
+        """The table if this process is serving it."""
+        return self._tables.get(table_id)
+
+    def snapshot(self, table_id: str) -> Snapshot | None:
+        """The table as it is now, if this process serves it."""
+        table = self._tables.get(table_id)
+        return table.snapshot() if table is not None else None
+
+    async def _revive(self, row: TableRow) -> LiveTable:
+        game = games.get(row.game)
+        table = LiveTable(row, game, game.parse_options(row.options))
+        if row.status in ("playing", "finished"):
+            log_entries = await self.store.load_actions(row.id)
+            table.state = replay(game, table.options, row.size, row.seed, [(a.seat, a.action) for a in log_entries])
+            table.seq = len(log_entries)
+        return table
+
+    async def _table(self, table_id: str) -> LiveTable:
+        """The table, loaded from the store if it is not in memory (once, however many ask at the same time)."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            self._tables[table_id] = self._tables.pop(table_id)  # most recently used last
+            return table
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            raise Refusal(RefusalCode.TABLE_NOT_FOUND)
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            row = await self.store.load_table(table_id)
+            if row is None:
+                raise Refusal(RefusalCode.TABLE_NOT_FOUND)
+            table = await self._revive(row)
+            self._tables[table_id] = table
+            if table.row.status == "playing" and table.game.outcome(table.state) is not None:
+                async with table.lock:
+                    await self._finish_revived(table)
+            elif table.row.status == "playing":
+                self._arm(table)
+                self._kick(table)
+            future.set_result(table)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: whoever waits gets it, nobody else needs to
+            raise
+        finally:
+            del self._loading[table_id]
+        self._evict()
+        return table
+
+    def _evict(self) -> None:
+        """Keep memory bounded: unload the least recently used idle tables beyond ``max_loaded``."""
+        excess = len(self._tables) - self.max_loaded
+        if excess <= 0:
+            return
+        for table_id, table in list(self._tables.items()):
+            if excess <= 0:
+                return
+            busy = (table.lock.locked() or table.standins or self.autoplay.is_running(table_id)
+                    or self.bus.subscriber_count(table_id))
+            if not busy:
+                del self._tables[table_id]  # its deadline stays armed: the table loads again when it comes due
+                self._release_later(table_id)
+                excess -= 1
+
+    async def _finish_revived(self, table: LiveTable) -> None:
+        """A game stored before its end was: store the result it implies (an older crash could leave this)."""
+        outcome = table.game.outcome(table.state)
+        assert outcome is not None
+        row = replace(table.row, status="finished", deadline=None, ai_turn=False, result=outcome.as_dict())
+        await self.store.save_table(row, with_seats=False, notice=self._notice(table, "finished"),
+                                    finish=self._finish_record(table, row, outcome))
+        table.row = row
+        log.warning("table %s was over but stored as playing; finished it", table.id)
+        self._publish(table, "finished", [public({"type": "finished", **outcome.as_dict(), "seed": row.seed})])
+
+    def _finish_record(self, table: LiveTable, row: TableRow, outcome: Outcome) -> Finish:
+        """The results and rating update a finished game adds to the record."""
+        people = tuple((s.user_id if not s.is_ai else None, s.ai_level) for s in row.seats)
+        seats = tuple(SeatResult(s.seat, None if s.is_ai else s.user_id, s.name,
+                                 outcome.placements[s.seat], outcome.scores[s.seat]) for s in row.seats)
+        return Finish(row.id, row.game, row.chat_id, self.clock(), seats,
+                      functools.partial(ratings.rate, people, outcome.placements))
+
+    def _refresh_due(self, table: LiveTable) -> None:
+        """Set the row's deadline and ``ai_turn`` for the seats to act now (before the row is saved)."""
+        table.row.deadline = self._deadline(table)
+        table.row.ai_turn = bool(table.automatic_to_act())
+
+    def _deadline(self, table: LiveTable) -> float | None:
+        """The deadline the table should have now: set while people are awaited at a timed table."""
+        if table.row.status != "playing" or not table.waiting_people():
+            return None
+        return deadline_after(table.row.timer, self.clock())
+
+    def _arm(self, table: LiveTable) -> None:
+        """Tell the timers the table's stored deadline (and whether its reminder is still to come)."""
+        deadline = table.row.deadline if table.row.status == "playing" else None
+        remind_at = None
+        if deadline is not None and table.row.meta.get("reminded") != deadline:
+            remind_at = remind_time(table.row.timer, deadline)
+        self.timers.arm(table.id, deadline, remind_at)
+
+    def _kick(self, table: LiveTable) -> None:
+        if table.automatic_to_act():
+            self.autoplay.kick(table.id)
+
+    def _notice(self, table: LiveTable, kind: str, events: Iterable[Event] = ()) -> tuple[int, str, str]:
+        """What the other processes are told with a row change: the seq, the kind and its public events."""
+        shown = [event.data for event in events if event.to is None]
+        return table.seq, kind, json.dumps(shown, separators=(",", ":")) if shown else ""
+
+    def _release_later(self, table_id: str) -> None:
+        if self.store.is_shared:
+            task = asyncio.get_running_loop().create_task(self.peers.release(table_id))
+            task.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    def _publish(self, table: LiveTable, kind: str, events: list[Event] | None = None) -> TableInfo:
+        snapshot = table.snapshot()
+        self.bus.publish(Update(table.id, table.seq, kind, tuple(events or ()), snapshot))
+        return snapshot.info
+
+    async def info(self, table_id: str) -> TableInfo:
+        """The public snapshot of a table."""
+        return (await self._table(table_id)).info()
+
+    async def view(self, table_id: str, user_id: int | None) -> dict[str, Any]:
+        """What a user (None: a spectator) may see: the table and, once dealt, their view of the game."""
+        table = await self._table(table_id)
+        return self.view_of(table, table.seat_of(user_id) if user_id is not None else None)
+
+    def view_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        """The view of a table for a seat, without touching the store."""
+        return table.snapshot().view(seat)

@@ -1,0 +1,264 @@
+"""Lobbies: opening a table, seats, settings, starting, leaving, coming back, cancelling, rematches, expiry."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from engine import games
+from engine.core.errors import BadOptions, Refusal, RefusalCode
+from engine.core.events import public
+from engine.core.rng import new_seed, seed_hash
+from engine.core.settings import options_dict
+from engine.service.due import DueWork
+from engine.service.live import LiveTable, TableInfo
+from engine.service.sharing import fresh_on_conflict
+from engine.service.table_settings import TABLE_SETTINGS, default_size, parse_level, parse_size, parse_timer
+from engine.store.rows import SeatRow, TableRow
+
+AI_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Esme", "Felix")
+
+
+class Lobby(DueWork):
+    """Everything people do with a table that is not a move."""
+
+    async def create_table(
+        self,
+        game: str,
+        host_id: int,
+        host_name: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        chat_id: int | None = None,
+        seed: str | None = None,
+    ) -> TableInfo:
+        """Open a lobby with the host in seat 0."""
+        ruleset = games.get(game)
+        raw = dict(options or {})
+        table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
+        parsed = ruleset.parse_options(raw)
+        size = parse_size(ruleset, table_raw.get("players", default_size(ruleset)))
+        timer = parse_timer(table_raw.get("timer", "none"))
+        level = parse_level(table_raw.get("ai_level", "easy"))
+        seed = seed or new_seed()
+        now = self.clock()
+        seats = [SeatRow(seat=i, name="", ai_level=level) for i in range(size)]
+        seats[0].user_id, seats[0].name = host_id, host_name
+        row = TableRow(
+            id=secrets.token_urlsafe(6), game=ruleset.name, options=options_dict(parsed), size=size, status="lobby",
+            host_user_id=host_id, chat_id=chat_id, seed=seed, seed_hash=seed_hash(seed), timer=timer,
+            meta={"ai_level": level}, created_at=now, updated_at=now, seats=seats,
+        )
+        await self.store.upsert_user(host_id, host_name)
+        await self.store.create_table(row)
+        table = LiveTable(row, ruleset, parsed)
+        self._tables[row.id] = table
+        self._evict()
+        return self._publish(table, "lobby")
+
+    @fresh_on_conflict
+    async def join(self, table_id: str, user_id: int, name: str) -> TableInfo:
+        """Take the first free seat."""
+        table = await self._table(table_id)
+        async with table.lock:
+            table.require_status("lobby")
+            if table.seat_of(user_id) is not None:
+                raise Refusal(RefusalCode.ALREADY_SEATED)
+            free = [s for s in table.row.seats if s.user_id is None and not s.is_ai]
+            if not free:
+                raise Refusal(RefusalCode.TABLE_FULL)
+            free[0].user_id, free[0].name = user_id, name
+            await self.store.upsert_user(user_id, name)
+            await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
+            return self._publish(table, "lobby")
+
+    @fresh_on_conflict
+    async def add_ai(self, table_id: str, by_user_id: int) -> TableInfo:
+        """Seat an AI player in the first free seat (host only)."""
+        table = await self._table(table_id)
+        async with table.lock:
+            table.require_status("lobby")
+            table.require_host(by_user_id)
+            free = [s for s in table.row.seats if s.user_id is None and not s.is_ai]
+            if not free:
+                raise Refusal(RefusalCode.TABLE_FULL)
+            self._seat_ai(table, free[0])
+            await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
+            return self._publish(table, "lobby")
+
+    @staticmethod
+    def _seat_ai(table: LiveTable, seat: SeatRow) -> None:
+        taken = {s.name for s in table.row.seats}
+        seat.is_ai, seat.user_id = True, None
+        seat.ai_level = table.row.meta.get("ai_level", "easy")
+        seat.name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {seat.seat + 1}")
+
+    @fresh_on_conflict
+    async def set_options(self, table_id: str, by_user_id: int, changes: Mapping[str, Any]) -> TableInfo:
+        """Change the game's settings, the number of seats or the timer (host, lobby only)."""
+        table = await self._table(table_id)
+        async with table.lock:
+            table.require_status("lobby")
+            table.require_host(by_user_id)
+            if not isinstance(changes, Mapping):
+                raise BadOptions(RefusalCode.BAD_OPTIONS)
+            raw = dict(changes)
+            table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
+            parsed = table.game.parse_options({**table.row.options, **raw})
+            size = parse_size(table.game, table_raw.get("players", table.row.size))
+            timer = parse_timer(table_raw.get("timer", table.row.timer))
+            level = parse_level(table_raw.get("ai_level", table.row.meta.get("ai_level", "easy")))
+            seated = [s for s in table.row.seats if s.user_id is not None or s.is_ai]
+            if size < len(seated):
+                raise Refusal(RefusalCode.TOO_MANY_PLAYERS, seated=len(seated), size=size)
+            table.options, table.row.options = parsed, options_dict(parsed)
+            table.row.timer, table.row.meta["ai_level"] = timer, level
+            seats = seated + [SeatRow(seat=0, name="", ai_level=level) for _ in range(size - len(seated))]
+            for i, s in enumerate(seats):
+                s.seat = i
+            table.row.seats, table.row.size = seats, size
+            await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
+            return self._publish(table, "lobby")
+
+    @fresh_on_conflict
+    async def leave(self, table_id: str, user_id: int) -> TableInfo:
+        """Give up a seat: in the lobby it becomes free; during play an AI takes it over."""
+        table = await self._table(table_id)
+        async with table.lock:
+            table.require_status("lobby", "playing")
+            seat = table.require_seat(user_id)
+            row = table.seat_row(seat)
+            if table.row.status == "lobby":
+                row.user_id, row.name = None, ""
+                humans = [s for s in table.row.seats if s.user_id is not None]
+                if not humans:
+                    table.row.status = "abandoned"
+                elif user_id == table.row.host_user_id:
+                    table.row.host_user_id = humans[0].user_id or 0
+                kind = "abandoned" if table.row.status == "abandoned" else "lobby"
+                await self.store.save_table(table.row, notice=self._notice(table, kind))
+                return self._publish(table, kind)
+            name = row.name
+            self._seat_ai(table, row)
+            row.name = f"{name} (AI)" if not name.endswith("(AI)") else name
+            self._refresh_due(table)
+            left = [public({"type": "left", "seat": seat, "name": name})]
+            await self.store.save_table(table.row, notice=self._notice(table, "seat_changed", left))
+            self._arm(table)
+            info = self._publish(table, "seat_changed", left)
+        self._kick(table)
+        return info
+
+    @fresh_on_conflict
+    async def back(self, table_id: str, user_id: int) -> TableInfo:
+        """A person is back at the table: their seat leaves autopilot and waits for them again."""
+        table = await self._table(table_id)
+        async with table.lock:
+            table.require_status("playing")
+            row = table.seat_row(table.require_seat(user_id))
+            if row.is_ai:
+                raise Refusal(RefusalCode.SEAT_TAKEN_BY_AI)
+            if not row.autopilot and not row.missed:
+                return table.info()
+            row.autopilot, row.missed = False, 0
+            self._refresh_due(table)
+            back = [public({"type": "autopilot", "seat": row.seat, "on": False})]
+            await self.store.save_table(table.row, notice=self._notice(table, "seat_changed", back))
+            self._arm(table)
+            return self._publish(table, "seat_changed", back)
+
+    @fresh_on_conflict
+    async def start_game(self, table_id: str, by_user_id: int) -> TableInfo:
+        """Fill empty seats with AI players and deal (host only)."""
+        table = await self._table(table_id)
+        async with table.lock:
+            table.require_status("lobby")
+            table.require_host(by_user_id)
+            for s in table.row.seats:
+                if s.user_id is None and not s.is_ai:
+                    self._seat_ai(table, s)
+            table.state = table.game.new_game(table.options, table.row.size, table.row.seed)
+            table.seq = 0
+            table.row.status = "playing"
+            self._refresh_due(table)
+            await self.store.save_table(table.row, notice=self._notice(table, "started"))
+            self._arm(table)
+            events = [public({"type": "started", "seed_hash": table.row.seed_hash}),
+                      *table.game.start_events(table.state)]
+            info = self._publish(table, "started", events)
+        self._kick(table)
+        return info
+
+    @fresh_on_conflict
+    async def abandon(self, table_id: str, by_user_id: int, *, is_admin: bool = False) -> TableInfo:
+        """Cancel a table (its host or a chat admin); the seed is revealed."""
+        table = await self._table(table_id)
+        async with table.lock:
+            table.require_status("lobby", "playing")
+            if not is_admin:
+                table.require_host(by_user_id)
+            table.row.status = "abandoned"
+            table.row.deadline, table.row.ai_turn = None, False
+            gone = [public({"type": "abandoned", "seed": table.row.seed})]
+            await self.store.save_table(table.row, with_seats=False, notice=self._notice(table, "abandoned", gone))
+            self._arm(table)
+            info = self._publish(table, "abandoned", gone)
+        self.autoplay.forget(table.id)
+        return info
+
+    async def rematch(self, table_id: str, by_user_id: int, name: str) -> tuple[TableInfo, bool]:
+        """The one rematch of a finished table: a lobby with its game and settings, hosted by the asker.
+
+        However often (and from however many processes) it is asked for, a table gets one rematch: the
+        link is stored, and later calls get the same lobby. Returns its info and whether this call opened it.
+        """
+        table = await self._table(table_id)
+        async with table.lock:
+            table.require_status("finished")
+            existing = await self.store.rematch_of(table_id)
+            if existing is not None:
+                return await self.info(existing), False
+            row = table.row
+            options = {**row.options, "players": row.size, "timer": row.timer,
+                       "ai_level": row.meta.get("ai_level", "easy")}
+            fresh = await self.create_table(row.game, by_user_id, name, options, chat_id=row.chat_id)
+            linked = await self.store.link_rematch(table_id, fresh.id)
+        if linked != fresh.id:  # another process opened it first: keep theirs
+            await self.abandon(fresh.id, by_user_id)
+            return await self.info(linked), False
+        return fresh, True
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[TableInfo]:
+        """A group became a supergroup with a new id: its tables follow it there."""
+        moved = []
+        for table in [t for t in self._tables.values() if t.row.chat_id == old_chat_id]:
+            async with table.lock:
+                if table.row.chat_id != old_chat_id:
+                    continue
+                table.row.chat_id = new_chat_id
+                await self.store.save_table(table.row, with_seats=False)
+                moved.append(self._publish(table, "chat_moved"))
+        return moved
+
+    async def expire_idle(self, *, lobby_after: float, game_after: float) -> list[TableInfo]:
+        """Cancel lobbies untouched for ``lobby_after`` seconds and untimed games with no move for ``game_after``."""
+        now = self.clock()
+        idle = [t for t in self._tables.values()
+                if t.row.status == "lobby" or (t.row.status == "playing" and t.row.deadline is None)]
+        last_moves = await self.store.last_moves([t.id for t in idle if t.row.status == "playing"])
+        expired = []
+        for table in idle:
+            async with table.lock:
+                row = table.row
+                touched = max(row.updated_at, row.created_at, last_moves.get(table.id, 0.0))
+                limit = lobby_after if row.status == "lobby" else game_after
+                if row.status not in ("lobby", "playing") or row.deadline is not None or now - touched < limit:
+                    continue
+                row.status, row.deadline = "abandoned", None
+                await self.store.save_table(row, with_seats=False)
+                self._arm(table)
+                expired.append(self._publish(table, "abandoned", [
+                    public({"type": "expired", "idle": now - touched, "seed": row.seed})]))
+            self.autoplay.forget(table.id)
+        return expired

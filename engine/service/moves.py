@@ -1,0 +1,101 @@
+"""Moves: a person's move checked, stored with everything it implies in one transaction, then published.
+
+A move carries the ``seq`` it was made against; an old or repeated one is refused with
+``stale`` and never applied twice (the store's unique ``(table_id, seq)`` guards across
+processes too). A move that ends the game stores the result and the ratings with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.core.errors import MalformedAction, Refusal, RefusalCode
+from engine.core.events import Event, for_seat, public
+from engine.service.live import LiveTable
+from engine.service.loading import with_standins
+from engine.service.sharing import SharedTables
+from engine.service.table_settings import check_action_shape
+from engine.store.rows import LoggedAction
+
+
+@dataclass(frozen=True, slots=True)
+class ActResult:
+    """An accepted move: the seq it led to and the events as the mover may see them."""
+
+    seq: int
+    events: list[dict[str, Any]]
+
+
+class Moves(SharedTables):
+    """Applies moves, from people and from the AI, one at a time per table."""
+
+    async def act(self, table_id: str, user_id: int, action: Mapping[str, Any], seq: int) -> ActResult:
+        """A person's move, made against ``seq``; raises Refusal and changes nothing when refused."""
+        table = await self._table(table_id)
+        seat = table.require_seat(user_id)
+        check_action_shape(action)
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise MalformedAction(RefusalCode.MOVE_WITHOUT_SEQ)
+        if seq > table.seq and self.store.is_shared:  # another process moved it and its notice is on the way
+            await self.catch_up(table_id)
+        async with table.lock:
+            table.require_status("playing")
+            if seq != table.seq:
+                raise Refusal(RefusalCode.STALE)
+            events = await self._commit_move(table, seat, action, auto=False)
+        self._kick(table)
+        return ActResult(table.seq, for_seat(events, seat))
+
+    async def _commit_move(self, table: LiveTable, seat: int, action: Mapping[str, Any], *, auto: bool) -> list[Event]:
+        """Apply one move, store it with everything it implies in one transaction, then publish; lock held.
+
+        Nothing in memory changes until the store has the move: the table's new row
+        (finished status and result, the next deadline, a seat back from autopilot)
+        is built aside and swapped in after the commit.
+        """
+        state, events = table.game.apply(table.state, seat, action)
+        entry = LoggedAction(table.seq + 1, seat, dict(action), auto)
+        standins = set(table.standins)
+        if not auto or (seat in standins and self._turn_over(table, seat, state)):
+            standins.discard(seat)  # a stand-in plays only the turn that timed out
+        meta = with_standins(table.row.meta, standins)
+        seat_row = table.seat_row(seat)
+        back = not auto and (seat_row.autopilot or seat_row.missed > 0)
+        seats = [replace(s, autopilot=False, missed=0) if s.seat == seat else s for s in table.row.seats] if back \
+            else table.row.seats
+        outcome = table.game.outcome(state)
+        if outcome is not None:
+            row = replace(table.row, status="finished", deadline=None, ai_turn=False, result=outcome.as_dict(),
+                          seats=seats, meta=with_standins(meta, ()))
+        else:
+            after = LiveTable(replace(table.row, seats=seats, meta=meta), table.game, table.options, state, entry.seq)
+            row = replace(after.row, deadline=self._deadline(after), ai_turn=bool(after.automatic_to_act()))
+            if row.deadline != table.row.deadline:
+                row.meta = {k: v for k, v in row.meta.items() if k != "reminded"}
+        changed = (row.status != table.row.status or row.deadline != table.row.deadline
+                   or row.ai_turn != table.row.ai_turn or row.meta != table.row.meta or back)
+        finish = self._finish_record(table, row, outcome) if outcome is not None else None
+        try:
+            await self.store.append(table.id, entry, row if changed else None, with_seats=back, finish=finish,
+                                    version=table.row.version)
+        except Refusal:
+            await self._reload(table)
+            raise
+        table.row, table.state, table.seq = row, state, entry.seq
+        if outcome is None:
+            self._arm(table)
+            self._publish(table, "moved", events)
+            return events
+        self._arm(table)
+        events = [*events, public({"type": "finished", **outcome.as_dict(), "seed": table.row.seed})]
+        self._publish(table, "finished", events)
+        return events
+
+    @staticmethod
+    def _turn_over(table: LiveTable, seat: int, state: Any) -> bool:
+        """Whether the seat's turn ended with this move (games of many-move turns: when it leaves to_act)."""
+        if getattr(table.game, "multi_action_turns", False):
+            return seat not in table.game.to_act(state)
+        return True

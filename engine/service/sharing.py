@@ -1,0 +1,114 @@
+"""Sharing a database with other processes: catching up with their changes, and who drives each table.
+
+A notice from another process (``engine.service.peers``) says a table's new ``seq`` and
+row version, and carries a move when that is all that changed; a process that has the
+table in memory applies it, or reads what it missed from the log, and publishes each
+change to its own sockets in order. A change that meets another process's write of the
+row (``StaleRow``) is run again on the fresh row (``fresh_on_conflict``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from engine.core.events import public
+from engine.service.live import LiveTable
+from engine.service.loading import LoadedTables
+from engine.service.peers import Notice
+from engine.store.database import StaleRow
+from engine.store.rows import LoggedAction
+
+CONFLICT_TRIES = 4  # a change that meets another process's write reloads the table and tries again
+P = ParamSpec("P")
+R = TypeVar("R")
+S = TypeVar("S", bound="SharedTables")
+
+
+def fresh_on_conflict(
+    change: Callable[Concatenate[S, str, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[S, str, P], Coroutine[Any, Any, R]]:
+    """Run a change of a table again on its fresh row when another process wrote the row first."""
+
+    async def run(service: S, table_id: str, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        for _ in range(CONFLICT_TRIES - 1):
+            try:
+                return await change(service, table_id, *args, **kwargs)
+            except StaleRow:
+                await service.catch_up(table_id)
+        return await change(service, table_id, *args, **kwargs)
+
+    run.__name__, run.__qualname__, run.__doc__ = change.__name__, change.__qualname__, change.__doc__
+    return run
+
+
+class SharedTables(LoadedTables):
+    """Keeps loaded tables in step with the other processes on the same database."""
+
+    async def claim(self, table_id: str) -> bool:
+        """Drive the table from this process if no other does (its AI, timers and notifications); whether it does."""
+        return await self.peers.lease(table_id)
+
+    def drives(self, table_id: str) -> bool:
+        """Whether this process drives the table (its AI, timers and, for adapters, its notifications)."""
+        return self.peers.holds(table_id)
+
+    async def _heard(self, notice: Notice) -> None:
+        """Another process changed a table: catch up if this process has it in memory and is behind."""
+        table = self._tables.get(notice.table_id)
+        if table is not None and (notice.seq > table.seq or notice.version > table.row.version):
+            await self.catch_up(notice.table_id, notice)
+
+    async def catch_up(self, table_id: str, notice: Notice | None = None) -> None:
+        """Bring a loaded table up to the store (another process changed it) and publish what changed, in order."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if notice is not None and notice.seq <= table.seq and notice.version <= table.row.version:
+                return  # an earlier catch-up already read this change
+            moves_only = notice is not None and notice.kind == "moved" and notice.version == table.row.version
+            row = table.row if moves_only and table.state is not None else await self.store.load_table(table_id)
+            if row is None:
+                return
+            if table.state is None and row.status in ("playing", "finished"):
+                fresh = await self._revive(row)
+                start = table.game.new_game(fresh.options, row.size, row.seed)
+                table.row, table.options, table.state, table.seq = fresh.row, fresh.options, fresh.state, fresh.seq
+                events = [public({"type": "started", "seed_hash": row.seed_hash}), *table.game.start_events(start)]
+                self._publish(table, "started", events if fresh.seq == 0 else [])
+                return
+            if moves_only and notice is not None and notice.seq == table.seq + 1 and notice.events:
+                carried = json.loads(notice.events)  # the notice carries the move: nothing to read
+                moves = [LoggedAction(notice.seq, carried["seat"], carried["action"])]
+            elif table.state is not None:
+                moves = await self.store.load_actions(table_id, after=table.seq)
+            else:
+                moves = []
+            if moves:
+                table.row = row
+            for entry in moves:
+                state, events = table.game.apply(table.state, entry.seat, entry.action)
+                table.state, table.seq = state, entry.seq
+                outcome = table.game.outcome(state)
+                if outcome is not None:
+                    events = [*events, public({"type": "finished", **outcome.as_dict(), "seed": row.seed})]
+                self._publish(table, "moved" if outcome is None else "finished", events)
+            if moves or row.version == table.row.version:
+                table.row = row
+                return
+            table.row, table.options = row, table.game.parse_options(row.options)
+            if notice is not None and notice.kind != "meta":
+                shown = json.loads(notice.events) if notice.events else []
+                self._publish(table, notice.kind, [public(data) for data in shown])
+        if table.row.status == "playing":
+            self._arm(table)
+
+    async def _reload(self, table: LiveTable) -> None:
+        """Another process moved this table on: rebuild it from the store."""
+        row = await self.store.load_table(table.id)
+        if row is not None:
+            fresh = await self._revive(row)
+            table.row, table.state, table.seq = fresh.row, fresh.state, fresh.seq
+            self._tables[table.id] = table
