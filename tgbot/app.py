@@ -33,7 +33,7 @@ from telegram.ext import (
 
 from engine.config import Settings
 from engine.service.tables import TableService
-from tgbot import commands, lobby, membership, settings_menu
+from tgbot import commands, languages, lobby, membership, record, settings_menu
 from tgbot.buttons import is_verb
 from tgbot.callbacks import Verb
 from tgbot.context import App, BotState, Context
@@ -89,6 +89,7 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
 
     add = application.add_handler
     add(TypeHandler(Update, _note_message), group=-2)
+    add(TypeHandler(Update, languages.learn_language), group=-3)
     add(MessageHandler(filters.ChatType.PRIVATE, commands.remember_private), group=-1)
     add(ChatMemberHandler(membership.membership_changed, ChatMemberHandler.MY_CHAT_MEMBER))
     add(MessageHandler(filters.StatusUpdate.MIGRATE, membership.group_migrated))
@@ -98,6 +99,9 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
     add(CommandHandler("rules", commands.rules_command))
     add(CommandHandler("settings", commands.settings_command))
     add(CommandHandler("stats", commands.stats_command))
+    add(CommandHandler("language", languages.language_command))
+    add(CommandHandler("top", record.top_command))
+    add(CommandHandler("history", record.history_command))
     add(CommandHandler("new", lobby.new_command))
     add(CommandHandler("join", lobby.join_command))
     add(CommandHandler("leave", lobby.leave_command))
@@ -107,7 +111,7 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
         Verb.START: lobby.start_button, Verb.REMATCH: lobby.rematch_button, Verb.OPTIONS: settings_menu.options_button,
         Verb.OPTIONS_DONE: settings_menu.options_done_button, Verb.SET_OPTION: settings_menu.set_option_button,
         Verb.NOTIFY: commands.notify_button, Verb.PICK_CANCEL: lobby.pick_cancel_button,
-        Verb.PICK_LEAVE: lobby.pick_leave_button,
+        Verb.PICK_LEAVE: lobby.pick_leave_button, Verb.LANGUAGE: languages.language_button,
     }  # fmt: skip
     for verb, handler in buttons.items():
         add(CallbackQueryHandler(handler, pattern=is_verb(verb)))

@@ -26,11 +26,13 @@ class Verb(StrEnum):
     NOTIFY = "n"
     PICK_CANCEL = "c"  # which table /cancel meant
     PICK_LEAVE = "x"  # which table /leave meant
+    LANGUAGE = "g"  # /language: the target is the language's code
 
 
 _TABLE_ID = r"[A-Za-z0-9_-]{1,32}"
 _PATTERN = re.compile(rf"(?P<verb>[a-z]):(?P<target>{_TABLE_ID})(?::(?P<a>\d{{1,3}}))?(?::(?P<b>\d{{1,3}}))?")
 _ARGS = {Verb.SET_OPTION: 2, Verb.NOTIFY: 0}
+LANGUAGE_CODES = ("en", "ru", "ko", "lv")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,5 +68,7 @@ def parse(data: str | None) -> Callback | None:
     if len(args) != _ARGS.get(verb, 0):
         return None
     if verb is Verb.NOTIFY and match["target"] not in ("on", "off"):
+        return None
+    if verb is Verb.LANGUAGE and match["target"] not in LANGUAGE_CODES:
         return None
     return Callback(verb, match["target"], args)

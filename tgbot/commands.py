@@ -16,7 +16,7 @@ from telegram.ext import ExtBot
 
 from engine import games
 from engine.core.errors import Refusal
-from engine.i18n import N_
+from engine.i18n import LANGUAGES, N_
 from tgbot.buttons import answer
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import Context, display_name, is_private, locale_of, reply, reply_refusal
@@ -25,30 +25,38 @@ from tgbot.lobby import game_name
 from tgbot.render import has_template, render, translate
 
 GROUP_COMMANDS = (
-    ("new", "Start a table: /new [game] [target=15]"),
-    ("join", "Take a seat at the open table"),
-    ("leave", "Give up your seat"),
-    ("cancel", "Cancel the table (host or admin)"),
-    ("rules", "The rules in a few lines: /rules [game]"),
-    ("stats", "Your games played and won"),
-    ("help", "What I can do"),
+    ("new", N_("Start a table: /new [game] [target=15]")),
+    ("join", N_("Take a seat at the open table")),
+    ("leave", N_("Give up your seat")),
+    ("cancel", N_("Cancel the table (host or admin)")),
+    ("rules", N_("The rules in a few lines: /rules [game]")),
+    ("stats", N_("Your games played and won")),
+    ("top", N_("Who plays best in this group: /top [game]")),
+    ("language", N_("The group's language")),
+    ("help", N_("What I can do")),
 )
 PRIVATE_COMMANDS = (
-    ("new", "Play against AI players: /new [game]"),
-    ("rules", "The rules in a few lines: /rules [game]"),
-    ("settings", "Turn messages on or off"),
-    ("stats", "Your games played and won"),
-    ("help", "What I can do"),
+    ("new", N_("Play against AI players: /new [game]")),
+    ("rules", N_("The rules in a few lines: /rules [game]")),
+    ("settings", N_("Turn messages on or off")),
+    ("stats", N_("Your games played and won")),
+    ("history", N_("Your last games, with replays")),
+    ("language", N_("The language I write to you in")),
+    ("help", N_("What I can do")),
 )
 
 
 async def set_commands(bot: ExtBot[None]) -> None:
-    """Register the command menus for groups and for private chats."""
-    def commands(pairs: tuple[tuple[str, str], ...]) -> list[BotCommand]:
-        return [BotCommand(name, translate(None, description)) for name, description in pairs]
+    """Register the command menus for groups and for private chats, in English and in every other language."""
+    def commands(pairs: tuple[tuple[str, str], ...], language: str) -> list[BotCommand]:
+        return [BotCommand(name, translate(language, description)) for name, description in pairs]
 
-    await bot.set_my_commands(commands(GROUP_COMMANDS), scope=BotCommandScopeAllGroupChats())
-    await bot.set_my_commands(commands(PRIVATE_COMMANDS), scope=BotCommandScopeAllPrivateChats())
+    for language in LANGUAGES:
+        code = None if language == "en" else language  # English is the menu of every other language too
+        await bot.set_my_commands(commands(GROUP_COMMANDS, language), scope=BotCommandScopeAllGroupChats(),
+                                  language_code=code)
+        await bot.set_my_commands(commands(PRIVATE_COMMANDS, language), scope=BotCommandScopeAllPrivateChats(),
+                                  language_code=code)
 
 
 async def remember_private(update: Update, context: Context) -> None:

@@ -91,9 +91,16 @@ Context: TypeAlias = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any
 App: TypeAlias = Application[ExtBot[None], Context, dict[Any, Any], dict[Any, Any], BotState, JobQueue[Context]]
 
 
+# People's languages chosen with /language (None: none chosen), read from the store once per person and
+# process by ``tgbot.languages.learn_language`` before any handler runs.
+chosen_languages: dict[int, str | None] = {}
+
+
 def locale_of(user: User | None) -> str | None:
-    """The language a user's Telegram app is set to."""
-    return user.language_code if user is not None else None
+    """The language a person reads: the one they chose with /language, else their Telegram app's."""
+    if user is None:
+        return None
+    return chosen_languages.get(user.id) or user.language_code
 
 
 def display_name(user: User) -> str:

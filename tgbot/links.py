@@ -31,6 +31,14 @@ class Links:
             return None
         return f"https://t.me/{self.bot_username}/{self.short_name}?startapp={quote(table_id)}"
 
+    def replay(self, table_id: str) -> str | None:
+        """A link that opens a finished game's replay in the Mini App (shareable in any chat)."""
+        if self.short_name:
+            return f"https://t.me/{self.bot_username}/{self.short_name}?startapp=r_{quote(table_id)}"
+        if self.webapp_url:
+            return f"{self.webapp_url}/?replay={quote(table_id)}"
+        return None
+
     def web_app(self, table_id: str) -> str | None:
         """The page's own URL for a table (what a web_app button opens)."""
         if not self.webapp_url:

@@ -29,6 +29,7 @@ from tgbot.context import (
     reply_refusal,
     thread_of,
 )
+from tgbot.languages import group_language
 from tgbot.records import SUMMARY
 from tgbot.render import refusal_text, render, translate
 
@@ -92,6 +93,8 @@ async def new_command(update: Update, context: Context) -> None:
     locale = locale_of(user)
     try:
         game, options = parse_new_args(context.args or [])
+        if is_group(chat):  # the table speaks the group's language, not its host's
+            locale = await group_language(room, chat, locale)
         room.notifier.expect(chat.id, user.id, thread_id=thread_of(update), locale=locale, title=chat.title)
         info = await room.service.create_table(game, user.id, display_name(user), options, chat_id=chat.id)
         if is_private(chat):

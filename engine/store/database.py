@@ -31,7 +31,17 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
-from engine.store.schema import actions, bot_messages, ratings, rematches, results, seats, tables, users
+from engine.store.schema import (
+    actions,
+    bot_messages,
+    chat_languages,
+    ratings,
+    rematches,
+    results,
+    seats,
+    tables,
+    users,
+)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, sent with the change's commit
@@ -496,6 +506,44 @@ class Store:
                 if result and seat in json.loads(result).get("winners", []):
                     entry["won"] += 1
         return out
+
+    # languages ----------------------------------------------------------------
+
+    async def user_language(self, user_id: int) -> str | None:
+        """The language a person chose with /language, or None."""
+        async with self.engine.connect() as conn:
+            return (await conn.execute(select(users.c.language).where(users.c.id == user_id))).scalar()
+
+    async def set_user_language(self, user_id: int, name: str, language: str | None) -> None:
+        """Remember (or with None forget) the language a person chose."""
+        await self.upsert_user(user_id, name)
+
+        async def work(conn: Any) -> None:
+            await conn.execute(update(users).where(users.c.id == user_id).values(language=language))
+
+        await self._write(work)
+
+    async def chat_language(self, chat_id: int) -> str | None:
+        """A group's language, if one was set or settled."""
+        async with self.engine.connect() as conn:
+            return (await conn.execute(
+                select(chat_languages.c.language).where(chat_languages.c.chat_id == chat_id))).scalar()
+
+    async def set_chat_language(self, chat_id: int, language: str, *, by: int | None, keep: bool = False) -> str:
+        """Set a group's language (``keep``: only if it has none yet); returns the group's language now."""
+
+        async def work(conn: Any) -> None:
+            found = (await conn.execute(
+                select(chat_languages.c.language).where(chat_languages.c.chat_id == chat_id))).scalar()
+            if found is None:
+                await conn.execute(insert(chat_languages).values(chat_id=chat_id, language=language, set_by=by,
+                                                                 updated_at=time.time()))
+            elif not keep:
+                await conn.execute(update(chat_languages).where(chat_languages.c.chat_id == chat_id)
+                                   .values(language=language, set_by=by, updated_at=time.time()))
+
+        await self._write(work)
+        return await self.chat_language(chat_id) or language
 
     # the record ---------------------------------------------------------------
 

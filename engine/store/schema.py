@@ -30,6 +30,7 @@ users = Table(
     Column("notify", Boolean, nullable=False, default=True),
     Column("can_message", Boolean, nullable=False, default=False),
     Column("created_at", Float, nullable=False),
+    Column("language", String(8), nullable=True),  # chosen with /language; None: Telegram's language_code
 )
 
 tables = Table(
@@ -132,4 +133,14 @@ rematches = Table(
     Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
     Column("rematch_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
     Column("created_at", Float, nullable=False),
+)
+
+# A group's language, set by an admin with /language (else the first table's host's language).
+chat_languages = Table(
+    "chat_languages",
+    metadata,
+    Column("chat_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("language", String(8), nullable=False),
+    Column("set_by", BigInteger, nullable=True),
+    Column("updated_at", Float, nullable=False),
 )

@@ -1,0 +1,48 @@
+"""The bot speaks each chat's language: a Russian group, a Korean private chat, menus in every language."""
+
+from __future__ import annotations
+
+from engine.i18n import gettext_for
+from tests.bot.conftest import ANN, BOB, GROUP, Harness
+
+
+async def test_an_admin_sets_the_groups_language_and_its_tables_speak_russian(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="en")
+    bot.fake.add_user(BOB, "Bob", language_code="en")
+    bot.fake.world.owners[GROUP] = ANN  # Ann created the group: she may choose its language
+    await bot.send(bot.fake.message(GROUP, BOB, "/language"))
+    picker = bot.fake.last_message(GROUP)
+    assert [b["text"] for b in picker.buttons] == ["✓ English", "Русский", "한국어", "Latviešu"]
+    await bot.send(bot.fake.press(BOB, picker, "Русский"))  # Bob is no admin: nothing changes
+    assert await bot.service.store.chat_language(GROUP) is None
+    await bot.send(bot.fake.press(ANN, picker, "Русский"))
+    assert await bot.service.store.chat_language(GROUP) == "ru"
+    await bot.send(bot.fake.message(GROUP, BOB, "/new"))  # an English-speaking host, a Russian group
+    lobby = bot.fake.last_message(GROUP)
+    ru = gettext_for("ru")
+    assert [b["text"] for b in lobby.buttons][:2] == [ru("Join"), ru("Leave")]
+    assert ru("Join") != "Join"
+
+
+async def test_a_korean_phone_gets_korean_private_messages_and_can_choose_another_language(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="ko")
+    bot.fake.world.start(ANN)
+    await bot.send(bot.fake.message(ANN, ANN, "/stats"))
+    ko = gettext_for("ko")
+    assert ko("No finished games yet.") in bot.fake.last_message(ANN).plain
+    await bot.send(bot.fake.message(ANN, ANN, "/language"))
+    await bot.send(bot.fake.press(ANN, bot.fake.last_message(ANN), "Latviešu"))
+    assert await bot.service.store.user_language(ANN) == "lv"
+    await bot.send(bot.fake.message(ANN, ANN, "/stats"))
+    assert gettext_for("lv")("No finished games yet.") in bot.fake.last_message(ANN).plain
+
+
+async def test_the_command_menus_are_set_in_every_language(bot: Harness) -> None:
+    menus = bot.fake.methods.commands  # keyed by [scope, language_code] as JSON text
+    by_language: dict[str, list[dict[str, str]]] = {}
+    for key, commands in menus.items():
+        by_language.setdefault(key.rsplit('"', 2)[-2] if key.endswith('"]') else "", []).extend(commands)
+    assert set(by_language) == {"", "ru", "ko", "lv"}
+    for language in ("ru", "ko", "lv"):
+        help_line = [c["description"] for c in by_language[language] if c["command"] == "help"]
+        assert help_line and help_line[0] == gettext_for(language)("What I can do") != "What I can do"

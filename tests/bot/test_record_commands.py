@@ -1,0 +1,36 @@
+"""/top in a group shows only the group's players by rating; /history lists a player's games with replay links."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import ANN, BOB, GROUP, Harness
+from tests.service.helpers import play_out
+
+OTHER_GROUP = -2002
+
+
+async def finish_in(bot: Harness, chat_id: int, people: tuple[tuple[int, str], ...]) -> str:
+    (host, name), *others = people
+    info = await bot.service.create_table("coins", host, name, {"target_score": 1}, chat_id=chat_id)
+    for user, other in others:
+        await bot.service.join(info.id, user, other)
+    await bot.service.start_game(info.id, host)
+    await play_out(bot.service, info.id)
+    await bot.settle()
+    return info.id
+
+
+async def test_top_names_the_groups_players_and_history_links_each_replay(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann")
+    bot.fake.add_user(BOB, "Bob")
+    bot.fake.add_group(OTHER_GROUP, "Other night")
+    table_id = await finish_in(bot, GROUP, ((ANN, "Ann"), (BOB, "Bob")))
+    await finish_in(bot, OTHER_GROUP, ((999, "Zed"),))
+    await bot.send(bot.fake.message(GROUP, ANN, "/top coins"))
+    board = bot.fake.last_message(GROUP).plain
+    assert "Coins" in board and "Ann" in board and "Bob" in board and "Zed" not in board
+    assert board.index("1. ") < board.index("2. ")
+    bot.fake.world.start(ANN)
+    await bot.send(bot.fake.message(ANN, ANN, "/history"))
+    history = bot.fake.last_message(ANN)
+    assert "Coins" in history.plain and "Bob" in history.plain
+    assert f"replay={table_id}" in history.text or f"r_{table_id}" in history.text

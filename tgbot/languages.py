@@ -1,0 +1,92 @@
+"""Which language each chat speaks, and ``/language`` to choose it.
+
+A private message is in the person's language: the one they chose with ``/language``,
+else their Telegram app's. A group's messages are in the group's language: the one an
+admin chose with ``/language`` there, else the language of whoever opened the group's
+first table (settled then, so the group does not change language with every host).
+Anything the catalogs do not have falls back to English as a whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
+
+from engine.i18n import LANGUAGES, N_, negotiate
+from tgbot.buttons import answer
+from tgbot.callbacks import Verb, button_data, parse
+from tgbot.context import BotState, Context, chosen_languages, display_name, is_group, locale_of, reply
+from tgbot.render import render, translate
+
+
+async def learn_language(update: Update, context: Context) -> None:
+    """Before any handler: know the language this person chose, once per person and process."""
+    user = update.effective_user
+    if user is not None and user.id not in chosen_languages:
+        chosen_languages[user.id] = await context.bot_data.service.store.user_language(user.id)
+
+
+async def group_language(room: BotState, chat: Chat, host_locale: str | None) -> str:
+    """The group's language; the first table's host settles it when no admin has chosen one."""
+    found = await room.service.store.chat_language(chat.id)
+    if found is not None:
+        return found
+    return await room.service.store.set_chat_language(chat.id, negotiate(host_locale), by=None, keep=True)
+
+
+def language_keyboard(current: str) -> InlineKeyboardMarkup:
+    """One button per language, the current one marked."""
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(("✓ " if code == current else "") + name, callback_data=button_data(Verb.LANGUAGE, code))
+        for code, name in LANGUAGES.items()
+    ]])
+
+
+async def _may_choose(context: Context, chat: Chat, user_id: int) -> bool:
+    if not is_group(chat):
+        return True
+    try:
+        member = await context.bot.get_chat_member(chat.id, user_id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+async def language_command(update: Update, context: Context) -> None:
+    """/language: buttons for every language; in a group only its admins may choose."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    store = context.bot_data.service.store
+    current = (await store.chat_language(chat.id) if is_group(chat) else None) or negotiate(locale_of(user))
+    await reply(update, render("language.html", current, group=is_group(chat)), reply_markup=language_keyboard(current))
+
+
+async def language_button(update: Update, context: Context) -> None:
+    """A language button: the person's language in private, the group's in a group (admins only)."""
+    query = update.callback_query
+    if query is None or query.message is None:
+        return
+    pressed = parse(query.data)
+    chat, user = query.message.chat, query.from_user
+    if pressed is None:
+        await answer(query)
+        return
+    code = pressed.target
+    if not await _may_choose(context, chat, user.id):
+        await answer(query, translate(locale_of(user), N_("Only the group's admins can change its language.")),
+                     show_alert=True)
+        return
+    store = context.bot_data.service.store
+    if is_group(chat):
+        await store.set_chat_language(chat.id, code, by=user.id)
+    else:
+        await store.set_user_language(user.id, display_name(user), code)
+        chosen_languages[user.id] = code
+    await answer(query, translate(code, N_("Language set: English")))
+    with contextlib.suppress(TelegramError):  # the same language pressed twice: the message already says so
+        await query.edit_message_text(render("language.html", code, group=is_group(chat)), parse_mode="HTML",
+                                      reply_markup=language_keyboard(code))
