@@ -92,3 +92,12 @@ async def test_groups_name_each_group_by_an_opaque_handle_that_opens_its_leaderb
     assert (outsider.status, (await outsider.json())["code"]) == (403, "not_in_group")
     assert (await (await client.get("/api/groups", headers=dan)).json()) == {"groups": []}
 
+
+async def test_group_labels_follow_the_readers_language(
+    make_client: ClientFactory, settings: Settings, service: TableService
+) -> None:
+    client = await make_client(settings)
+    await finished(service)
+    answer = await client.get("/api/groups", headers=headers(client, ANN, "Ann"), cookies={"cardroom_lang": "ru"})
+    label = (await answer.json())["groups"][0]["label"]
+    assert label == "Группа 1"

@@ -2,12 +2,14 @@
 // at a chosen speed, and check on the same screen that the revealed seed hashes to the hash published at the start.
 // The table is drawn compactly from each step's views (every seat's view holds its own hand), for any game.
 
-import { h, clear, toast } from "./dom.js";
+import { h, clear, loadStyles, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { aiName, shareLink } from "./lobby.js";
 import { cardEl, cardName, deckOf, sortHand, suitName } from "./cards.js";
 import { gameTitle, scoreText, variantLabel } from "./history.js";
 import * as tg from "./tg.js";
+
+loadStyles(new URL("./record.css", import.meta.url).href); // not awaited: the page shows before it is in
 
 const SPEEDS = [["0.5", 2400], ["1", 1200], ["2", 600], ["4", 300]];
 const KC_GRID = ["NW", "N", "NE", "W", null, "E", "SW", "S", "SE"];

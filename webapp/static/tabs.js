@@ -1,10 +1,12 @@
 // The home screen's tabs: Tables (new game and the open tables), History (finished games) and Leaderboard.
 // The chosen tab is kept in the address (?tab=), so coming back from a table or a replay lands on it.
 
-import { h } from "./dom.js";
+import { h, loadStyles } from "./dom.js";
 import { t } from "./i18n.js";
 import { historyPanel } from "./history.js";
 import { leaderboardPanel } from "./leaderboard.js";
+
+loadStyles(new URL("./record.css", import.meta.url).href); // not awaited: the page shows before it is in
 
 const TABS = ["tables", "history", "leaderboard"];
 

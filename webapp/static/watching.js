@@ -1,7 +1,9 @@
 // How many people watch a table without a seat: "👁 2" in the table's top bar, from the socket's frames.
 
-import { h } from "./dom.js";
+import { h, loadStyles } from "./dom.js";
 import { tn } from "./i18n.js";
+
+loadStyles(new URL("./record.css", import.meta.url).href); // not awaited: the page shows before it is in
 
 // Add the count to an open TableScreen's top bar (hidden while nobody watches).
 export function showWatching(screen) {
