@@ -186,3 +186,17 @@ async def test_a_spectator_sees_no_hand_and_the_players_see_one_watching(browser
     await dan.context.close()
     await expect(ann.page.locator(".watching-count")).to_be_hidden()
     assert ann.errors == []
+
+
+async def test_the_record_pages_speak_russian(browser: Any, server: Server) -> None:
+    table_id = await finished_coins(server)
+    russian = {**ANN, "language_code": "ru"}
+    ann = await open_phone(browser, server, russian, path="/?tab=history&lang=ru", locale="ru-RU")
+    page = ann.page
+    await expect(page.locator(".tabs .tab")).to_have_text(["Столы", "История", "Рейтинг"])
+    await expect(page.locator(".record-seats li.you .pname")).to_have_text("Ты")
+    await page.locator(f'.record[data-table="{table_id}"] .replay-btn').tap()
+    await expect(page.locator(".rp-verify")).to_have_text("Проверено: SHA-256 сида совпадает с хешем сида.")
+    await expect(page.locator(".rp-position")).to_contain_text(" из ")
+    await shot(ann, "record-replay-ru")
+    assert ann.errors == []
