@@ -134,12 +134,13 @@ ClientFrame = HelloFrame | ActFrame | LobbyFrame | ResyncFrame | PingFrame
 
 
 class WelcomeFrame(TypedDict):
-    """The seat's whole view: on connect and after every resync."""
+    """The seat's whole view: on connect and after every resync; ``watching``: people at the table with no seat."""
 
     type: Literal["welcome"]
     you: int | None
     seq: int
     view: dict[str, Any]
+    watching: int
 
 
 class UpdateFrame(TypedDict):
@@ -150,6 +151,14 @@ class UpdateFrame(TypedDict):
     kind: str
     events: list[dict[str, Any]]
     view: dict[str, Any]
+    watching: int
+
+
+class WatchingFrame(TypedDict):
+    """How many people have the table open without a seat, when that changes between updates."""
+
+    type: Literal["watching"]
+    watching: int
 
 
 class AckFrame(TypedDict):
@@ -185,7 +194,7 @@ class PongFrame(TypedDict):
     t: int | float | str | None
 
 
-ServerFrame = WelcomeFrame | UpdateFrame | AckFrame | RefusedFrame | ErrorFrame | PongFrame
+ServerFrame = WelcomeFrame | UpdateFrame | WatchingFrame | AckFrame | RefusedFrame | ErrorFrame | PongFrame
 
 
 class FrameError(Exception):
@@ -262,14 +271,21 @@ def dump(frame: ServerFrame) -> str:
         return json.dumps(frame, separators=(",", ":"))
 
 
-def welcome_frame(you: int | None, view: dict[str, Any]) -> WelcomeFrame:
+def welcome_frame(you: int | None, view: dict[str, Any], watching: int = 0) -> WelcomeFrame:
     """The seat's whole view."""
-    return {"type": "welcome", "you": you, "seq": view["seq"], "view": view}
+    return {"type": "welcome", "you": you, "seq": view["seq"], "view": view, "watching": watching}
 
 
-def update_frame(seq: int, kind: str, events: list[dict[str, Any]], view: dict[str, Any]) -> UpdateFrame:
+def update_frame(
+    seq: int, kind: str, events: list[dict[str, Any]], view: dict[str, Any], watching: int = 0
+) -> UpdateFrame:
     """One change at the table as a seat may see it."""
-    return {"type": "update", "seq": seq, "kind": kind, "events": events, "view": view}
+    return {"type": "update", "seq": seq, "kind": kind, "events": events, "view": view, "watching": watching}
+
+
+def watching_frame(watching: int) -> WatchingFrame:
+    """The number of people watching, changed."""
+    return {"type": "watching", "watching": watching}
 
 
 def ack_frame(ref: str, seq: int) -> AckFrame:

@@ -5,7 +5,7 @@ Telegram user id and the group's chat id. Anyone signed in who knows a table id 
 it, so what leaves through the API and the sockets carries instead, per seat, an opaque
 ``handle`` (the same person keeps it at that table; it cannot be turned back into an id,
 nor linked to the same person at another table) and the host as ``host_seat``. A viewer
-finds their own seat in the view's ``you``.
+finds their own seat in the view's ``you``. A group chat is an opaque ``group_handle`` too.
 """
 
 from __future__ import annotations
@@ -29,6 +29,11 @@ class PublicTables:
     def handle(self, table_id: str, user_id: int) -> str:
         """The opaque handle of a person at a table."""
         digest = hmac.new(self._key, f"{table_id}:{user_id}".encode(), hashlib.sha256).hexdigest()
+        return digest[:HANDLE_CHARS]
+
+    def group_handle(self, chat_id: int) -> str:
+        """The opaque handle of a group chat: the same for everyone, never turned back into the chat's id."""
+        digest = hmac.new(self._key, f"group:{chat_id}".encode(), hashlib.sha256).hexdigest()
         return digest[:HANDLE_CHARS]
 
     def table(self, info: TableInfo) -> dict[str, Any]:

@@ -2,11 +2,15 @@
 
 ``GET /api/history?limit&before`` — the caller's finished games, newest first; ``before``
 is the ``finished_at`` of the last game of the previous page.
-``GET /api/leaderboard?chat=<id>&game=<name>`` — the ratings of the people who played that
-game in the group; only someone who played there may look.
+``GET /api/groups`` — the group chats where the caller finished games, newest first, each as
+an opaque ``group`` handle (the same for everyone in that group, so a leaderboard link can be
+shared) with a ``label`` in the reader's language ("Group 2", numbered in the order the
+caller first played there), the games played there and the people played with.
+``GET /api/leaderboard?group=<handle>&game=<name>`` (or ``chat=<id>``) — the ratings of the
+people who played that game in the group; only someone who played there may look.
 ``GET /api/replay/<table id>?from=<seq>`` — a finished game step by step, every hand shown,
 with the seed that proves the deals; anyone signed in may open a shared replay.
-No Telegram id leaves: people are names, and ``you`` marks the caller.
+No Telegram id leaves, of a person or of a chat: people are names, and ``you`` marks the caller.
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ from typing import Any
 from aiohttp import web
 
 from engine.core.errors import Refusal, RefusalCode
-from webapp.api import current_user
-from webapp.keys import SERVICE
+from engine.i18n import gettext_for
+from webapp.api import current_user, reader_language
+from webapp.keys import PUBLIC, SERVICE
+
+MAX_PEOPLE = 6  # names shown per group
 
 
 def _number(request: web.Request, name: str, default: int, lowest: int, highest: int) -> int:
@@ -42,14 +49,43 @@ async def history(request: web.Request) -> web.Response:
     return web.json_response({"games": games, "next": games[-1]["finished_at"] if len(games) == limit else None})
 
 
+async def groups(request: web.Request) -> web.Response:
+    """GET /api/groups: the groups the caller finished games in, as opaque handles with a label."""
+    user = current_user(request)
+    _ = gettext_for(reader_language(request, user))
+    public = request.app[PUBLIC]
+    found = await request.app[SERVICE].record.groups(user.id)
+    shown: list[dict[str, Any]] = [
+        {"group": public.group_handle(g["chat_id"]), "label": _("Group {n}").format(n=number), "number": number,
+         "games": g["games"], "last": g["last"], "people": g["people"][:MAX_PEOPLE]}
+        for number, g in enumerate(found, 1)
+    ]
+    shown.sort(key=lambda g: g["last"], reverse=True)
+    return web.json_response({"groups": shown})
+
+
+async def _chat_of(request: web.Request, user_id: int) -> int:
+    """The chat a leaderboard request names: a group handle among the caller's groups, or a chat id they played in."""
+    service = request.app[SERVICE]
+    handle = request.query.get("group")
+    if handle is not None:
+        public = request.app[PUBLIC]
+        for group in await service.record.groups(user_id):
+            if public.group_handle(group["chat_id"]) == handle:
+                return int(group["chat_id"])
+        raise Refusal(RefusalCode.NOT_IN_GROUP)
+    chat = _number(request, "chat", 0, -(2**53), 2**53)
+    if not await service.store.played_in_chat(user_id, chat):
+        raise Refusal(RefusalCode.NOT_IN_GROUP)
+    return chat
+
+
 async def leaderboard(request: web.Request) -> web.Response:
     """GET /api/leaderboard: a group's players of one game by rating."""
     user = current_user(request)
-    chat = _number(request, "chat", 0, -(2**53), 2**53)
     game = request.query.get("game", "coins")
     service = request.app[SERVICE]
-    if not await service.store.played_in_chat(user.id, chat):
-        raise Refusal(RefusalCode.NOT_IN_GROUP)
+    chat = await _chat_of(request, user.id)
     board = await service.record.leaderboard(chat, game)
     shown: list[dict[str, Any]] = [
         {"place": e["place"], "name": e["name"], "rating": e["rating"], "games": e["games"], "wins": e["wins"],
@@ -68,5 +104,6 @@ async def replay(request: web.Request) -> web.Response:
 def setup_record_api(app: web.Application) -> None:
     """Add the record's routes."""
     app.router.add_get("/api/history", history)
+    app.router.add_get("/api/groups", groups)
     app.router.add_get("/api/leaderboard", leaderboard)
     app.router.add_get("/api/replay/{table_id}", replay)

@@ -7,6 +7,11 @@ writes it to every socket of that seat. A socket whose peer stops reading is nev
 waited for: once its send buffer passes ``LAG_BYTES`` it is skipped and marked
 lagging, and gets a fresh welcome when it has drained, so one slow phone cannot hold
 up a table. A room closes when its last socket leaves.
+
+Every welcome and update says how many people are ``watching``: people with the table open
+and no seat at it (one person with two sockets open counts once). When that changes between
+updates (a spectator arrives or leaves), the room tells every socket in a ``watching`` frame.
+The count is of this process's sockets.
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from aiohttp import web
 
 from engine.core.events import for_seat
 from engine.service.bus import Subscription, Update
+from engine.service.live import TableInfo
 from engine.service.tables import TableService
-from webapp.protocol import ServerFrame, dump, update_frame
+from webapp.protocol import ServerFrame, dump, update_frame, watching_frame
 from webapp.public import PublicTables
 
 log = logging.getLogger(__name__)
@@ -67,8 +73,32 @@ class Room:
         self.table_id = table_id
         self.members: dict[Member, Any] = {}  # member -> its transport
         self.count = 0  # updates taken from the subscription so far
+        self.told = 0  # the number watching that the sockets were last told
         self.sub: Subscription = service.subscribe(table_id)
         self.task = asyncio.create_task(self._pump(), name=f"room-{table_id}")
+
+    def watching(self, info: TableInfo | None = None) -> int:
+        """How many people have the table open without a seat (at ``info``, else now)."""
+        if info is None:
+            snapshot = self.service.snapshot(self.table_id)
+            if snapshot is None:
+                return 0
+            info = snapshot.info
+        return len({m.user_id for m in self.members if info.seat_of(m.user_id) is None})
+
+    async def announce(self, welcomed: Member | None = None) -> None:
+        """Tell every socket how many are watching, if that changed since they were last told.
+
+        ``welcomed`` has just been told in its welcome.
+        """
+        watching = self.watching()
+        if watching == self.told:
+            return
+        self.told = watching
+        text = dump(watching_frame(watching))
+        for member, transport in tuple(self.members.items()):
+            if member is not welcomed and not member.lagging and can_write(member.ws, transport):
+                await write(member.ws, text)
 
     def covered(self) -> int:
         """The room count a welcome sent now covers (it includes every update already queued)."""
@@ -93,6 +123,7 @@ class Room:
         snapshot = update.snapshot
         texts: dict[int | None, str] = {}
         table: dict[str, Any] | None = None  # the web's form of the table, shared by every seat
+        watching = self.told = self.watching(snapshot.info)
         for member, transport in tuple(self.members.items()):
             if member.skip >= self.count:
                 continue
@@ -110,7 +141,8 @@ class Room:
                 if table is None:
                     table = self.public.table(snapshot.info)
                 view = self.public.view(snapshot, seat, table)
-                text = texts[seat] = dump(update_frame(update.seq, update.kind, for_seat(update.events, seat), view))
+                text = texts[seat] = dump(update_frame(update.seq, update.kind, for_seat(update.events, seat), view,
+                                                     watching))
             await write(member.ws, text)
 
     async def close(self) -> None:
@@ -151,6 +183,8 @@ class Rooms:
         if not room.members:
             del self._rooms[table_id]
             await room.close()
+        else:
+            await room.announce()
 
     def __len__(self) -> int:
         return len(self._rooms)

@@ -10,7 +10,8 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
    gets ``{"type": "error", "code": "unauthorized"}`` and the socket is closed (4401); so
    does an unknown table (``code: "table_not_found"``, 4404).
 2. The server answers ``{"type": "welcome", "you": seat | null, "seq": n, "view": {...}}``:
-   the whole view for that seat (a spectator's, with no hand, when not seated). A client
+   the whole view for that seat (a spectator's, with no hand, when not seated), and
+   ``watching``: how many people have the table open without a seat. A client
    that reconnects sends its ``last_seq`` and gets a fresh welcome, which covers whatever
    it missed. ``view.table`` names each seat's player and an opaque ``handle``, and the
    host as ``host_seat``; never a Telegram user id or chat id (``webapp.public``).
@@ -18,6 +19,8 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
    [...], "view": {...}}``, the events as this seat may see them (others' private events
    are shadows) and the fresh view. A client that sees ``seq`` jump by more than one, or
    a server that finds this socket too far behind, resyncs: the server sends a welcome.
+   Updates carry ``watching`` too; when it changes between updates (a spectator opens or
+   closes the table) every socket gets ``{"type": "watching", "watching": n}``.
 4. The client sends intents: ``{"type": "act", "ref": "r1", "seq": n, "action": {...}}``,
    made against ``seq``; ``{"type": "lobby", "ref": "r2", "op": "join|leave|add_ai|start|
    options|cancel", "changes": {...}}``; ``{"type": "resync"}``; ``{"type": "ping", "t": x}``
@@ -120,7 +123,8 @@ class TableSocket:
         if self.room is not None:
             self.skip = self.room.covered()
         seat = snapshot.info.seat_of(self.user_id)
-        await send(self.ws, welcome_frame(seat, self.public.view(snapshot, seat)))
+        watching = self.room.watching(snapshot.info) if self.room is not None else 0
+        await send(self.ws, welcome_frame(seat, self.public.view(snapshot, seat), watching))
 
     async def come_back(self) -> None:
         """Opening the table is coming back: a seat on autopilot waits for its owner again."""
@@ -133,10 +137,11 @@ class TableSocket:
 
     async def run(self, rooms: Rooms, transport: Any) -> None:
         """Serve the socket until it closes."""
-        self.room = rooms.join(self.table_id, self, transport)
+        room = self.room = rooms.join(self.table_id, self, transport)
         try:
             await self.come_back()
             await self.welcome()
+            await room.announce(self)  # the others learn of a new spectator
             await self._read()
         finally:
             await rooms.leave(self.table_id, self)

@@ -30,6 +30,10 @@ class Record:
         """A user's finished games, newest first (a page of ``limit`` finished before ``before``)."""
         return await self.store.history(user_id, min(max(limit, 1), 50), before)
 
+    async def groups(self, user_id: int) -> list[dict[str, Any]]:
+        """The group chats where a user finished games, oldest first, with their games and people there."""
+        return await self.store.groups(user_id)
+
     async def leaderboard(self, chat_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
         """A chat's players of ``game`` by rating (only people who played there), with their games there."""
         games.get(game)  # refuses an unknown game by name

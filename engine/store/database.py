@@ -587,6 +587,37 @@ class Store:
             )).mappings().all()
         return [dict(r) for r in rows]
 
+    async def groups(self, user_id: int) -> list[dict[str, Any]]:
+        """The group chats (negative ids) where a user finished games, oldest first.
+
+        Each with its games there by game name, its first and last finish, and the other
+        people the user played with there, most games together first.
+        """
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(results.c.chat_id, results.c.game, func.count().label("games"),
+                       func.min(results.c.finished_at).label("first"), func.max(results.c.finished_at).label("last"))
+                .where(results.c.user_id == user_id, results.c.chat_id < 0)
+                .group_by(results.c.chat_id, results.c.game)
+            )).all()
+            mine = select(results.c.table_id).where(results.c.user_id == user_id, results.c.chat_id < 0)
+            together = (await conn.execute(
+                select(results.c.chat_id, func.max(results.c.name).label("name"), func.count().label("games"))
+                .where(results.c.table_id.in_(mine), results.c.user_id.is_not(None), results.c.user_id != user_id)
+                .group_by(results.c.chat_id, results.c.user_id)
+                .order_by(func.count().desc(), func.max(results.c.name))
+            )).all()
+        chats: dict[int, dict[str, Any]] = {}
+        for r in rows:
+            chat = chats.setdefault(r.chat_id, {"chat_id": r.chat_id, "games": {}, "first": r.first, "last": r.last,
+                                                "people": []})
+            chat["games"][r.game] = r.games
+            chat["first"], chat["last"] = min(chat["first"], r.first), max(chat["last"], r.last)
+        for r in together:
+            if r.chat_id in chats:
+                chats[r.chat_id]["people"].append(r.name)
+        return sorted(chats.values(), key=lambda c: (c["first"], c["chat_id"]))
+
     async def played_in_chat(self, user_id: int, chat_id: int) -> bool:
         """Whether a user has finished a game started from a chat (who may see that chat's leaderboard)."""
         async with self.engine.connect() as conn:

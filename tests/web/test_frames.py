@@ -25,8 +25,8 @@ def test_frame_constructors_build_every_server_frame_type() -> None:
     frames = [
         protocol.welcome_frame(1, {"seq": 3}), protocol.update_frame(3, "moved", [], {"seq": 3}),
         protocol.ack_frame("r", 3), protocol.refused_frame("r", "stale", "m"), protocol.error_frame("c", "m", "why"),
-        protocol.pong_frame(1),
+        protocol.pong_frame(1), protocol.watching_frame(2),
     ]
-    assert [f["type"] for f in frames] == ["welcome", "update", "ack", "refused", "error", "pong"]
+    assert [f["type"] for f in frames] == ["welcome", "update", "ack", "refused", "error", "pong", "watching"]
     assert frames[0]["seq"] == 3 and frames[4]["reason"] == "why"
     assert not hasattr(protocol, "UpdateKind")

@@ -64,3 +64,40 @@ async def test_a_game_in_play_cannot_be_replayed(
     await service.start_game(info.id, ANN)
     peek = await client.get(f"/api/replay/{info.id}", headers=headers(client, BOB, "Bob"))
     assert (peek.status, (await peek.json())["code"]) == (404, "table_not_found")
+
+
+async def test_groups_name_each_group_by_an_opaque_handle_that_opens_its_leaderboard(
+    make_client: ClientFactory, settings: Settings, service: TableService
+) -> None:
+    client = await make_client(settings)
+    await finished(service)
+    solo = await service.create_table("coins", ANN, "Ann", {"target_score": 1}, chat_id=ANN)  # a private chat
+    await service.start_game(solo.id, ANN)
+    await play_out(service, solo.id)
+    ann, bob, dan = headers(client, ANN, "Ann"), headers(client, BOB, "Bob"), headers(client, DAN, "Dan")
+
+    answer = await client.get("/api/groups", headers=ann)
+    text = await answer.text()
+    assert str(GROUP) not in text and '"chat' not in text and '"user' not in text  # no chat or user ids
+    groups = json.loads(text)["groups"]
+    assert [(g["label"], g["number"], g["games"]) for g in groups] == [("Group 1", 1, {"coins": 1})]
+    assert groups[0]["people"] == ["Bob", "Cat"]
+    handle = groups[0]["group"]
+    bobs = (await (await client.get("/api/groups", headers=bob)).json())["groups"]
+    assert [g["group"] for g in bobs] == [handle]  # the same group has the same handle for each of its players
+
+    board = await (await client.get(f"/api/leaderboard?group={handle}&game=coins", headers=bob)).json()
+    assert sorted(p["name"] for p in board["players"]) == ["Ann", "Bob", "Cat"]
+    outsider = await client.get(f"/api/leaderboard?group={handle}&game=coins", headers=dan)
+    assert (outsider.status, (await outsider.json())["code"]) == (403, "not_in_group")
+    assert (await (await client.get("/api/groups", headers=dan)).json()) == {"groups": []}
+
+
+async def test_group_labels_follow_the_readers_language(
+    make_client: ClientFactory, settings: Settings, service: TableService
+) -> None:
+    client = await make_client(settings)
+    await finished(service)
+    answer = await client.get("/api/groups", headers=headers(client, ANN, "Ann"), cookies={"cardroom_lang": "ru"})
+    label = (await answer.json())["groups"][0]["label"]
+    assert label == "Группа 1"

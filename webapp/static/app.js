@@ -1,4 +1,5 @@
-// The page's entry point: sign-in (Telegram initData or the local name sign-in), home, and the open table.
+// The page's entry point: sign-in (Telegram initData or the local name sign-in), home with its tabs, the open table,
+// and replays (?replay=<table id>, or Telegram's start parameter r_<table id>).
 
 import { h, clear, toast } from "./dom.js";
 import { t } from "./i18n.js";
@@ -7,6 +8,9 @@ import { Api } from "./net.js";
 import { installSprite } from "./cards.js";
 import { TableScreen, gameTitle, seatLabel } from "./table.js";
 import { optionLabel, valueLabel } from "./lobby.js";
+import { homeTabs } from "./tabs.js";
+import { ReplayScreen, replayFromStart } from "./replay.js";
+import { showWatching } from "./watching.js";
 import * as tg from "./tg.js";
 
 const LOCAL_KEY = "cardroom.init_data";
@@ -58,8 +62,10 @@ class App {
       return;
     }
     const start = tg.startParam();
-    if (start && !this.tableFromUrl()) {
-      history.replaceState(null, "", this.urlFor(start));
+    if (start && !this.tableFromUrl() && !this.replayFromUrl()) {
+      const replayId = replayFromStart(start);
+      this.startTable = replayId ? start : null; // a table whose own id starts with r_ opens if no replay has it
+      history.replaceState(null, "", replayId ? this.urlWith({ replay: replayId }) : this.urlFor(start));
     }
     this.route();
   }
@@ -68,19 +74,55 @@ class App {
     return new URLSearchParams(location.search).get("table");
   }
 
-  // The page's address for a table (or home), keeping its ?lang=.
-  urlFor(tableId) {
+  replayFromUrl() {
+    return new URLSearchParams(location.search).get("replay");
+  }
+
+  // The page's address with these query parameters set (null removes one), keeping the others (?lang=, ?tab=).
+  urlWith(params) {
     const url = new URL(location.href);
-    if (tableId) url.searchParams.set("table", tableId);
-    else url.searchParams.delete("table");
+    for (const [name, value] of Object.entries(params)) {
+      if (value === null || value === undefined || value === "") url.searchParams.delete(name);
+      else url.searchParams.set(name, String(value));
+    }
     return `${url.pathname}${url.search}${url.hash}`;
+  }
+
+  // The page's address for a table (or home).
+  urlFor(tableId) {
+    return this.urlWith({ table: tableId || null, replay: null });
   }
 
   route() {
     if (!this.user) return;
+    const replayId = this.replayFromUrl();
     const tableId = this.tableFromUrl();
-    if (tableId) this.showTable(tableId);
+    if (replayId) this.showReplay(replayId);
+    else if (tableId) this.showTable(tableId);
     else this.showHome();
+  }
+
+  openReplay(tableId) {
+    history.pushState(null, "", this.urlWith({ replay: tableId, table: null }));
+    this.showReplay(tableId);
+  }
+
+  showReplay(tableId) {
+    const screen = new ReplayScreen(this, tableId);
+    this.show(screen.el);
+    this.screen = screen;
+    tg.mainButton(null);
+    tg.backButton(() => this.goHome());
+  }
+
+  // A replay that is not there: a start parameter that was a table's own id opens that table instead.
+  replayMissing(tableId) {
+    if (!this.startTable || this.startTable !== `r_${tableId}`) return false;
+    const id = this.startTable;
+    this.startTable = null;
+    history.replaceState(null, "", this.urlFor(id));
+    this.showTable(id);
+    return true;
   }
 
   show(el) {
@@ -102,6 +144,7 @@ class App {
 
   showTable(tableId) {
     const screen = new TableScreen(this, tableId);
+    showWatching(screen);
     this.show(screen.el);
     this.screen = screen;
     tg.backButton(() => this.goHome());
@@ -163,8 +206,7 @@ class App {
       h("header", { class: "hero" },
         h("div", { class: "hero-top" }, h("h1", { text: t("app_name") }), languageSelect()),
         h("p", { class: "hint", text: t("hello", { name: (this.user && this.user.first_name) || "" }) })),
-      this.newGameForm(),
-      list);
+      homeTabs(this, h("div", { class: "tab-tables" }, this.newGameForm(), list)));
     this.show(home);
     try {
       const me = await this.api.get("/api/me");

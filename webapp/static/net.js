@@ -40,7 +40,8 @@ export class Api {
 const PING_EVERY = 20000;
 const SILENT_LIMIT = 45000;
 
-// handlers: onView(view, events, kind), onRefused(frame), onError(frame), onStatus("open"|"closed")
+// handlers: onView(view, events, kind), onRefused(frame), onError(frame), onStatus("open"|"closed"),
+// onWatching(n): how many people have the table open without a seat (welcome, update and watching frames)
 export class TableSocket {
   constructor(tableId, getInitData, handlers) {
     this.tableId = tableId;
@@ -109,6 +110,7 @@ export class TableSocket {
   }
 
   receive(frame) {
+    if (typeof frame.watching === "number" && this.handlers.onWatching) this.handlers.onWatching(frame.watching);
     switch (frame.type) {
       case "welcome":
         this.retry = 0;

@@ -1,0 +1,94 @@
+// The Leaderboard tab: a group's players of one game by rating. Groups come from /api/groups as opaque handles
+// (the page never sees a chat's id); ?group=<handle>&game=<name> opens one directly, and someone who never played
+// in that group is told so in words.
+
+import { h, clear } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { aiName } from "./lobby.js";
+import { gameTitle } from "./history.js";
+
+function groupLabel(group) {
+  const people = (group.people || []).map(aiName);
+  return people.length ? t("group_with", { group: group.label, names: people.join(", ") }) : group.label;
+}
+
+// The group's games, most played first.
+function gamesOf(group) {
+  return Object.entries(group.games || {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+}
+
+function boardList(board) {
+  if (!board.players.length) return h("p", { class: "hint", text: t("lb_nobody") });
+  return h("table", { class: "board" },
+    h("thead", {}, h("tr", {},
+      h("th", { class: "place", scope: "col", text: "#" }),
+      h("th", { class: "pname", scope: "col", text: t("lb_player") }),
+      h("th", { class: "num", scope: "col", text: t("lb_rating") }),
+      h("th", { class: "num", scope: "col", text: t("lb_games") }),
+      h("th", { class: "num", scope: "col", text: t("lb_wins") }))),
+    h("tbody", {}, board.players.map((p) => h("tr", { class: p.you ? "you" : "" },
+      h("td", { class: "place", text: String(p.place) }),
+      h("td", { class: "pname", text: p.you ? t("you") : p.name }),
+      h("td", { class: "num rating", text: p.rating.toFixed(1) }),
+      h("td", { class: "num", text: String(p.games) }),
+      h("td", { class: "num", text: String(p.wins) })))));
+}
+
+export function leaderboardPanel(app) {
+  const query = new URLSearchParams(location.search);
+  const pickers = h("div", { class: "lb-pickers" });
+  const out = h("div", { class: "lb-board", role: "region", "aria-live": "polite" },
+    h("p", { class: "hint", text: t("loading") }));
+  const panel = h("div", { class: "leaderboard" }, pickers, out,
+    h("p", { class: "hint lb-explained", text: t("lb_explained") }));
+  let groups = [];
+  let asking = 0;
+
+  const show = async (group, game) => {
+    history.replaceState(null, "", app.urlWith({ group, game }));
+    const ask = ++asking;
+    clear(out).append(h("p", { class: "hint", text: t("loading") }));
+    try {
+      const board = await app.api.get(`/api/leaderboard?${new URLSearchParams({ group, game })}`);
+      if (ask !== asking) return;
+      clear(out).append(h("h2", { class: "lb-title", text: gameTitle(board.game) }), boardList(board));
+    } catch (err) {
+      if (ask !== asking) return;
+      if (err.status === 401) { app.authFailed(); return; }
+      clear(out).append(h("p", { class: "notice refusal", role: "alert", text: err.message || t("error_generic") }));
+    }
+  };
+
+  const render = (chosen, game) => {
+    clear(pickers);
+    const group = groups.find((g) => g.group === chosen);
+    const games = group ? gamesOf(group) : [];
+    const gameName = games.includes(game) ? game : (games[0] || game || "coins");
+    const groupSelect = h("select", { id: "lb-group", onchange: () => render(groupSelect.value, gameName) },
+      group ? null : h("option", { value: chosen, selected: true, text: t("lb_shared_group") }),
+      groups.map((g) => h("option", { value: g.group, selected: g.group === chosen, text: groupLabel(g) })));
+    const gameSelect = h("select", { id: "lb-game", onchange: () => render(chosen, gameSelect.value) },
+      (games.length ? games : [gameName]).map((name) => h("option", { value: name, selected: name === gameName,
+        text: group ? `${gameTitle(name)} (${tn("games_n", group.games[name])})` : gameTitle(name) })));
+    if (groups.length) pickers.append(h("div", { class: "field" }, h("label", { for: "lb-group", text: t("lb_group") }), groupSelect));
+    if (group) pickers.append(h("div", { class: "field" }, h("label", { for: "lb-game", text: t("game") }), gameSelect));
+    show(chosen, gameName);
+  };
+
+  (async () => {
+    try {
+      groups = (await app.api.get("/api/groups")).groups || [];
+    } catch (err) {
+      if (err.status === 401) { app.authFailed(); return; }
+      clear(out).append(h("p", { class: "notice", role: "alert", text: err.message || t("error_generic") }));
+      return;
+    }
+    const asked = query.get("group");
+    if (!asked && !groups.length) {
+      clear(out).append(h("p", { class: "notice lb-none", text: t("lb_no_groups") }));
+      return;
+    }
+    render(asked || groups[0].group, query.get("game"));
+  })();
+  return panel;
+}

@@ -1,0 +1,373 @@
+// A finished game, move by move, with every hand shown: step back and forth, jump by the slider or by hand, play
+// at a chosen speed, and check on the same screen that the revealed seed hashes to the hash published at the start.
+// The table is drawn compactly from each step's views (every seat's view holds its own hand), for any game.
+
+import { h, clear, loadStyles, toast } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { aiName, shareLink } from "./lobby.js";
+import { cardEl, cardName, deckOf, sortHand, suitName } from "./cards.js";
+import { gameTitle, scoreText, variantLabel } from "./history.js";
+import * as tg from "./tg.js";
+
+loadStyles(new URL("./record.css", import.meta.url).href); // not awaited: the page shows before it is in
+
+const SPEEDS = [["0.5", 2400], ["1", 1200], ["2", 600], ["4", 300]];
+const KC_GRID = ["NW", "N", "NE", "W", null, "E", "SW", "S", "SE"];
+// Control icons as SVG paths (glyphs like ⏮ are missing from many phone fonts).
+const ICONS = {
+  prevHand: "M5 4h2.5v16H5zM20 4v16L8.5 12z",
+  back: "M17 4v16L5 12z",
+  play: "M7 4v16l13-8z",
+  pause: "M6 4h4.5v16H6zM13.5 4H18v16h-4.5z",
+  forward: "M7 4v16l12-8z",
+  nextHand: "M4 4v16l11.5-8zM16.5 4H19v16h-2.5z",
+};
+
+function icon(name) {
+  const span = document.createElement("span");
+  span.className = "rp-icon";
+  span.innerHTML = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${ICONS[name]}"/></svg>`;
+  return span;
+}
+
+// The table id in a Telegram start parameter "r_<table id>", or null.
+export function replayFromStart(start) {
+  return start && start.startsWith("r_") && start.length > 2 ? start.slice(2) : null;
+}
+
+// The lowercase hex SHA-256 of ``text`` (null where the browser has no Web Crypto, e.g. on plain http).
+export async function sha256Hex(text) {
+  if (!(globalThis.crypto && crypto.subtle)) return null;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function chips(cards, deck, just = null) {
+  return h("div", { class: "chips" }, cards.map((card) => cardEl(card, deck, { classes: card === just ? "chip just" : "chip" })));
+}
+
+export class ReplayScreen {
+  constructor(app, tableId) {
+    this.app = app;
+    this.tableId = tableId;
+    this.data = null;
+    this.steps = [];
+    this.index = 0;
+    this.timer = null;
+    this.closed = false;
+    this.title = h("h1", { class: "title", text: t("replay") });
+    this.body = h("div", { class: "replay-body" }, h("p", { class: "notice", text: t("loading") }));
+    this.el = h("section", { class: "screen replay-screen", dataset: { table: tableId } },
+      h("header", { class: "topbar" },
+        h("button", { class: "icon-btn home-btn", type: "button", "aria-label": t("home"), onclick: () => app.goHome() }, "‹"),
+        this.title,
+        h("span", { class: "topbar-gap" })),
+      this.body);
+    this.onKey = (ev) => {
+      if (ev.target && /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName) && ev.target.type !== "range") return;
+      if (ev.key === "ArrowLeft") { this.pause(); this.go(this.index - 1); ev.preventDefault(); }
+      if (ev.key === "ArrowRight") { this.pause(); this.go(this.index + 1); ev.preventDefault(); }
+    };
+    document.addEventListener("keydown", this.onKey);
+    this.load();
+  }
+
+  destroy() {
+    this.closed = true;
+    this.pause();
+    document.removeEventListener("keydown", this.onKey);
+    this.el.remove();
+  }
+
+  async load() {
+    let page;
+    try {
+      page = await this.app.api.get(`/api/replay/${encodeURIComponent(this.tableId)}`);
+    } catch (err) {
+      if (err.status === 401) { this.app.authFailed(); return; }
+      if (err.status === 404 && this.app.replayMissing && this.app.replayMissing(this.tableId)) return;
+      clear(this.body).append(h("div", { class: "notice" }, h("p", { role: "alert", text: err.message || t("error_generic") }),
+        h("button", { class: "btn primary", type: "button", text: t("home"), onclick: () => this.app.goHome() })));
+      return;
+    }
+    if (this.closed) return;
+    this.data = page;
+    this.deck = deckOf(page.game);
+    this.steps = page.steps;
+    this.build();
+    this.go(0);
+    this.checkSeed();
+    let next = page.next;
+    while (next !== null && next !== undefined && !this.closed) {
+      try {
+        const more = await this.app.api.get(`/api/replay/${encodeURIComponent(this.tableId)}?from=${next}`);
+        this.steps.push(...more.steps);
+        next = more.next;
+      } catch {
+        break;
+      }
+      this.slider.max = String(this.steps.length - 1);
+      this.renderPosition();
+    }
+    this.el.dataset.loaded = String(this.steps.length);
+  }
+
+  seatName(seat) {
+    const s = this.data.seats[seat];
+    if (!s) return t("seat_n", { n: seat + 1 });
+    return s.is_ai ? aiName(s.name) : s.name;
+  }
+
+  build() {
+    const d = this.data;
+    this.title.textContent = `${t("replay")} · ${gameTitle(d.game)}`;
+    const variant = variantLabel(d.game, d.options);
+    this.caption = h("div", { class: "rp-caption", role: "status", "aria-live": "polite" });
+    this.board = h("div", { class: "rp-board" });
+    this.seatsEl = h("div", { class: "rp-seats" });
+    this.slider = h("input", { type: "range", class: "rp-slider", min: "0", max: String(this.steps.length - 1), value: "0",
+      "aria-label": t("rp_step_slider"), oninput: () => { this.pause(); this.go(Number(this.slider.value)); } });
+    this.position = h("span", { class: "rp-position" });
+    const button = (cls, label, name, onclick) => h("button", { class: `btn rp-btn ${cls}`, type: "button", "aria-label": label,
+      title: label, onclick }, icon(name));
+    this.playBtn = button("rp-toggle", t("rp_play"), "play", () => (this.timer ? this.pause() : this.play()));
+    this.speed = h("select", { class: "rp-speed", "aria-label": t("rp_speed"), onchange: () => { if (this.timer) this.play(); } },
+      SPEEDS.map(([x, ms]) => h("option", { value: String(ms), selected: x === "1", text: `${x}×` })));
+    this.prevHandBtn = button("rp-prev-hand", t("rp_prev_hand"), "prevHand", () => { this.pause(); this.go(this.handStart(-1)); });
+    this.nextHandBtn = button("rp-next-hand", t("rp_next_hand"), "nextHand", () => { this.pause(); this.go(this.handStart(1)); });
+    this.backBtn = button("rp-back", t("rp_back"), "back", () => { this.pause(); this.go(this.index - 1); });
+    this.fwdBtn = button("rp-forward", t("rp_forward"), "forward", () => { this.pause(); this.go(this.index + 1); });
+    this.seedStatus = h("p", { class: "rp-verify checking", role: "status", text: t("rp_checking") });
+    const order = d.seats.map((s) => s.seat)
+      .sort((a, b) => ((d.result && d.result.placements[a]) || 9) - ((d.result && d.result.placements[b]) || 9));
+    clear(this.body).append(
+      h("div", { class: "rp-meta" },
+        variant ? h("span", { class: "rp-variant", text: variant }) : null,
+        h("span", { class: "rp-players", text: d.seats.map((s) => this.seatName(s.seat)).join(" · ") })),
+      this.caption,
+      this.board,
+      this.seatsEl,
+      h("div", { class: "rp-controls" },
+        h("div", { class: "rp-slider-row" }, this.slider, this.position),
+        h("div", { class: "rp-buttons" }, this.prevHandBtn, this.backBtn, this.playBtn, this.fwdBtn, this.nextHandBtn, this.speed)),
+      d.result ? h("div", { class: "rp-result" },
+        h("h2", { text: t("game_over") }),
+        h("ol", { class: "placements" }, order.map((seat) => h("li", { class: d.result.placements[seat] === 1 ? "first" : "" },
+          h("span", { class: "place", text: String(d.result.placements[seat] || "") }),
+          h("span", { class: "pname", text: this.seatName(seat) }),
+          h("span", { class: "pscore", text: scoreText(d.game, d.result.scores[seat] ?? 0) }))))) : null,
+      h("div", { class: "seed rp-seed" },
+        h("h2", { text: t("rp_seed_check") }),
+        h("div", {}, h("span", { class: "label", text: t("seed") }), h("code", { class: "seed-value", text: d.seed })),
+        h("div", {}, h("span", { class: "label", text: t("seed_hash") }), h("code", { class: "seed-hash", text: d.seed_hash })),
+        this.seedStatus,
+        h("p", { class: "hint", text: t("seed_explained") })),
+      h("div", { class: "row rp-share" },
+        h("button", { class: "btn link", type: "button", text: t("rp_copy_link"), onclick: () => this.copyLink() })));
+  }
+
+  async checkSeed() {
+    const d = this.data;
+    let hex = null;
+    try { hex = await sha256Hex(d.seed); } catch { hex = null; }
+    if (this.closed) return;
+    const ok = hex !== null && hex === String(d.seed_hash).toLowerCase();
+    this.seedStatus.className = `rp-verify ${hex === null ? "unknown" : ok ? "verified" : "mismatch"}`;
+    this.seedStatus.textContent = hex === null ? t("rp_cannot_check") : ok ? t("rp_verified") : t("rp_mismatch");
+    this.el.dataset.seed = hex === null ? "unknown" : ok ? "verified" : "mismatch";
+  }
+
+  async copyLink() {
+    const base = shareLink(this.tableId, this.app.config && this.app.config.bot_username);
+    const link = base.includes("startapp=") ? base.replace("startapp=", "startapp=r_") : base.replace("?table=", "?replay=");
+    try {
+      await navigator.clipboard.writeText(link);
+      tg.haptic("success");
+      toast(t("link_copied"));
+    } catch {
+      window.prompt(t("rp_copy_link"), link);
+    }
+  }
+
+  handOf(index) {
+    const step = this.steps[index];
+    return step ? step.views[0].hand_no : undefined;
+  }
+
+  // The first step of the next hand (dir 1), or of this hand, or the previous one if already there (dir -1).
+  handStart(dir) {
+    const here = this.handOf(this.index);
+    if (here === undefined) return this.index;
+    if (dir > 0) {
+      for (let i = this.index + 1; i < this.steps.length; i += 1) if (this.handOf(i) !== here) return i;
+      return this.steps.length - 1;
+    }
+    let start = this.index;
+    while (start > 0 && this.handOf(start - 1) === here) start -= 1;
+    if (start < this.index) return start;
+    if (start === 0) return 0;
+    const before = this.handOf(start - 1);
+    while (start > 0 && this.handOf(start - 1) === before) start -= 1;
+    return start;
+  }
+
+  play() {
+    this.pause();
+    if (this.index >= this.steps.length - 1) this.go(0);
+    this.timer = setInterval(() => {
+      if (this.index >= this.steps.length - 1) { this.pause(); return; }
+      this.go(this.index + 1);
+    }, Number(this.speed.value));
+    this.playBtn.replaceChildren(icon("pause"));
+    this.playBtn.setAttribute("aria-label", t("rp_pause"));
+    this.playBtn.title = t("rp_pause");
+    this.el.dataset.playing = "true";
+  }
+
+  pause() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (!this.playBtn) return;
+    this.playBtn.replaceChildren(icon("play"));
+    this.playBtn.setAttribute("aria-label", t("rp_play"));
+    this.playBtn.title = t("rp_play");
+    this.el.dataset.playing = "false";
+  }
+
+  go(index) {
+    if (!this.steps.length) return;
+    this.index = Math.max(0, Math.min(this.steps.length - 1, index));
+    this.render();
+  }
+
+  renderPosition() {
+    const total = (this.data.moves || 0) + 1;
+    this.slider.value = String(this.index);
+    this.position.textContent = t("rp_step_of", { n: this.index, of: total - 1 });
+    this.backBtn.disabled = this.index === 0;
+    this.fwdBtn.disabled = this.index >= this.steps.length - 1;
+    const hasHands = this.handOf(this.index) !== undefined;
+    this.prevHandBtn.hidden = this.nextHandBtn.hidden = !hasHands;
+    this.prevHandBtn.disabled = this.index === 0;
+    this.nextHandBtn.disabled = this.index >= this.steps.length - 1;
+  }
+
+  render() {
+    const step = this.steps[this.index];
+    const prev = this.steps[this.index - 1];
+    const view = step.views[0];
+    this.el.dataset.step = String(this.index);
+    this.el.dataset.seq = String(step.seq);
+    this.renderPosition();
+    const where = [];
+    if (view.hand_no !== undefined) where.push(view.last_hand ? t("sm_hand_of", { n: view.hand_no, of: view.last_hand }) : t("hand_n", { n: view.hand_no }));
+    if (view.trick_no !== undefined && (view.phase === "play" || view.trick.length)) {
+      where.push(t("trick_n", { n: view.trick_no, of: view.tricks_per_hand || (view.hand_counts ? 16 : view.trick_no) }));
+    }
+    clear(this.caption).append(
+      h("span", { class: "rp-where", text: where.join(" · ") }),
+      h("span", { class: "rp-what" }, ...this.describe(step, prev)));
+    this.renderBoard(step, prev);
+    this.renderSeats(step);
+  }
+
+  // What happened at this step, in words with the cards as chips.
+  describe(step, prev) {
+    const a = step.action;
+    if (!a) return [t("rp_start")];
+    const name = this.seatName(step.seat);
+    const deck = this.deck;
+    const card = (c) => cardName(c, deck);
+    const space = (s) => t(`kc_space_${s}`);
+    const person = this.data.seats[step.seat] && !this.data.seats[step.seat].is_ai;
+    const auto = step.auto && person ? h("span", { class: "rp-auto", text: t("rp_auto") }) : null;
+    let text;
+    let cards = [];
+    switch (a.type) {
+      case "play": text = t("rp_played", { name, card: card(a.card) }); cards = [a.card]; break;
+      case "bid": text = t("sm_bid_made", { name, n: a.tricks }); break;
+      case "pass": text = t("sm_bid_pass", { name }); break;
+      case "name_trump": text = t("sm_named", { name, suit: suitName(a.suit, deck) }); break;
+      case "call": text = t("sm_called", { name, call: t(`sm_call_${a.call}`) }); break;
+      case "discard": text = t("sm_discarded", { name }); cards = a.cards || []; break;
+      case "give": text = t("rp_gave", { name }); cards = a.cards || []; break;
+      case "swap": {
+        const faceUp = prev && prev.views[0].face_up;
+        text = t("sm_swapped", { name });
+        cards = faceUp ? [faceUp] : [];
+        break;
+      }
+      case "decline_swap": text = t("sm_declined", { name }); break;
+      case "build": text = `${t("kc_log_who", { name })} ${t("kc_log_built", { card: card(a.card), space: space(a.space) })}`; cards = [a.card]; break;
+      case "place_king": text = `${t("kc_log_who", { name })} ${t("kc_log_king", { card: card(a.card), space: space(a.corner) })}`; cards = [a.card]; break;
+      case "fill_side": text = `${t("kc_log_who", { name })} ${t("kc_log_filled", { card: card(a.card), space: space(a.side) })}`; cards = [a.card]; break;
+      case "move_pile":
+      case "move_king_pile": {
+        const src = a.src || a.side;
+        const dst = a.dst || a.corner;
+        const n = prev && prev.views[0].piles ? (prev.views[0].piles[src] || []).length : 0;
+        text = `${t("kc_log_who", { name })} ${t("kc_log_moved", { src: space(src), n, dst: space(dst) })}`;
+        break;
+      }
+      case "end_turn": text = `${t("kc_log_who", { name })} ${t("kc_log_passed")}`; break;
+      default: text = `${t("kc_log_who", { name })} ${a.type}`;
+    }
+    return [h("span", { class: "rp-text", text }), cards.length ? chips(cards, deck) : null, auto];
+  }
+
+  renderBoard(step) {
+    const view = step.views[0];
+    const just = step.action && step.action.card;
+    clear(this.board);
+    if (view.piles) {
+      this.board.className = "rp-board kc";
+      for (const space of KC_GRID) {
+        if (!space) {
+          this.board.append(h("div", { class: "rp-pile stock" }, h("span", { class: "label", text: tn("kc_stock_n", view.stock) })));
+          continue;
+        }
+        const pile = view.piles[space] || [];
+        this.board.append(h("div", { class: `rp-pile${space.length === 2 ? " corner" : ""}`, dataset: { space } },
+          h("span", { class: "label", text: t(`kc_short_${space}`) }),
+          pile.length ? chips(pile, this.deck, just) : null));
+      }
+      return;
+    }
+    this.board.className = "rp-board trick-board";
+    const trick = view.trick && view.trick.length ? view.trick : [];
+    const shown = trick.length ? trick : (view.last_trick || []);
+    const done = !trick.length && shown.length;
+    const extras = [];
+    if (view.trump !== undefined) {
+      extras.push(h("span", { class: "rp-tag" }, `${t("sm_trumps")}: `,
+        view.trump ? suitName(view.trump, this.deck) : (view.call ? t(`sm_call_${view.call}`) : "–")));
+    }
+    if (view.face_up) extras.push(h("span", { class: "rp-tag" }, `${t("sm_face_up")}: `, chips([view.face_up], this.deck)));
+    this.board.append(
+      h("div", { class: `rp-trick${done ? " done" : ""}` }, shown.map((p) => h("div", { class: "rp-played", dataset: { seat: String(p.seat) } },
+        cardEl(p.card, this.deck, { classes: p.card === just ? "chip big just" : "chip big" }),
+        h("span", { class: "rp-who", text: this.seatName(p.seat) })))));
+    if (extras.length) this.board.append(h("div", { class: "rp-tags" }, extras));
+  }
+
+  renderSeats(step) {
+    const view = step.views[0];
+    clear(this.seatsEl);
+    step.views.forEach((v, seat) => {
+      const hand = sortHand(v.hand || [], this.deck);
+      const turn = !view.over && (view.to_act || []).includes(seat);
+      const facts = [];
+      if (view.dealer === seat) facts.push(h("span", { class: "badge dealer", text: t("dealer") }));
+      if (view.scores && view.scores[seat] !== undefined && view.game === "coins") facts.push(h("span", { class: "rp-score", text: tn("points_n", view.scores[seat]) }));
+      if (view.tricks && view.targets) facts.push(h("span", { class: "rp-score", text: t("sm_tricks", { n: view.tricks[seat], target: view.targets[seat] }) }));
+      if (view.totals && view.game === "sergeant_major") {
+        const kind = view.score_kind === "running" ? "sm_total_running" : "sm_total_ledger";
+        facts.push(h("span", { class: "rp-score", text: t(kind, { n: view.totals[seat] }) }));
+      }
+      if (view.game === "kings_corner") facts.push(h("span", { class: "rp-score", text: tn("cards_n", hand.length) }));
+      this.seatsEl.append(h("div", { class: `rp-seat${turn ? " turn" : ""}`, dataset: { seat: String(seat) } },
+        h("div", { class: "pline" }, h("span", { class: "pname", text: this.seatName(seat) }), ...facts),
+        h("div", { class: "rp-hand", dataset: { cards: hand.join(" ") } }, chips(hand, this.deck))));
+    });
+  }
+}
