@@ -8,6 +8,7 @@ import { installSprite } from "./cards.js";
 import { TableScreen, gameTitle, seatLabel } from "./table.js";
 import { optionLabel, valueLabel } from "./lobby.js";
 import * as tg from "./tg.js";
+import { optionHelpEl, rulesButton } from "./rules.js";
 
 const LOCAL_KEY = "cardroom.init_data";
 const TABLE_OPTIONS = [
@@ -194,7 +195,8 @@ class App {
     const pick = (name, label, choices, value) => h("div", { class: "field" },
       h("label", { for: `opt-${name}`, text: label }),
       h("select", { id: `opt-${name}`, name, dataset: { option: name } },
-        choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value), text: valueLabel(name, c) }))));
+        choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value), text: valueLabel(name, c) }))),
+      optionHelpEl(name));
     const renderFields = () => {
       const g = games.find((x) => x.name === gameSelect.value);
       clear(fields);
@@ -230,7 +232,8 @@ class App {
       }
     } },
       h("h2", { text: t("new_game") }),
-      h("div", { class: "field" }, h("label", { for: "game-select", text: t("game") }), gameSelect),
+      h("div", { class: "field" }, h("label", { for: "game-select", text: t("game") }), gameSelect,
+        rulesButton(() => gameSelect.value, () => null, { label: true })),
       fields,
       h("button", { class: "btn primary create-btn", type: "submit", text: t("create_table") }),
       error);

@@ -6,6 +6,7 @@ import { languageButton } from "./language.js";
 import { TableSocket } from "./net.js";
 import { aiName, renderLobby } from "./lobby.js";
 import * as tg from "./tg.js";
+import { rulesButton } from "./rules.js";
 
 // A game's title in the page's language (the server's English title when the page has none).
 export function gameTitle(game, fallback) {
@@ -42,6 +43,7 @@ export class TableScreen {
         h("button", { class: "icon-btn home-btn", type: "button", "aria-label": t("home"), onclick: () => app.goHome() },
           "‹"),
         this.title = h("h1", { class: "title", text: t("loading") }),
+        rulesButton(() => (this.view ? this.view.table.game : ""), () => (this.view ? this.view.table.options : null)),
         languageButton(),
         this.conn),
       this.body);
