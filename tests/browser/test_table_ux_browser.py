@@ -71,3 +71,53 @@ async def test_rules_sheet_opens_from_lobby_and_table(browser: Any, server: Serv
         await page.locator(".topbar .rules-btn").tap()
         await page.screenshot(path=str(screenshot_path("rules-coins-390x844.png")))
     assert phone.errors == []
+
+
+async def seq_of(page: Page) -> int:
+    """The seq of the newest frame the page has received."""
+    return int(await page.locator(".table-screen").get_attribute("data-seq") or "-1")
+
+
+async def play_first_card(page: Page) -> None:
+    """Tap the first card of the hand twice and wait until the server has the move."""
+    before = await seq_of(page)
+    card = page.locator(".hand .card").first
+    await card.tap()
+    await card.tap()
+    await page.wait_for_function("s => Number(document.querySelector('.table-screen').dataset.seq) > s", arg=before)
+
+
+async def test_coins_finished_trick_stays_readable_until_the_next_lead(browser: Any, server: Server) -> None:
+    table_id = await new_table(server, "coins", 5610, {"first_dealer": "seat:1"})
+    phone = await open_table(browser, server, 10, table_id)
+    page = phone.page
+    done = page.locator(".trick.done")
+    for _ in range(16):
+        await page.wait_for_selector(".status.mine")
+        trick_before = await page.locator(".trick:not(.done) .card").count()
+        await play_first_card(page)
+        if trick_before != 2:
+            continue
+        # my card finished the trick: the three cards stay, whole, the winner's marked
+        await expect(done.locator(".card")).to_have_count(3)
+        winner = done.locator(".card.win")
+        await expect(winner).to_have_count(1)
+        await expect(winner.locator(".win-mark")).to_have_text("wins")
+        assert await done.evaluate("el => getComputedStyle(el).opacity") == "1"
+        assert await done.locator(".card").first.evaluate("el => getComputedStyle(el).opacity") == "1"
+        await expect(page.locator(".felt .caption")).to_contain_text("took the trick")
+        if await winner.get_attribute("data-seat") == "0":
+            continue
+        # an AI won and leads at once: its lead waits until the finished trick has been on show for a while
+        for _ in range(50):
+            if (await server.service.view(table_id, 5610))["state"]["trick"]:
+                break
+            await page.wait_for_timeout(20)
+        assert (await server.service.view(table_id, 5610))["state"]["trick"], "the AI has led on the server"
+        await expect(done.locator(".card")).to_have_count(3)
+        await page.screenshot(path=str(screenshot_path("coins-finished-trick-390x844.png")))
+        await expect(page.locator(".trick:not(.done) .card").first).to_be_visible(timeout=5000)
+        await expect(done).to_have_count(0)
+        assert phone.errors == []
+        return
+    raise AssertionError("no trick finished by my card was won by an AI in 16 plays")

@@ -2,7 +2,7 @@
 
 import { h, clear, toast } from "./dom.js";
 import { TableRenderer } from "./renderer.js";
-import { appendTrickExtras } from "./trick_felt.js";
+import { TrickPacer, appendTrickExtras, trickEl } from "./trick_felt.js";
 import { t, tn } from "./i18n.js";
 import { cardEl, backEl, cardName, sortHand, suitIcon, suitName } from "./cards.js";
 import * as tg from "./tg.js";
@@ -18,8 +18,8 @@ class CoinsTable extends TableRenderer {
     super(ctx);
     this.selected = null;
     this.wasMyTurn = false;
-    this.lastWinner = null;
     this.showLast = false;
+    this.pacer = new TrickPacer(this);
     this.el = h("div", { class: "coins-table" },
       this.scorebar = h("div", { class: "scorebar" }),
       this.cycle = h("div", { class: "cycle", role: "note" }),
@@ -37,11 +37,25 @@ class CoinsTable extends TableRenderer {
     return this.state.phase !== "play";
   }
 
+  destroy() {
+    this.pacer.destroy();
+    super.destroy();
+  }
+
+  // Frames wait while a finished trick is on show (trick_felt.js).
+  update(view, events, kind) {
+    this.pacer.push(view, events, kind);
+  }
+
+  settling(done) {
+    return this.pacer.settling(done);
+  }
+
   isMyTurn() {
     return this.you !== null && this.state.phase === "play" && this.state.to_act.includes(this.you);
   }
 
-  update(view, events) {
+  apply(view, events) {
     this.view = view;
     for (const e of events || []) this.onEvent(e);
     const hand = this.state.hand || [];
@@ -58,14 +72,8 @@ class CoinsTable extends TableRenderer {
 
   onEvent(e) {
     const s = this.state;
-    if (e.type === "trick_won") {
-      this.lastWinner = e.seat;
-      this.flash(e.points
-        ? t("took_trick_points", { name: this.ctx.name(e.seat), n: e.points })
-        : t("took_trick", { name: this.ctx.name(e.seat) }));
-    } else if (e.type === "dealt" && e.seat === this.you) {
+    if (e.type === "dealt" && e.seat === this.you) {
       this.flash(t("new_hand", { n: e.hand_no, name: this.ctx.name(e.dealer) }));
-      this.lastWinner = null;
     } else if (e.type === "played" && s.trick.length === 1) {
       this.showLast = false;
     }
@@ -135,17 +143,10 @@ class CoinsTable extends TableRenderer {
 
   renderFelt(s, seats) {
     clear(this.felt);
-    const live = s.trick.length > 0;
-    const showing = live ? s.trick : s.last_trick;
     const slots = { [seats.left]: "left", [seats.right]: "right", [seats.bottom]: "bottom" };
-    const trick = h("div", { class: `trick${live ? "" : " done"}` });
-    showing.forEach((play, i) => {
-      const card = cardEl(play.card, DECK, { classes: `slot-${slots[play.seat]}` });
-      card.append(h("span", { class: "order", text: String(i + 1) }));
-      trick.append(card);
-    });
+    const { trick, live, done } = trickEl(s, this.pacer, slots, DECK);
     this.felt.append(trick);
-    appendTrickExtras(this, this.felt, s, { live, deck: DECK, leading: s.phase === "play" });
+    appendTrickExtras(this, this.felt, s, { live, done, deck: DECK, leading: s.phase === "play" });
   }
 
   renderStatus(s) {
