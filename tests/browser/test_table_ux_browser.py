@@ -121,3 +121,19 @@ async def test_coins_finished_trick_stays_readable_until_the_next_lead(browser: 
         assert phone.errors == []
         return
     raise AssertionError("no trick finished by my card was won by an AI in 16 plays")
+
+
+async def test_score_sheets_and_units(browser: Any, server: Server) -> None:
+    table_id = await new_table(server, "sergeant_major", 5620)
+    phone = await open_table(browser, server, 20, table_id)
+    page = phone.page
+    await page.locator(".sm-scorebar .score-btn").tap()
+    sheet = page.locator(".sheet.scores-sheet")
+    await expect(sheet.locator("tfoot")).to_contain_text("Stakes")
+    await sheet.locator(".sheet-close").tap()
+    coins_id = await new_table(server, "coins", 5621)
+    coins = await open_table(browser, server, 21, coins_id)
+    await coins.page.locator(".scorebar .score-btn").tap()
+    await expect(coins.page.locator(".sheet.scores-sheet tbody tr")).to_have_count(1)
+    await expect(coins.page.locator(".sheet.scores-sheet tfoot")).to_contain_text("Total")
+    assert phone.errors == [] and coins.errors == []

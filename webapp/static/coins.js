@@ -6,6 +6,7 @@ import { TrickPacer, appendTrickExtras, trickEl } from "./trick_felt.js";
 import { t, tn } from "./i18n.js";
 import { cardEl, backEl, cardName, sortHand, suitIcon, suitName } from "./cards.js";
 import * as tg from "./tg.js";
+import { HandBook, lastHandPoints, scoreSheetButton, showScoreSheet, signed } from "./scoresheet.js";
 
 const DECK = "spanish";
 
@@ -22,6 +23,7 @@ class CoinsTable extends TableRenderer {
     this.pacer = new TrickPacer(this);
     this.el = h("div", { class: "coins-table" },
       this.scorebar = h("div", { class: "scorebar" }),
+      this.summary = h("div", { class: "hand-summary", role: "status" }),
       this.cycle = h("div", { class: "cycle", role: "note" }),
       this.opps = h("div", { class: "opps" }),
       this.felt = h("div", { class: "felt" }),
@@ -57,6 +59,8 @@ class CoinsTable extends TableRenderer {
 
   apply(view, events) {
     this.view = view;
+    if (!this.book) this.book = new HandBook(view.table.id);
+    this.book.see(view.state, events);
     for (const e of events || []) this.onEvent(e);
     const hand = this.state.hand || [];
     if (this.selected && !hand.includes(this.selected)) this.selected = null;
@@ -92,6 +96,7 @@ class CoinsTable extends TableRenderer {
     const s = this.state;
     const seats = this.seatsAround();
     this.renderScorebar(s);
+    this.renderSummary(s);
     this.renderCycle(s);
     clear(this.opps).append(this.playerPanel(seats.left, "left"), this.playerPanel(seats.right, "right"));
     this.renderFelt(s, seats);
@@ -105,7 +110,23 @@ class CoinsTable extends TableRenderer {
     clear(this.scorebar).append(
       h("span", { class: "hand-no", text: t("hand_n", { n: s.hand_no }) }),
       h("span", { class: "trick-no", text: t("trick_n", { n: Math.min(s.trick_no, 16), of: 16 }) }),
-      h("span", { class: "target", text: t("first_to", { n: s.target_score }) }));
+      h("span", { class: "target", text: t("first_to", { n: s.target_score }) }),
+      scoreSheetButton(() => this.showScores()));
+  }
+
+  showScores() {
+    return showScoreSheet("coins", this.state, this.book, (seat) => this.ctx.name(seat));
+  }
+
+  // At a new deal, until its first trick is taken: what each player took in the hand before.
+  renderSummary(s) {
+    const pts = s.phase === "play" && s.trick_no <= 1 ? lastHandPoints(this.book, s) : null;
+    clear(this.summary);
+    this.summary.hidden = !pts;
+    if (!pts) return;
+    this.summary.append(h("b", { text: t("hand_result", { n: s.hand_no - 1 }) }),
+      ...[0, 1, 2].map((seat) => h("span", { class: "hs-seat", dataset: { seat: String(seat) } },
+        h("span", { text: String(this.ctx.name(seat)) }), h("b", { text: ` ${signed(pts[seat])}` }))));
   }
 
   renderCycle(s) {

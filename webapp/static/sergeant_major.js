@@ -7,6 +7,7 @@ import { TrickPacer, appendTrickExtras, trickEl } from "./trick_felt.js";
 import { t, tn, tNames } from "./i18n.js";
 import { cardEl, cardName, sortHand, suitIcon, suitName } from "./cards.js";
 import * as tg from "./tg.js";
+import { HandBook, scoreSheetButton, showScoreSheet, signed as signedScore } from "./scoresheet.js";
 import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes } from "./sergeant_major_panels.js";
 
 const LOG_SIZE = 3;
@@ -73,6 +74,8 @@ class SergeantMajorTable extends TableRenderer {
   apply(view, events) {
     const before = this.view ? this.view.state : null;
     this.view = view;
+    if (!this.book) this.book = new HandBook(view.table.id);
+    this.book.see(view.state, events);
     for (const e of events || []) this.onEvent(e, before);
     const s = this.state;
     const hand = s.hand || [];
@@ -143,7 +146,17 @@ class SergeantMajorTable extends TableRenderer {
     clear(this.scorebar).append(
       h("span", { class: "hand-no", text: hand }),
       h("span", { class: "trick-no", text: playing ? t("trick_n", { n: trick, of: s.tricks_per_hand }) : "" }),
-      this.trumpChip(s));
+      this.trumpChip(s),
+      scoreSheetButton(() => this.showScores()));
+  }
+
+  showScores() {
+    return showScoreSheet("sergeant_major", this.state, this.book, (seat) => this.ctx.name(seat));
+  }
+
+  // The game-over sheet's unit: stakes won or lost, or the running score; never points.
+  scoreText(seat, score) {
+    return t(this.state.score_kind === "running" ? "sm_total_running" : "sm_total_ledger", { n: signedScore(score) });
   }
 
   trumpChip(s) {

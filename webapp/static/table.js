@@ -222,6 +222,8 @@ export class TableScreen {
           h("div", {}, h("span", { class: "label", text: t("seed") }), h("code", { class: "seed-value", text: table.seed || "" })),
           h("div", {}, h("span", { class: "label", text: t("seed_hash") }), h("code", { text: table.seed_hash || "" })),
           h("p", { class: "hint", text: t("seed_explained") })),
+        this.renderer && this.renderer.showScores ? h("button", { class: "btn link score-btn", type: "button",
+          text: t("score_sheet"), onclick: () => this.renderer.showScores() }) : null,
         h("div", { class: "row" },
           h("button", { class: "btn primary play-again", type: "button", onclick: () => this.playAgain(), text: t("play_again") }),
           h("button", { class: "btn", type: "button", onclick: close, text: t("view_table") })),
