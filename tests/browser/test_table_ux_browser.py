@@ -137,3 +137,50 @@ async def test_score_sheets_and_units(browser: Any, server: Server) -> None:
     await expect(coins.page.locator(".sheet.scores-sheet tbody tr")).to_have_count(1)
     await expect(coins.page.locator(".sheet.scores-sheet tfoot")).to_contain_text("Total")
     assert phone.errors == [] and coins.errors == []
+
+
+async def test_fair_deal_checked_in_the_page_and_refused_for_an_altered_seed(browser: Any, server: Server) -> None:
+    table_id = await new_table(server, "coins", 5630, {"target_score": 1, "first_dealer": "seat:2"}, start=False)
+    phone = await open_table(browser, server, 30, table_id)
+    page = phone.page
+    await page.locator(".start-btn").tap()
+    await expect(page.locator(".hand .card")).to_have_count(16)
+    # the hash shows from the start, behind the badge
+    badge = page.locator(".topbar .fair-badge")
+    await expect(badge).to_be_visible()
+    await badge.tap()
+    info = await server.service.info(table_id)
+    await expect(page.locator(".sheet.fair-sheet .seed-hash")).to_have_text(info.seed_hash)
+    await page.locator(".sheet.fair-sheet .sheet-close").tap()
+    for _ in range(16):
+        await page.wait_for_function(
+            "() => document.querySelector('.status.mine') || document.querySelector('.sheet.game-over')")
+        if await page.locator(".sheet.game-over").count():
+            break
+        await play_first_card(page)
+    sheet = page.locator(".sheet.game-over")
+    await expect(sheet.locator(".seed-value")).to_have_text(SEED)
+    result = sheet.locator(".fair-result")
+    await expect(result).to_have_attribute("data-ok", "true")
+    await expect(result.locator(".fair-verdict")).to_contain_text("every deal matches")
+    await expect(result.locator(".fair-hands li")).to_have_count(3)
+    await page.screenshot(path=str(screenshot_path("coins-fair-verified-390x844.png")))
+    # one digit changed: the hash no longer matches
+    altered = ("0" if SEED[0] != "0" else "1") + SEED[1:]
+    await sheet.locator(".fair-seed").fill(altered)
+    await sheet.locator(".fair-check").tap()
+    await expect(sheet.locator(".fair-result")).to_have_attribute("data-ok", "false")
+    await expect(sheet.locator(".fair-verdict")).to_contain_text("does not match the hash")
+    assert phone.errors == []
+
+
+async def test_page_shuffle_equals_the_engines(browser: Any, server: Server) -> None:
+    from engine.core.rng import DealRng
+
+    phone = await open_phone(browser, server, user(40))
+    await expect(phone.page.locator("#game-select")).to_be_visible()
+    for seed, purpose, n in ((SEED, "deal:1", 48), ("ab" * 32, "deal:7", 52), ("x", "first_dealer", 3)):
+        order = await phone.page.evaluate(
+            "([seed, purpose, n]) => import('/static/fair.js').then((m) => m.shuffledOrder(seed, purpose, n))",
+            [seed, purpose, n])
+        assert order == DealRng(seed, purpose).shuffled(range(n)), (seed, purpose)

@@ -7,6 +7,7 @@ import { TableSocket } from "./net.js";
 import { aiName, renderLobby } from "./lobby.js";
 import * as tg from "./tg.js";
 import { rulesButton } from "./rules.js";
+import { DealBook, fairBadge, fairPanel } from "./fair.js";
 
 // A game's title in the page's language (the server's English title when the page has none).
 export function gameTitle(game, fallback) {
@@ -43,6 +44,7 @@ export class TableScreen {
         h("button", { class: "icon-btn home-btn", type: "button", "aria-label": t("home"), onclick: () => app.goHome() },
           "‹"),
         this.title = h("h1", { class: "title", text: t("loading") }),
+        this.fair = fairBadge(() => this.view, () => this.deals, (seat) => this.seatName(seat)),
         rulesButton(() => (this.view ? this.view.table.game : ""), () => (this.view ? this.view.table.options : null)),
         languageButton(),
         this.conn),
@@ -85,6 +87,9 @@ export class TableScreen {
 
   onView(view, events, kind) {
     this.view = view;
+    if (!this.deals) this.deals = new DealBook(view.table.id);
+    this.deals.see(view, events);
+    this.fair.hidden = !view.table.seed_hash || view.table.status === "lobby";
     this.el.dataset.seq = String(view.seq);
     this.el.dataset.status = view.table.status;
     this.title.textContent = gameTitle(view.table.game, view.table.title);
@@ -218,10 +223,7 @@ export class TableScreen {
             h("span", { class: "pscore", text: this.renderer && this.renderer.scoreText
               ? this.renderer.scoreText(seat, result.scores[seat] ?? 0) : tn("points_n", result.scores[seat] ?? 0) })))),
         target ? h("p", { class: "hint", text: tn("target_was", target) }) : null,
-        h("div", { class: "seed" },
-          h("div", {}, h("span", { class: "label", text: t("seed") }), h("code", { class: "seed-value", text: table.seed || "" })),
-          h("div", {}, h("span", { class: "label", text: t("seed_hash") }), h("code", { text: table.seed_hash || "" })),
-          h("p", { class: "hint", text: t("seed_explained") })),
+        h("div", { class: "seed" }, fairPanel(view, this.deals, (seat) => this.seatName(seat))),
         this.renderer && this.renderer.showScores ? h("button", { class: "btn link score-btn", type: "button",
           text: t("score_sheet"), onclick: () => this.renderer.showScores() }) : null,
         h("div", { class: "row" },
