@@ -184,3 +184,43 @@ async def test_page_shuffle_equals_the_engines(browser: Any, server: Server) -> 
             "([seed, purpose, n]) => import('/static/fair.js').then((m) => m.shuffledOrder(seed, purpose, n))",
             [seed, purpose, n])
         assert order == DealRng(seed, purpose).shuffled(range(n)), (seed, purpose)
+
+
+FIT_JS = """() => {
+  const doc = document.documentElement;
+  const hand = document.querySelector('.table-body .hand').getBoundingClientRect();
+  const small = [...document.querySelectorAll('.topbar button, .hand .card, .actions .btn')]
+    .filter((el) => el.offsetParent !== null)
+    .map((el) => el.getBoundingClientRect())
+    .filter((r) => r.width < 43.5 && r.height < 43.5).length;
+  return {scroll: doc.scrollWidth - doc.clientWidth, left: hand.left, right: hand.right, bottom: hand.bottom,
+          width: innerWidth, height: innerHeight, small};
+}"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_table_fits_a_small_phone_light_and_dark(browser: Any, server: Server, game: str) -> None:
+    options = {"players": 3} if game == "kings_corner" else {}
+    table_id = await new_table(server, game, 5650 + GAMES.index(game), options)
+    phone = await open_table(browser, server, 50 + GAMES.index(game), table_id)
+    page = phone.page
+    await expect(page.locator(".table-body .hand .card").first).to_be_visible()
+    for scheme in ("light", "dark"):
+        if scheme == "dark":
+            # Telegram says dark and sends no colours: the page fills every one itself
+            await page.evaluate("() => { document.documentElement.removeAttribute('style');"
+                                " document.documentElement.dataset.scheme = 'dark'; }")
+        await page.set_viewport_size({"width": 390, "height": 844})
+        await page.evaluate("() => document.documentElement.style.setProperty('--vh', '844px')")
+        await page.wait_for_timeout(200)
+        await page.screenshot(path=str(screenshot_path(f"fit-{game}-{scheme}-390x844.png")))
+        await page.set_viewport_size({"width": 360, "height": 640})
+        # Telegram's viewportChanged with the new stable height
+        await page.evaluate("() => document.documentElement.style.setProperty('--vh', '640px')")
+        await page.wait_for_timeout(200)
+        await page.screenshot(path=str(screenshot_path(f"fit-{game}-{scheme}-360x640.png")))
+        fit = await page.evaluate(FIT_JS)
+        assert fit["scroll"] <= 0, fit
+        assert fit["left"] >= 0 and fit["right"] <= fit["width"], fit
+        assert fit["bottom"] <= fit["height"], fit
+    assert phone.errors == []

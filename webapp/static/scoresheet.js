@@ -94,5 +94,9 @@ export function showScoreSheet(game, s, book, name) {
 }
 
 export function scoreSheetButton(onclick) {
-  return h("button", { class: "btn small score-btn", type: "button", text: t("score_sheet"), onclick });
+  const icon = h("span", { class: "score-icon", "aria-hidden": "true" });
+  icon.innerHTML = '<svg viewBox="0 0 24 24" width="18" height="18"><path d="M4 4h16v16H4zM4 9.3h16M4 14.6h16M10 4v16" ' +
+    'fill="none" stroke="currentColor" stroke-width="2"/></svg>';
+  return h("button", { class: "btn small score-btn", type: "button", "aria-label": t("score_sheet"), title: t("score_sheet"),
+    onclick }, icon, h("span", { class: "score-text", text: t("score_sheet") }));
 }

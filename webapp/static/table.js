@@ -48,6 +48,7 @@ export class TableScreen {
         rulesButton(() => (this.view ? this.view.table.game : ""), () => (this.view ? this.view.table.options : null)),
         languageButton(),
         this.conn),
+      this.standin = h("p", { class: "standin-note", role: "status", hidden: true, text: t("timed_out_you") }),
       this.body);
     this.socket = new TableSocket(tableId, () => app.initData, {
       onView: (view, events, kind) => this.onView(view, events, kind),
@@ -89,6 +90,7 @@ export class TableScreen {
     this.view = view;
     if (!this.deals) this.deals = new DealBook(view.table.id);
     this.deals.see(view, events);
+    this.noteTimeouts(view, events);
     this.fair.hidden = !view.table.seed_hash || view.table.status === "lobby";
     this.el.dataset.seq = String(view.seq);
     this.el.dataset.status = view.table.status;
@@ -104,6 +106,15 @@ export class TableScreen {
       return;
     }
     this.showGame(view, events, kind);
+  }
+
+  // A move the timer made for an absent player is never made behind their back.
+  noteTimeouts(view, events) {
+    for (const e of events || []) {
+      if (e.type !== "timed_out") continue;
+      if (e.seat === view.you) this.standin.hidden = false;
+      else toast(t("timed_out_other", { name: this.seatName(e.seat) }));
+    }
   }
 
   dropRenderer() {
@@ -161,6 +172,7 @@ export class TableScreen {
   async act(action) {
     if (this.busy || !this.view) return { ok: false, code: "busy" };
     this.busy = true;
+    this.standin.hidden = true;
     try {
       const result = await this.socket.act(action, this.view.seq);
       if (!result.ok && result.code === "offline") toast(t("offline"), "error");
