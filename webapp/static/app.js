@@ -12,6 +12,7 @@ import { homeTabs } from "./tabs.js";
 import { ReplayScreen, replayFromStart } from "./replay.js";
 import { showWatching } from "./watching.js";
 import * as tg from "./tg.js";
+import { optionHelpEl, rulesButton } from "./rules.js";
 
 const LOCAL_KEY = "cardroom.init_data";
 const TABLE_OPTIONS = [
@@ -236,7 +237,8 @@ class App {
     const pick = (name, label, choices, value) => h("div", { class: "field" },
       h("label", { for: `opt-${name}`, text: label }),
       h("select", { id: `opt-${name}`, name, dataset: { option: name } },
-        choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value), text: valueLabel(name, c) }))));
+        choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value), text: valueLabel(name, c) }))),
+      optionHelpEl(name));
     const renderFields = () => {
       const g = games.find((x) => x.name === gameSelect.value);
       clear(fields);
@@ -272,7 +274,8 @@ class App {
       }
     } },
       h("h2", { text: t("new_game") }),
-      h("div", { class: "field" }, h("label", { for: "game-select", text: t("game") }), gameSelect),
+      h("div", { class: "field" }, h("label", { for: "game-select", text: t("game") }), gameSelect,
+        rulesButton(() => gameSelect.value, () => null, { label: true })),
       fields,
       h("button", { class: "btn primary create-btn", type: "submit", text: t("create_table") }),
       error);

@@ -2,10 +2,11 @@
 
 import { h, clear, toast } from "./dom.js";
 import { TableRenderer } from "./renderer.js";
-import { appendTrickExtras } from "./trick_felt.js";
+import { TrickPacer, appendTrickExtras, trickEl } from "./trick_felt.js";
 import { t, tn } from "./i18n.js";
 import { cardEl, backEl, cardName, sortHand, suitIcon, suitName } from "./cards.js";
 import * as tg from "./tg.js";
+import { HandBook, lastHandPoints, scoreSheetButton, showScoreSheet, signed } from "./scoresheet.js";
 
 const DECK = "spanish";
 
@@ -18,10 +19,11 @@ class CoinsTable extends TableRenderer {
     super(ctx);
     this.selected = null;
     this.wasMyTurn = false;
-    this.lastWinner = null;
     this.showLast = false;
+    this.pacer = new TrickPacer(this);
     this.el = h("div", { class: "coins-table" },
       this.scorebar = h("div", { class: "scorebar" }),
+      this.summary = h("div", { class: "hand-summary", role: "status" }),
       this.cycle = h("div", { class: "cycle", role: "note" }),
       this.opps = h("div", { class: "opps" }),
       this.felt = h("div", { class: "felt" }),
@@ -37,12 +39,28 @@ class CoinsTable extends TableRenderer {
     return this.state.phase !== "play";
   }
 
+  destroy() {
+    this.pacer.destroy();
+    super.destroy();
+  }
+
+  // Frames wait while a finished trick is on show (trick_felt.js).
+  update(view, events, kind) {
+    this.pacer.push(view, events, kind);
+  }
+
+  settling(done) {
+    return this.pacer.settling(done);
+  }
+
   isMyTurn() {
     return this.you !== null && this.state.phase === "play" && this.state.to_act.includes(this.you);
   }
 
-  update(view, events) {
+  apply(view, events) {
     this.view = view;
+    if (!this.book) this.book = new HandBook(view.table.id);
+    this.book.see(view.state, events);
     for (const e of events || []) this.onEvent(e);
     const hand = this.state.hand || [];
     if (this.selected && !hand.includes(this.selected)) this.selected = null;
@@ -58,14 +76,8 @@ class CoinsTable extends TableRenderer {
 
   onEvent(e) {
     const s = this.state;
-    if (e.type === "trick_won") {
-      this.lastWinner = e.seat;
-      this.flash(e.points
-        ? t("took_trick_points", { name: this.ctx.name(e.seat), n: e.points })
-        : t("took_trick", { name: this.ctx.name(e.seat) }));
-    } else if (e.type === "dealt" && e.seat === this.you) {
+    if (e.type === "dealt" && e.seat === this.you) {
       this.flash(t("new_hand", { n: e.hand_no, name: this.ctx.name(e.dealer) }));
-      this.lastWinner = null;
     } else if (e.type === "played" && s.trick.length === 1) {
       this.showLast = false;
     }
@@ -84,6 +96,7 @@ class CoinsTable extends TableRenderer {
     const s = this.state;
     const seats = this.seatsAround();
     this.renderScorebar(s);
+    this.renderSummary(s);
     this.renderCycle(s);
     clear(this.opps).append(this.playerPanel(seats.left, "left"), this.playerPanel(seats.right, "right"));
     this.renderFelt(s, seats);
@@ -97,7 +110,23 @@ class CoinsTable extends TableRenderer {
     clear(this.scorebar).append(
       h("span", { class: "hand-no", text: t("hand_n", { n: s.hand_no }) }),
       h("span", { class: "trick-no", text: t("trick_n", { n: Math.min(s.trick_no, 16), of: 16 }) }),
-      h("span", { class: "target", text: t("first_to", { n: s.target_score }) }));
+      h("span", { class: "target", text: t("first_to", { n: s.target_score }) }),
+      scoreSheetButton(() => this.showScores()));
+  }
+
+  showScores() {
+    return showScoreSheet("coins", this.state, this.book, (seat) => this.ctx.name(seat));
+  }
+
+  // At a new deal, until its first trick is taken: what each player took in the hand before.
+  renderSummary(s) {
+    const pts = s.phase === "play" && s.trick_no <= 1 ? lastHandPoints(this.book, s) : null;
+    clear(this.summary);
+    this.summary.hidden = !pts;
+    if (!pts) return;
+    this.summary.append(h("b", { text: t("hand_result", { n: s.hand_no - 1 }) }),
+      ...[0, 1, 2].map((seat) => h("span", { class: "hs-seat", dataset: { seat: String(seat) } },
+        h("span", { text: String(this.ctx.name(seat)) }), h("b", { text: ` ${signed(pts[seat])}` }))));
   }
 
   renderCycle(s) {
@@ -135,17 +164,10 @@ class CoinsTable extends TableRenderer {
 
   renderFelt(s, seats) {
     clear(this.felt);
-    const live = s.trick.length > 0;
-    const showing = live ? s.trick : s.last_trick;
     const slots = { [seats.left]: "left", [seats.right]: "right", [seats.bottom]: "bottom" };
-    const trick = h("div", { class: `trick${live ? "" : " done"}` });
-    showing.forEach((play, i) => {
-      const card = cardEl(play.card, DECK, { classes: `slot-${slots[play.seat]}` });
-      card.append(h("span", { class: "order", text: String(i + 1) }));
-      trick.append(card);
-    });
+    const { trick, live, done } = trickEl(s, this.pacer, slots, DECK);
     this.felt.append(trick);
-    appendTrickExtras(this, this.felt, s, { live, deck: DECK, leading: s.phase === "play" });
+    appendTrickExtras(this, this.felt, s, { live, done, deck: DECK, leading: s.phase === "play" });
   }
 
   renderStatus(s) {

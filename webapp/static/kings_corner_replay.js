@@ -3,13 +3,13 @@
 
 import { cardEl } from "./cards.js";
 import { DECK } from "./kings_corner_parts.js";
+import { fly as flyNode, reducedMotion, sleep } from "./motion.js";
+
+export { reducedMotion, sleep };
 
 export const BOARD_EVENTS = new Set(["built", "king_placed", "side_filled", "pile_moved", "corner_collected"]);
 const FLY_MS = 300;
 const DRAW_MS = 240;
-
-export const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
-export const reducedMotion = () => Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
 // What the board shows: the piles, the stock and the hand sizes, stepped through the events being replayed.
 export function snapshot(s) {
@@ -37,16 +37,7 @@ export function spaceOf(e) {
   return e.space || e.corner || e.side || e.dst || null;
 }
 
-// Move ``node`` from the rectangle ``from`` to ``to`` in ``ms``, above everything, then drop it.
-function fly(node, from, to, ms) {
-  node.classList.add("kc-fly");
-  Object.assign(node.style, { left: `${from.left}px`, top: `${from.top}px`, width: `${to.width}px`,
-    transition: `transform ${ms}ms cubic-bezier(.3,.7,.4,1)` });
-  document.body.append(node);
-  node.getBoundingClientRect();
-  node.style.transform = `translate(${to.left - from.left}px, ${to.top - from.top}px)`;
-  return sleep(ms + 20).then(() => node.remove());
-}
+const fly = (node, from, to, ms) => flyNode(node, from, to, ms, "kc-fly");
 
 function pileNode(felt, space) {
   return felt.querySelector(`.kc-pile[data-space="${space}"]`);

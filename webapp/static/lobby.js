@@ -3,6 +3,7 @@
 import { h, clear, toast } from "./dom.js";
 import { t, tOr } from "./i18n.js";
 import * as tg from "./tg.js";
+import { optionHelpEl, rulesButton } from "./rules.js";
 
 export function shareLink(tableId, botUsername) {
   if (tg.inTelegram && botUsername) return `https://t.me/${botUsername}?startapp=${encodeURIComponent(tableId)}`;
@@ -25,7 +26,8 @@ export function valueLabel(name, value) {
 function optionRow(setting, value, editable, ctx) {
   const label = optionLabel(setting.name, setting.label);
   if (!editable || !setting.choices || !setting.choices.length) {
-    return h("li", {}, h("span", { class: "label", text: label }), h("span", { class: "value", text: valueLabel(setting.name, value) }));
+    return h("li", {}, h("span", { class: "label", text: label }), h("span", { class: "value", text: valueLabel(setting.name, value) }),
+      optionHelpEl(setting.name));
   }
   const select = h("select", { name: setting.name, "aria-label": label, onchange: (ev) => {
     const raw = ev.target.value;
@@ -33,7 +35,7 @@ function optionRow(setting, value, editable, ctx) {
     ctx.op("options", { changes: { [setting.name]: choice === undefined ? raw : choice } });
   } }, setting.choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value),
     text: valueLabel(setting.name, c) })));
-  return h("li", {}, h("label", { class: "label", text: label }), select);
+  return h("li", {}, h("label", { class: "label", text: label }), select, optionHelpEl(setting.name));
 }
 
 export function renderLobby(container, view, ctx) {
@@ -91,7 +93,8 @@ export function renderLobby(container, view, ctx) {
   };
 
   clear(container).append(h("div", { class: "lobby" },
-    h("h2", { text: t("lobby") }),
+    h("div", { class: "lobby-head" }, h("h2", { text: t("lobby") }),
+      rulesButton(table.game, () => table.options, { label: true })),
     h("p", { class: "hint", text: t("seats_n", { n: table.size, free }) }),
     seats,
     buttons,

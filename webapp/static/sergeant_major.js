@@ -3,10 +3,11 @@
 
 import { h, clear, toast, loadStyles } from "./dom.js";
 import { TableRenderer } from "./renderer.js";
-import { appendTrickExtras } from "./trick_felt.js";
+import { TrickPacer, appendTrickExtras, trickEl } from "./trick_felt.js";
 import { t, tn, tNames } from "./i18n.js";
 import { cardEl, cardName, sortHand, suitIcon, suitName } from "./cards.js";
 import * as tg from "./tg.js";
+import { HandBook, scoreSheetButton, showScoreSheet, signed as signedScore } from "./scoresheet.js";
 import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes } from "./sergeant_major_panels.js";
 
 const LOG_SIZE = 3;
@@ -27,6 +28,7 @@ class SergeantMajorTable extends TableRenderer {
     this.wasMyTurn = false;
     this.lastWinner = null;
     this.showLast = false;
+    this.pacer = new TrickPacer(this);
     this.flashed = null;
     this.log = [];
     this.summary = null; // the last hand_over event
@@ -46,6 +48,20 @@ class SergeantMajorTable extends TableRenderer {
     return Boolean(this.state.over);
   }
 
+  destroy() {
+    this.pacer.destroy();
+    super.destroy();
+  }
+
+  // Frames wait while a finished trick is on show (trick_felt.js).
+  update(view, events, kind) {
+    this.pacer.push(view, events, kind);
+  }
+
+  settling(done) {
+    return this.pacer.settling(done);
+  }
+
   isMyTurn() {
     const s = this.state;
     return this.you !== null && !s.over && s.turn === this.you;
@@ -55,9 +71,11 @@ class SergeantMajorTable extends TableRenderer {
     return this.isMyTurn() ? this.state.choose || null : null;
   }
 
-  update(view, events) {
+  apply(view, events) {
     const before = this.view ? this.view.state : null;
     this.view = view;
+    if (!this.book) this.book = new HandBook(view.table.id);
+    this.book.see(view.state, events);
     for (const e of events || []) this.onEvent(e, before);
     const s = this.state;
     const hand = s.hand || [];
@@ -128,7 +146,17 @@ class SergeantMajorTable extends TableRenderer {
     clear(this.scorebar).append(
       h("span", { class: "hand-no", text: hand }),
       h("span", { class: "trick-no", text: playing ? t("trick_n", { n: trick, of: s.tricks_per_hand }) : "" }),
-      this.trumpChip(s));
+      this.trumpChip(s),
+      scoreSheetButton(() => this.showScores()));
+  }
+
+  showScores() {
+    return showScoreSheet("sergeant_major", this.state, this.book, (seat) => this.ctx.name(seat));
+  }
+
+  // The game-over sheet's unit: stakes won or lost, or the running score; never points.
+  scoreText(seat, score) {
+    return t(this.state.score_kind === "running" ? "sm_total_running" : "sm_total_ledger", { n: signedScore(score) });
   }
 
   trumpChip(s) {
@@ -161,17 +189,10 @@ class SergeantMajorTable extends TableRenderer {
   }
 
   renderTrick(s, seats) {
-    const live = s.trick.length > 0;
-    const showing = live ? s.trick : s.last_trick;
     const slots = { [seats.left]: "left", [seats.right]: "right", [seats.bottom]: "bottom" };
-    const trick = h("div", { class: `trick${live ? "" : " done"}` });
-    showing.forEach((play, i) => {
-      const card = cardEl(play.card, DECK, { classes: `slot-${slots[play.seat]}` });
-      card.append(h("span", { class: "order", text: String(i + 1) }));
-      trick.append(card);
-    });
+    const { trick, live, done } = trickEl(s, this.pacer, slots, DECK);
     this.felt.append(trick);
-    appendTrickExtras(this, this.felt, s, { live, deck: DECK, leading: true });
+    appendTrickExtras(this, this.felt, s, { live, done, deck: DECK, leading: true });
   }
 
   // --- status, hand, actions --------------------------------------------------------------------

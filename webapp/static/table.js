@@ -6,6 +6,8 @@ import { languageButton } from "./language.js";
 import { TableSocket } from "./net.js";
 import { aiName, renderLobby } from "./lobby.js";
 import * as tg from "./tg.js";
+import { rulesButton } from "./rules.js";
+import { DealBook, fairBadge, fairPanel } from "./fair.js";
 
 // A game's title in the page's language (the server's English title when the page has none).
 export function gameTitle(game, fallback) {
@@ -42,8 +44,11 @@ export class TableScreen {
         h("button", { class: "icon-btn home-btn", type: "button", "aria-label": t("home"), onclick: () => app.goHome() },
           "‹"),
         this.title = h("h1", { class: "title", text: t("loading") }),
+        this.fair = fairBadge(() => this.view, () => this.deals, (seat) => this.seatName(seat)),
+        rulesButton(() => (this.view ? this.view.table.game : ""), () => (this.view ? this.view.table.options : null)),
         languageButton(),
         this.conn),
+      this.standin = h("p", { class: "standin-note", role: "status", hidden: true, text: t("timed_out_you") }),
       this.body);
     this.socket = new TableSocket(tableId, () => app.initData, {
       onView: (view, events, kind) => this.onView(view, events, kind),
@@ -83,6 +88,10 @@ export class TableScreen {
 
   onView(view, events, kind) {
     this.view = view;
+    if (!this.deals) this.deals = new DealBook(view.table.id);
+    this.deals.see(view, events);
+    this.noteTimeouts(view, events);
+    this.fair.hidden = !view.table.seed_hash || view.table.status === "lobby";
     this.el.dataset.seq = String(view.seq);
     this.el.dataset.status = view.table.status;
     this.title.textContent = gameTitle(view.table.game, view.table.title);
@@ -97,6 +106,15 @@ export class TableScreen {
       return;
     }
     this.showGame(view, events, kind);
+  }
+
+  // A move the timer made for an absent player is never made behind their back.
+  noteTimeouts(view, events) {
+    for (const e of events || []) {
+      if (e.type !== "timed_out") continue;
+      if (e.seat === view.you) this.standin.hidden = false;
+      else toast(t("timed_out_other", { name: this.seatName(e.seat) }));
+    }
   }
 
   dropRenderer() {
@@ -154,6 +172,7 @@ export class TableScreen {
   async act(action) {
     if (this.busy || !this.view) return { ok: false, code: "busy" };
     this.busy = true;
+    this.standin.hidden = true;
     try {
       const result = await this.socket.act(action, this.view.seq);
       if (!result.ok && result.code === "offline") toast(t("offline"), "error");
@@ -216,10 +235,9 @@ export class TableScreen {
             h("span", { class: "pscore", text: this.renderer && this.renderer.scoreText
               ? this.renderer.scoreText(seat, result.scores[seat] ?? 0) : tn("points_n", result.scores[seat] ?? 0) })))),
         target ? h("p", { class: "hint", text: tn("target_was", target) }) : null,
-        h("div", { class: "seed" },
-          h("div", {}, h("span", { class: "label", text: t("seed") }), h("code", { class: "seed-value", text: table.seed || "" })),
-          h("div", {}, h("span", { class: "label", text: t("seed_hash") }), h("code", { text: table.seed_hash || "" })),
-          h("p", { class: "hint", text: t("seed_explained") })),
+        h("div", { class: "seed" }, fairPanel(view, this.deals, (seat) => this.seatName(seat))),
+        this.renderer && this.renderer.showScores ? h("button", { class: "btn link score-btn", type: "button",
+          text: t("score_sheet"), onclick: () => this.renderer.showScores() }) : null,
         h("div", { class: "row" },
           h("button", { class: "btn primary play-again", type: "button", onclick: () => this.playAgain(), text: t("play_again") }),
           h("button", { class: "btn", type: "button", onclick: close, text: t("view_table") })),

@@ -1,26 +1,159 @@
-// What the trick-taking tables show under the trick: a caption (who took the last trick, who leads,
-// or a short flash) and the "Last trick" toggle with the finished trick's cards.
+// What the trick-taking tables (Coins, Sergeant Major) share: tricks you can follow. Each card flies from its
+// player's seat to the trick; a finished trick stays on the felt, whole and with its winning card marked, until the
+// next card is led (also across a new deal); frames that arrive meanwhile wait a moment so it can be read.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardEl } from "./cards.js";
+import { flyIn, reducedMotion } from "./motion.js";
 
-// `table` has ctx, lastWinner, flashed, showLast and render(); `leading` says whether to name the leader.
-export function appendTrickExtras(table, felt, s, { live, deck, leading }) {
-  const lastLabel = () => (table.lastWinner !== null
-    ? t("last_trick_won_by", { name: table.ctx.name(table.lastWinner) }) : t("last_trick"));
+export const FLY_MS = 260;
+export const HOLD_MS = 1400; // a finished trick stays readable at least this long before the next lead shows
+
+// Paces a table's updates: ``table.apply(view, events)`` renders one frame; frames wait while a trick is on show.
+export class TrickPacer {
+  constructor(table) {
+    this.table = table;
+    this.queue = [];
+    this.holdUntil = 0;
+    this.timer = 0;
+    this.building = []; // plays of the trick in progress, from the events seen
+    this.finished = null; // {plays, winner, points} of the trick just taken, until the next lead
+    this.previous = null; // the trick before the one in progress, for the "Last trick" button
+    this.waiters = [];
+  }
+
+  destroy() {
+    clearTimeout(this.timer);
+    this.queue = [];
+  }
+
+  push(view, events, kind) {
+    if (kind === "welcome") this.queue = [];
+    this.queue.push([view, events || [], kind]);
+    this.pump();
+  }
+
+  busy() {
+    return this.queue.length > 0 || Date.now() < this.holdUntil;
+  }
+
+  // Call ``done`` once every waiting frame is shown; false when nothing waits.
+  settling(done) {
+    if (!this.busy()) return false;
+    this.waiters.push(done);
+    return true;
+  }
+
+  pump() {
+    clearTimeout(this.timer);
+    while (this.queue.length) {
+      const wait = this.holdUntil - Date.now();
+      // your own move shows at once, with everything before it: the page never lags behind your hand
+      const mine = this.queue.some(([view, events]) => events.some((e) => e.type === "played" && e.seat === view.you));
+      if (wait > 0 && !mine) {
+        this.timer = setTimeout(() => this.pump(), wait);
+        return;
+      }
+      const [view, events, kind] = this.queue.shift();
+      const flights = this.note(events);
+      this.table.apply(view, events, kind);
+      this.animate(flights);
+    }
+    if (Date.now() < this.holdUntil) {
+      this.timer = setTimeout(() => this.pump(), this.holdUntil - Date.now());
+      return;
+    }
+    const waiters = this.waiters.splice(0);
+    for (const done of waiters) done();
+  }
+
+  // Follow the trick through the events; the plays to animate.
+  note(events) {
+    const flights = [];
+    let others = 0;
+    for (const e of events) {
+      if (e.type === "played") {
+        if (!this.building.length && this.finished) {
+          this.previous = this.finished;
+          this.finished = null;
+        }
+        this.building.push({ seat: e.seat, card: e.card });
+        flights.push(e);
+        if (e.seat !== this.table.you) others += 1;
+      } else if (e.type === "trick_won") {
+        if (this.building.length) this.finished = { plays: this.building, winner: e.seat, points: e.points || 0 };
+        this.building = [];
+        this.holdUntil = Date.now() + HOLD_MS;
+      } else if (e.type === "dealt" || e.type === "hand_over") {
+        this.building = [];
+      }
+    }
+    if (others && !reducedMotion()) this.holdUntil = Math.max(this.holdUntil, Date.now() + FLY_MS * flights.length);
+    return flights;
+  }
+
+  async animate(flights) {
+    const el = this.table.el;
+    for (const e of flights) {
+      const target = el.querySelector(`.trick .card[data-card="${e.card}"]`);
+      const seat = el.querySelector(`.player[data-seat="${e.seat}"]`);
+      if (target) target.style.visibility = "hidden";
+      await flyIn(target, seat, FLY_MS);
+      if (target) target.style.visibility = "";
+    }
+  }
+
+  // The finished trick to show while no card of the next one is down: from the events, or (after a reload) the
+  // view's last trick, whose winner leads now.
+  shownTrick(s) {
+    if (s.trick.length) return null;
+    if (this.finished) return this.finished;
+    if (!s.last_trick || !s.last_trick.length) return null;
+    return { plays: s.last_trick, winner: s.turn ?? null, points: 0 };
+  }
+}
+
+// The trick on the felt: the live one, or the finished one with its winner marked. ``slots`` maps seat to place.
+export function trickEl(s, pacer, slots, deck) {
+  const live = s.trick.length > 0;
+  const done = live ? null : pacer.shownTrick(s);
+  const showing = live ? s.trick : done ? done.plays : [];
+  const trick = h("div", { class: `trick${done ? " done" : ""}` });
+  showing.forEach((play, i) => {
+    const won = done && play.seat === done.winner;
+    const card = cardEl(play.card, deck, { classes: `slot-${slots[play.seat]}${won ? " win" : ""}` });
+    card.dataset.seat = String(play.seat);
+    card.append(h("span", { class: "order", text: String(i + 1) }));
+    if (won) card.append(h("span", { class: "win-mark", text: t("rules_wins") }));
+    trick.append(card);
+  });
+  return { trick, live, done };
+}
+
+// Under the trick: a caption (who took the finished trick, who leads, or a short flash) and the "Last trick"
+// toggle with the finished trick's cards while the next is being played.
+// `table` has ctx, flashed, showLast and render(); `leading` says whether to name the leader.
+export function appendTrickExtras(table, felt, s, { live, done, deck, leading }) {
+  const prev = table.pacer.previous;
+  const last = prev ? prev.plays : s.last_trick;
+  const lastWinner = prev ? prev.winner : null;
+  const lastLabel = () => (lastWinner !== null
+    ? t("last_trick_won_by", { name: table.ctx.name(lastWinner) }) : t("last_trick"));
   let caption = "";
-  if (!live && s.last_trick.length) caption = lastLabel();
-  else if (!live && leading) caption = t("leads", { name: table.ctx.name(s.turn) });
-  if (table.flashed && Date.now() < table.flashed.until) caption = table.flashed.text;
+  if (done && done.winner !== null && done.winner !== undefined) {
+    caption = done.points ? t("took_trick_points", { name: table.ctx.name(done.winner), n: done.points })
+      : t("took_trick", { name: table.ctx.name(done.winner) });
+  } else if (!live && leading && s.turn !== null && s.turn !== undefined) caption = t("leads", { name: table.ctx.name(s.turn) });
+  if (!done && table.flashed && Date.now() < table.flashed.until) caption = table.flashed.text;
   felt.append(h("div", { class: "caption", text: caption }));
-  if (!live || !s.last_trick.length) return;
+  if (!live || !last || !last.length) return;
   felt.append(h("button", { class: "btn small last-btn", type: "button", "aria-expanded": String(table.showLast),
     onclick: () => { table.showLast = !table.showLast; table.render(); }, text: t("last_trick") }));
   if (table.showLast) {
     felt.append(h("div", { class: "last-trick" },
       h("div", { class: "label", text: lastLabel() }),
-      h("div", { class: "row" }, s.last_trick.map((play) => h("div", { class: "lt" },
+      h("div", { class: "row" }, last.map((play) => h("div", { class: `lt${play.seat === lastWinner ? " win" : ""}` },
         cardEl(play.card, deck), h("span", { text: table.ctx.name(play.seat) }))))));
   }
 }
