@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.ai.base import LEVELS, AiPlayer, choose, player_for, register
 from engine.ai.coins import EasyCoins, StrongCoins
-from engine.ai.kings_corner import EasyKingsCorner
+from engine.ai.kings_corner import EasyKingsCorner, StrongKingsCorner
 from engine.ai.sergeant_major import EasySergeantMajor, StrongSergeantMajor
 
 register("coins", "easy", EasyCoins)
@@ -17,5 +17,6 @@ register("coins", "strong", StrongCoins)
 register("sergeant_major", "easy", EasySergeantMajor)
 register("sergeant_major", "strong", StrongSergeantMajor)
 register("kings_corner", "easy", EasyKingsCorner)
+register("kings_corner", "strong", StrongKingsCorner)
 
 __all__ = ["LEVELS", "AiPlayer", "choose", "player_for", "register"]
