@@ -142,7 +142,7 @@ def greedy_turn(t: Table, seat: int, s: Settings, rnd: Callable[[], float], nois
                 fits |= FITS_ON[p[1]]
         build = hand & fits
         kings = hand & KING_MASK
-        if kings and any(piles[c] is None for c in CORNERS):
+        if kings and (piles[4] is None or piles[5] is None or piles[6] is None or piles[7] is None):
             play_card(t, seat, (kings & -kings).bit_length() - 1, s)
         elif build:
             cards = cards_in(build)
@@ -150,7 +150,8 @@ def greedy_turn(t: Table, seat: int, s: Settings, rnd: Callable[[], float], nois
             play_card(t, seat, card, s)
         elif _move_piles(t, s):
             continue
-        elif any(piles[x] is None for x in SIDES) and (hand & ~KING_MASK or s.king_sides):
+        elif (piles[0] is None or piles[1] is None or piles[2] is None or piles[3] is None) and (
+                hand & ~KING_MASK or s.king_sides):
             pool = hand if s.king_sides else hand & ~KING_MASK
             card = max(cards_in(pool), key=VALUES.__getitem__)
             play_card(t, seat, card, s)

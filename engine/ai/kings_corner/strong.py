@@ -23,7 +23,9 @@ from engine.core.cards import FRENCH, Mask
 from engine.core.rng import deal_rng
 from engine.core.rules import Action
 
-DEFAULT_PLAYOUTS = 480
+DEFAULT_PLAYOUTS = 256
+EXPERT_PLAYOUTS = 1024
+EXPERT_SECONDS = 1.0
 DEFAULT_SECONDS = 0.25
 PLANS = 8  # end-of-turn positions judged by playouts
 NODES = 800  # positions the turn enumeration may visit
@@ -181,4 +183,9 @@ class StrongKingsCorner:
         return candidates[best][0]
 
 
-__all__ = ["Plan", "StrongKingsCorner", "plans"]
+def expert() -> StrongKingsCorner:
+    """The same search with four times the playouts."""
+    return StrongKingsCorner(playouts=EXPERT_PLAYOUTS, seconds=EXPERT_SECONDS)
+
+
+__all__ = ["Plan", "StrongKingsCorner", "expert", "plans"]

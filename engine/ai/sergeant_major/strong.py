@@ -30,6 +30,8 @@ from engine.games.sergeant_major.state import MISERE_MAX
 
 DEFAULT_PLAYOUTS = 500
 DEFAULT_SECONDS = 0.25
+EXPERT_PLAYOUTS = 2000
+EXPERT_SECONDS = 1.0
 GREEDY = 0.9  # chance of the policy card (not a random one) at each play of a playout
 # Usual dealer results of each alternate call over random hands, measured with this player's
 # playouts: a call is used once per player (§5.3), so it is best spent where it beats its par.
@@ -374,4 +376,9 @@ def _void_discards(hand: list[Card], count: int, trump: int, have: list[list[Car
     return out
 
 
-__all__ = ["StrongSergeantMajor"]
+def expert() -> StrongSergeantMajor:
+    """The same search with four times the playouts."""
+    return StrongSergeantMajor(playouts=EXPERT_PLAYOUTS, seconds=EXPERT_SECONDS)
+
+
+__all__ = ["StrongSergeantMajor", "expert"]
