@@ -112,7 +112,7 @@ def _random_position(variant_index: int, seed: int, moves: int) -> Any:
     return state
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(variant=st.integers(0, len(SM_OPTIONS) - 1), seed=st.integers(0, 10**6), moves=st.integers(0, 160))
 def test_ai_sm_samples_never_put_a_card_where_the_seat_knows_it_is_not(variant: int, seed: int, moves: int) -> None:
     state = _random_position(variant, seed, moves)
