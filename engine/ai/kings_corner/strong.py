@@ -26,12 +26,12 @@ from engine.core.rules import Action
 DEFAULT_PLAYOUTS = 256
 EXPERT_PLAYOUTS = 1024
 EXPERT_SECONDS = 1.0
-DEFAULT_SECONDS = 0.25
+DEFAULT_SECONDS = 0.22
 PLANS = 8  # end-of-turn positions judged by playouts
 NODES = 800  # positions the turn enumeration may visit
 NOISE = 0.1  # chance of a random build in the playouts' greedy turns
 ROUNDS = 6  # rounds of turns a playout looks ahead before judging by the cards left
-_CLOCK_EVERY = 4
+_CLOCK_EVERY = 1
 
 
 class Plan:

@@ -29,7 +29,7 @@ from engine.games.sergeant_major.options import RULES, WOBURN_TARGETS
 from engine.games.sergeant_major.state import MISERE_MAX
 
 DEFAULT_PLAYOUTS = 500
-DEFAULT_SECONDS = 0.25
+DEFAULT_SECONDS = 0.22
 EXPERT_PLAYOUTS = 2000
 EXPERT_SECONDS = 1.0
 GREEDY = 0.9  # chance of the policy card (not a random one) at each play of a playout
@@ -38,7 +38,7 @@ GREEDY = 0.9  # chance of the policy card (not a random one) at each play of a p
 # spent on the hand where it beats its par by the most.
 CALL_PAR = {"suit": -1.37, "no_trump": -1.68, "misere": -0.44}
 _MAX_COMBOS = 16
-_CLOCK_EVERY = 4
+_CLOCK_EVERY = 1
 
 
 def _texts(m: Mask) -> list[str]:
