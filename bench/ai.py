@@ -1,34 +1,45 @@
-"""AI tournaments: one level against two of another, over the same deals with seats rotated.
+"""AI tournaments for every game: one level against the others at a table, over duplicate deals.
 
-Each line-up plays every deal three times, with the tested player in seat 0, 1 and 2
-and the same seed (so the same cards and first dealer) each time; every line-up uses
-the same seeds. Prints the tested player's win rate with a 95% Wilson interval, its
-average points per game, its decision time p50/p95 and the strong player's playouts
-per second.
+Every deal (a seed: the same cards and the same first dealer) is played once per seat with the
+tested player in that seat and the other level in the rest, so each line-up meets the same
+cards from every chair, and every line-up uses the same seeds. For each line-up it prints
+the tested player's share of games won (placed first; par is one in the table size) with a 95%
+Wilson interval, and its decision time p50/p95 (decisions with a choice only). For Sergeant
+Major it also prints the mean tricks over target per hand with a 95% bootstrap interval, and
+the same figure for an easy player in the same chairs of the same deals (the ``easy`` line-up).
 
-    python -m bench.ai --deals 20 --playouts 1200 --seconds 0.2
+    python -m bench.ai --game sergeant_major --deals 10 --jobs 2
+    python -m bench.ai --game kings_corner --players 2 3 4 --deals 30
+    python -m bench.ai --game coins --deals 20
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing import Pool
+from typing import Any
 
-from engine.ai.base import AiPlayer, RandomPlayer
-from engine.ai.coins import EasyCoins, StrongCoins
-from engine.ai.coins.strong import GREEDY
+from engine.ai.base import AiPlayer, RandomPlayer, player_for
 from engine.games import get
 
+GAMES = ("coins", "sergeant_major", "kings_corner")
+# line-up name -> (tested level, level of every other seat)
 LINEUPS = {
     "strong-random": ("strong", "random"),
     "strong-easy": ("strong", "easy"),
+    "easy-easy": ("easy", "easy"),
     "easy-random": ("easy", "random"),
+    "expert-easy": ("expert", "easy"),
+    "expert-strong": ("expert", "strong"),
 }
+DEFAULT_LINEUPS = ("strong-random", "strong-easy", "easy-easy")
+MOVE_CAP = 20_000
 
 
 @dataclass
@@ -36,61 +47,92 @@ class Tally:
     """What one line-up produced."""
 
     games: int = 0
-    wins: int = 0
-    points: int = 0
+    wins: float = 0.0
+    hand_results: list[float] = field(default_factory=list)  # Sergeant Major: tricks over target per hand
     times: list[float] = field(default_factory=list)
-    playouts: int = 0
-    search_seconds: float = 0.0
 
     def add(self, other: Tally) -> None:
         """Merge another tally into this one."""
         self.games += other.games
         self.wins += other.wins
-        self.points += other.points
+        self.hand_results.extend(other.hand_results)
         self.times.extend(other.times)
-        self.playouts += other.playouts
-        self.search_seconds += other.search_seconds
 
 
-def make_player(level: str, playouts: int, seconds: float | None, greedy: float) -> AiPlayer:
-    """A fresh player for a level."""
-    if level == "strong":
-        return StrongCoins(playouts=playouts, seconds=seconds, greedy=greedy)
-    if level == "easy":
-        return EasyCoins()
-    return RandomPlayer()
+def make_player(game: str, level: str, playouts: int | None) -> AiPlayer:
+    """A fresh player for a level, with its playout budget overridden when asked."""
+    if level == "random":
+        return RandomPlayer()
+    player = player_for(game, level)
+    if playouts is not None and hasattr(player, "playouts"):
+        player.playouts = playouts
+    return player
 
 
-def play_game(job: tuple[str, str, str, int, int, int, float | None, float]) -> Tally:
-    """One game: ``subject`` level in seat ``rot``, ``opponent`` level in the two others."""
-    subject, opponent, seed, rot, target, playouts, seconds, greedy = job
-    game = get("coins")
-    players = [make_player(subject if s == rot else opponent, playouts, seconds, greedy) for s in range(3)]
-    state = game.new_game({"target_score": target, "first_dealer": "seat:0"}, 3, seed)
+Job = tuple[str, str, str, str, int, int, dict[str, Any], int | None, bool]
+
+
+class PlayedTricks:
+    """The finished tricks of the current Sergeant Major hand, from the public events every seat saw.
+
+    The view shows only the current and the last trick; ``--played`` hands the searching
+    players this list as ``view["played"]`` to measure what a view that carried it would give.
+    """
+
+    def __init__(self) -> None:
+        self.tricks: list[list[dict[str, Any]]] = []
+        self.current: list[dict[str, Any]] = []
+
+    def see(self, events: Sequence[Any]) -> None:
+        """Follow one move's public events."""
+        for event in events:
+            data = event.for_seat(None)
+            kind = data.get("type")
+            if kind == "played":
+                self.current.append({"seat": data["seat"], "card": data["card"]})
+            elif kind == "trick_won":
+                self.tricks.append(self.current)
+                self.current = []
+            elif kind in ("play_started", "hand_over"):
+                self.tricks, self.current = [], []
+
+
+def play_game(job: Job) -> Tally:
+    """One game: the ``subject`` level in seat ``rot``, the ``opponent`` level in every other seat."""
+    name, subject, opponent, seed, rot, n, options, playouts, with_played = job
+    game = get(name)
+    players = [make_player(name, subject if s == rot else opponent, playouts) for s in range(n)]
+    state = game.new_game(options, n, seed)
     tally = Tally(games=1)
-    move = 0
-    while game.outcome(state) is None:
-        (seat,) = game.to_act(state)
+    played = PlayedTricks() if with_played else None
+    for move in range(MOVE_CAP):
+        if game.outcome(state) is not None:
+            break
+        seat = min(game.to_act(state))
         legal = game.legal_actions(state, seat)
         view = game.view(state, seat)
+        if played is not None:
+            view["played"] = [list(t) for t in played.tricks]
         t0 = time.perf_counter()
         action = players[seat].choose(view, legal, f"{seed}:{rot}:{move}")
         elapsed = time.perf_counter() - t0
-        if seat == rot and len(legal) > 1:
+        if seat == rot and (len(legal) > 1 or view.get("choose")):
             tally.times.append(elapsed)
-        state, _ = game.apply(state, seat, action)
-        move += 1
+        state, events = game.apply(state, seat, action)
+        if played is not None:
+            played.see(events)
     outcome = game.outcome(state)
-    assert outcome is not None
-    tally.wins = int(rot in outcome.winners)
-    tally.points = outcome.scores[rot]
-    me = players[rot]
-    if isinstance(me, StrongCoins):
-        tally.playouts, tally.search_seconds = me.playouts_done, me.seconds_spent
+    if outcome is None:
+        return tally  # capped: counted as a game not won
+    winners = [s for s in range(n) if outcome.placements[s] == 1]
+    if rot in winners:
+        tally.wins = 1.0 / len(winners)  # a shared first place shares the win
+    if name == "sergeant_major":
+        tally.hand_results = [float(r[rot]) for r in state.match.history]
     return tally
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a win rate."""
     if n == 0:
         return 0.0, 1.0
@@ -98,6 +140,16 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return centre - half, centre + half
+
+
+def bootstrap(values: Sequence[float], rounds: int = 2000, seed: int = 7) -> tuple[float, float]:
+    """A 95% percentile-bootstrap interval of the mean."""
+    if not values:
+        return 0.0, 0.0
+    rng = random.Random(seed)
+    n = len(values)
+    means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(rounds))
+    return means[int(0.025 * rounds)], means[int(0.975 * rounds) - 1]
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -108,53 +160,75 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def report(name: str, tally: Tally) -> str:
-    """One line of results."""
+def report(label: str, n: int, tally: Tally, seconds: float) -> str:
+    """One row of the table."""
     low, high = wilson(tally.wins, tally.games)
     rate = tally.wins / tally.games if tally.games else 0.0
-    line = (
-        f"{name:14} games {tally.games:4}  win {rate:6.1%} [{low:6.1%}, {high:6.1%}]"
-        f"  points/game {tally.points / max(tally.games, 1):5.2f}"
-        f"  decision p50 {percentile(tally.times, 0.5) * 1000:6.1f} ms"
-        f"  p95 {percentile(tally.times, 0.95) * 1000:6.1f} ms"
-    )
-    if tally.search_seconds:
-        line += f"  playouts/s {tally.playouts / tally.search_seconds:7.0f}"
-    return line
+    row = (f"| {label:28} | {n} | {tally.games:5} | {rate:6.1%} [{low:5.1%}, {high:5.1%}] | {1 / n:4.0%} "
+           f"| {percentile(tally.times, 0.5) * 1000:6.1f} | {percentile(tally.times, 0.95) * 1000:6.1f} |")
+    if tally.hand_results:
+        mean = sum(tally.hand_results) / len(tally.hand_results)
+        lo, hi = bootstrap(tally.hand_results)
+        row += f" {mean:+5.2f} [{lo:+5.2f}, {hi:+5.2f}] ({len(tally.hand_results)} hands) |"
+    return row + f" {seconds:5.0f} s"
+
+
+def run(name: str, lineup: str, n: int, options: dict[str, Any], deals: int, seed: str, jobs: int,
+        playouts: int | None, with_played: bool = False) -> tuple[Tally, float]:
+    """Every deal of a line-up, the tested level in each seat in turn."""
+    subject, opponent = LINEUPS[lineup]
+    work: list[Job] = [(name, subject, opponent, f"{seed}:{name}:{n}:{d}", rot, n, options, playouts, with_played)
+                       for d in range(deals) for rot in range(n)]
+    total = Tally()
+    started = time.perf_counter()
+    if jobs > 1:
+        with Pool(jobs) as pool:
+            for tally in pool.imap_unordered(play_game, work):
+                total.add(tally)
+    else:
+        for job in work:
+            total.add(play_game(job))
+    return total, time.perf_counter() - started
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the tournaments and print a table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=20, help="deals per line-up (each played 3 times)")
-    parser.add_argument("--playouts", type=int, default=1200, help="strong player's playouts per decision")
-    parser.add_argument("--seconds", type=float, default=0.2, help="strong player's time cap per decision (0: none)")
-    parser.add_argument("--greedy", type=float, default=GREEDY,
-                        help="strong player's chance of an easy-player card in its playouts")
-    parser.add_argument("--target", type=int, default=10, help="target score")
+    parser.add_argument("--game", nargs="*", choices=GAMES, default=list(GAMES))
+    parser.add_argument("--deals", type=int, default=10, help="deals per line-up (each played once per seat)")
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4], help="Kings in the Corner table sizes")
+    parser.add_argument("--lineups", nargs="*", choices=sorted(LINEUPS), default=list(DEFAULT_LINEUPS))
+    parser.add_argument("--variant", default="classic", help="Sergeant Major variant")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (repeatable), e.g. scoring=corners")
+    parser.add_argument("--playouts", type=int, default=None, help="override the search levels' playout budget")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (timings are fairest with 1)")
-    parser.add_argument("--lineups", nargs="*", choices=sorted(LINEUPS), default=list(LINEUPS))
+    parser.add_argument("--played", action="store_true",
+                        help="Sergeant Major: add the hand's finished tricks to each view (see PlayedTricks)")
     parser.add_argument("--seed", default="bench", help="prefix of the deal seeds")
     args = parser.parse_args(argv)
-    seconds = args.seconds or None
-    print(f"coins, target {args.target}, {args.deals} deals x 3 seats, strong: {args.playouts} playouts, "
-          f"cap {seconds} s, {args.jobs} job(s)")
-    for name in args.lineups:
-        subject, opponent = LINEUPS[name]
-        jobs = [
-            (subject, opponent, f"{args.seed}:{d}", rot, args.target, args.playouts, seconds, args.greedy)
-            for d in range(args.deals) for rot in range(3)
-        ]
-        total = Tally()
-        started = time.perf_counter()
-        if args.jobs > 1:
-            with Pool(args.jobs) as pool:
-                for tally in pool.imap_unordered(play_game, jobs):
-                    total.add(tally)
-        else:
-            for job in jobs:
-                total.add(play_game(job))
-        print(report(name, total), f" ({time.perf_counter() - started:.0f} s)", flush=True)
+    extra: dict[str, Any] = {}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        extra[key] = int(value) if value.isdigit() else {"true": True, "false": False}.get(value, value)
+    print(f"{args.deals} deals per line-up, each played once per seat; {args.jobs} job(s)")
+    print("| game, line-up (tested vs others) | n | games | won [95% Wilson] | par | p50 ms | p95 ms |"
+          " tricks over target per hand [95% bootstrap] | time")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in args.game:
+        sizes = args.players if name == "kings_corner" else [3]
+        options: dict[str, Any] = {"first_dealer": "seat:0", **extra} if name != "sergeant_major" else {
+            "variant": args.variant, "first_dealer": "seat:0", **extra}
+        if name == "coins":
+            options = {"first_dealer": "seat:0"}
+        for n in sizes:
+            for lineup in args.lineups:
+                with_played = args.played and name == "sergeant_major"
+                tally, seconds = run(name, lineup, n, options, args.deals, args.seed, args.jobs, args.playouts,
+                                     with_played)
+                label = f"{name if name != 'sergeant_major' else args.variant} {lineup}"
+                label += " +played" if with_played else ""
+                print(report(label, n, tally, seconds), flush=True)
     return 0
 
 

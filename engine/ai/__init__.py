@@ -3,18 +3,30 @@
 ``choose(game, level, view, legal, seed)`` is the one entry point the table service
 uses. A player never sees the hidden state: it gets exactly what ``view(state, seat)``
 shows that seat, like a person would.
+
+Levels: ``easy`` is a one-look heuristic (legal, sensible, beatable); ``strong`` searches over
+deals that agree with the view within about a quarter of a second; ``expert`` is the same
+search with four times the playouts (about a second).
 """
 
 from __future__ import annotations
 
 from engine.ai.base import LEVELS, AiPlayer, choose, player_for, register
 from engine.ai.coins import EasyCoins, StrongCoins
-from engine.ai.kings_corner import EasyKingsCorner
-from engine.ai.sergeant_major import EasySergeantMajor
+from engine.ai.coins.strong import expert as expert_coins
+from engine.ai.kings_corner import EasyKingsCorner, StrongKingsCorner
+from engine.ai.kings_corner.strong import expert as expert_kings
+from engine.ai.sergeant_major import EasySergeantMajor, StrongSergeantMajor
+from engine.ai.sergeant_major.strong import expert as expert_sergeant_major
 
 register("coins", "easy", EasyCoins)
 register("coins", "strong", StrongCoins)
+register("coins", "expert", expert_coins)
 register("sergeant_major", "easy", EasySergeantMajor)
+register("sergeant_major", "strong", StrongSergeantMajor)
+register("sergeant_major", "expert", expert_sergeant_major)
 register("kings_corner", "easy", EasyKingsCorner)
+register("kings_corner", "strong", StrongKingsCorner)
+register("kings_corner", "expert", expert_kings)
 
 __all__ = ["LEVELS", "AiPlayer", "choose", "player_for", "register"]

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from engine.core.rng import deal_rng
 from engine.core.rules import Action
 
-LEVELS = ("random", "easy", "strong")
+LEVELS = ("random", "easy", "strong", "expert")
 
 
 class AiPlayer(Protocol):

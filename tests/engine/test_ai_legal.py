@@ -42,6 +42,7 @@ def _assert_legal(view: dict[str, Any], legal: list[Any], action: Any) -> None:
         assert action in legal, (view, action)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", names())
 def test_ai_never_chooses_an_illegal_action_over_1000_deals(name: str) -> None:
     game = get(name)

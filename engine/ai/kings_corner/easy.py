@@ -183,5 +183,3 @@ class EasyKingsCorner:
                 best, best_value = action, value
         return best if best is not None else legal[0]
 
-
-__all__ = ["EasyKingsCorner", "Planner", "Rules", "make", "moves", "score"]

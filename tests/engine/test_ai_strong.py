@@ -1,0 +1,197 @@
+"""The search levels of Sergeant Major and Kings in the Corner: only legal actions in every variant, deals
+sampled only where the seat's knowledge allows, and a small fixed-seed tournament against the easy level."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.ai import player_for
+from engine.ai.kings_corner import EasyKingsCorner, StrongKingsCorner
+from engine.ai.sergeant_major import EasySergeantMajor, StrongSergeantMajor
+from engine.ai.sergeant_major.seen import AWAY, SUIT_MASK, WIDTH, Sampler, read_view
+from engine.core.cards import FRENCH
+from engine.games.kings_corner import GAME as KINGS
+from engine.games.sergeant_major import GAME as SM
+
+SM_OPTIONS: list[dict[str, Any]] = [
+    {"variant": "classic"},
+    {"variant": "classic", "woburn_first_bid": True, "kitty_order": "take_then_discard"},
+    {"variant": "classic", "exchange_ace": "high", "woburn_max_bleed": True, "game_end": "target_plus_five"},
+    {"variant": "alternate"},
+    {"variant": "alternate", "misere_trump": "dealer_names"},
+    {"variant": "six_three_eight", "removed_card": "random_each_hand"},
+    {"variant": "nine_five_two"},
+    {"variant": "nine_five_two_variation"},
+    {"variant": "three_five_nine_uhs"},
+    {"variant": "nine_five_three_single_kitty"},
+]
+KINGS_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"pass_rule": "draw_until_playable"},
+    {"king_compulsory": False, "king_on_empty_side": True, "layout_kings": "auto_corner"},
+    {"draw_timing": "start", "draw_count": 2, "scoring": "corners"},
+    {"scoring": "penalty", "penalty_limit": 25},
+]
+FAST = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def tiny(player: Any) -> Any:
+    """A search player with a budget of a few playouts and no clock."""
+    player.playouts = 4
+    player.seconds = None
+    return player
+
+
+def assert_accepted(view: dict[str, Any], legal: list[dict[str, Any]], action: dict[str, Any]) -> None:
+    choice = view.get("choose")
+    if choice and action not in legal:
+        assert action["type"] == choice["type"]
+        assert len(set(action["cards"])) == len(action["cards"]) == choice["count"]
+        assert set(action["cards"]) <= set(choice["from"])
+    else:
+        assert action in legal
+
+
+def sm_moves(options: dict[str, Any], seed: str, players: list[Any], hands: int = 2, cap: int = 160) -> Any:
+    """Play a Sergeant Major game from ``seed`` for ``hands`` hands (or ``cap`` moves), checking every action."""
+    state = SM.new_game(options, 3, seed)
+    for move in range(cap):
+        if SM.outcome(state) is not None or state.match.hand_no > hands:
+            break
+        (seat,) = SM.to_act(state)
+        view, legal = SM.view(state, seat), SM.legal_actions(state, seat)
+        action = players[seat].choose(view, legal, f"{seed}:{move}")
+        assert_accepted(view, legal, action)
+        state, _ = SM.apply(state, seat, action)
+    return state
+
+
+@pytest.mark.parametrize("options", SM_OPTIONS, ids=[str(o) for o in SM_OPTIONS])
+@FAST
+@given(seed=st.integers(0, 10**6))
+def test_ai_sm_every_level_plays_only_legal_actions(options: dict[str, Any], seed: int) -> None:
+    players = [EasySergeantMajor(), tiny(player_for("sergeant_major", "strong")),
+               tiny(player_for("sergeant_major", "expert"))]
+    rot = seed % 3
+    sm_moves(options, f"legal:{seed}", players[rot:] + players[:rot], hands=2, cap=70)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("options", KINGS_OPTIONS, ids=[str(o) for o in KINGS_OPTIONS])
+@FAST
+@given(seed=st.integers(0, 10**6))
+def test_ai_kings_every_level_plays_only_legal_actions(options: dict[str, Any], players: int, seed: int) -> None:
+    levels = ["easy", "strong", "expert", "strong"]
+    seats = [tiny(p) if hasattr(p, "playouts") else p
+             for p in (player_for("kings_corner", levels[(seed + s) % 4]) for s in range(players))]
+    state = KINGS.new_game(options, players, f"legal:{seed}")
+    for move in range(120):
+        if KINGS.outcome(state) is not None:
+            break
+        (seat,) = KINGS.to_act(state)
+        view, legal = KINGS.view(state, seat), KINGS.legal_actions(state, seat)
+        action = seats[seat].choose(view, legal, f"{seed}:{move}")
+        assert action in legal
+        state, _ = KINGS.apply(state, seat, action)
+
+
+def _random_position(variant_index: int, seed: int, moves: int) -> Any:
+    """A Sergeant Major position reached by easy players after ``moves`` moves (hand 2 has exchanges)."""
+    options = SM_OPTIONS[variant_index]
+    state = SM.new_game(options, 3, f"pos:{seed}")
+    easy = EasySergeantMajor()
+    for move in range(moves):
+        if SM.outcome(state) is not None:
+            break
+        (seat,) = SM.to_act(state)
+        state, _ = SM.apply(state, seat, easy.choose(SM.view(state, seat), SM.legal_actions(state, seat), str(move)))
+    return state
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant=st.integers(0, len(SM_OPTIONS) - 1), seed=st.integers(0, 10**6), moves=st.integers(0, 160))
+def test_ai_sm_samples_never_put_a_card_where_the_seat_knows_it_is_not(variant: int, seed: int, moves: int) -> None:
+    state = _random_position(variant, seed, moves)
+    if SM.outcome(state) is not None:
+        return
+    (seat,) = SM.to_act(state)
+    view = SM.view(state, seat)
+    seen = read_view(view)
+    hidden = 0
+    for text in SM.hidden_cards(state, seat):
+        hidden |= 1 << FRENCH.parse(text)
+    a, b = seen.others
+    # The knowledge is sound: the real deal agrees with it.
+    assert not state.hands[seat] & seen.unseen
+    assert not hidden & ~seen.unseen
+    assert not (state.hands[a] | state.hands[b]) & ~seen.unseen
+    for other in (a, b):
+        assert not state.hands[other] & seen.not_in[other], (other, view)
+    assert not seen.not_away & ~(state.hands[a] | state.hands[b])
+    # A seat that did not follow suit in a trick the seat saw holds none of that suit.
+    for trick in (view["trick"], view["last_trick"] if view["trick_no"] else []):
+        led = FRENCH.parse(trick[0]["card"]) // WIDTH if trick else -1
+        for item in trick[1:]:
+            if FRENCH.parse(item["card"]) // WIDTH != led and item["seat"] != seat:
+                assert seen.not_in[item["seat"]] & SUIT_MASK[led] == seen.unseen & SUIT_MASK[led]
+    # Every sample keeps to it.
+    sampler = Sampler(seen)
+    draws = iter([(i * 0.6180339887 + seed * 1e-6) % 1.0 for i in range(100_000)])
+    for _ in range(5):
+        sample = sampler.sample(lambda: next(draws))
+        assert sample.hands[seat] == state.hands[seat]
+        assert [sample.hands[o].bit_count() for o in (a, b)] == [state.hands[o].bit_count() for o in (a, b)]
+        away = sum(1 << c for c in sample.away)
+        assert len(sample.away) == seen.away_count()
+        assert sample.hands[a] | sample.hands[b] | away == seen.unseen
+        assert not sample.hands[a] & sample.hands[b] and not (sample.hands[a] | sample.hands[b]) & away
+        for other in (a, b):
+            assert not sample.hands[other] & seen.not_in[other]
+        assert not away & seen.not_away
+    assert AWAY == 2
+
+
+def test_ai_sm_strong_finds_the_only_winning_card() -> None:
+    # Trump Hearts, seat 0 plays last to the 10 and Q of Spades; only the K of Spades takes the trick.
+    view = {"seat": 0, "variant": "classic", "phase": "play", "dealer": 0, "hand": ["K-spades", "2-spades"],
+            "trump": "hearts", "call": None, "targets": [8, 5, 3], "tricks": [7, 4, 3], "trick_no": 14,
+            "tricks_per_hand": 16, "trick": [{"seat": 1, "card": "10-spades"}, {"seat": 2, "card": "Q-spades"}],
+            "last_trick": [], "hand_counts": [2, 1, 1], "kitty_count": 0, "discard_count": 4, "options": {}}
+    legal = [{"type": "play", "card": "2-spades"}, {"type": "play", "card": "K-spades"}]
+    assert StrongSergeantMajor(playouts=40, seconds=None).choose(view, legal, "w") == legal[1]
+
+
+def test_ai_sm_strong_is_deterministic_for_a_seed_and_budget() -> None:
+    state = _random_position(0, 5, 40)
+    (seat,) = SM.to_act(state)
+    view, legal = SM.view(state, seat), SM.legal_actions(state, seat)
+    picks = {str(StrongSergeantMajor(playouts=60, seconds=None).choose(view, legal, "same")) for _ in range(3)}
+    assert len(picks) == 1
+
+
+@pytest.mark.slow
+def test_ai_kings_strong_beats_easy_in_a_fixed_seed_two_player_match() -> None:
+    # 12 deals, the strong player in each seat in turn; easy against easy wins half.
+    wins = 0.0
+    games = 0
+    for deal in range(12):
+        for rot in range(2):
+            seats: list[Any] = [EasyKingsCorner(), EasyKingsCorner()]
+            seats[rot] = StrongKingsCorner(playouts=128, seconds=None)
+            state = KINGS.new_game({"first_dealer": "seat:0"}, 2, f"smoke:{deal}")
+            for move in range(3000):
+                if KINGS.outcome(state) is not None:
+                    break
+                (seat,) = KINGS.to_act(state)
+                action = seats[seat].choose(KINGS.view(state, seat), KINGS.legal_actions(state, seat), f"{move}")
+                state, _ = KINGS.apply(state, seat, action)
+            outcome = KINGS.outcome(state)
+            assert outcome is not None
+            firsts = [s for s in range(2) if outcome.placements[s] == 1]
+            wins += (rot in firsts) / len(firsts)
+            games += 1
+    assert wins / games >= 0.6, wins / games
