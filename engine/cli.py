@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--game", default="coins", help=f"one of: {', '.join(games.names())}")
     sim.add_argument("--games", type=int, default=10, help="how many games to play")
     sim.add_argument("--seed", default="cardroom", help="derives each table's seed, so runs repeat exactly")
-    sim.add_argument("--level", default="easy", choices=("easy", "strong"), help="AI level")
+    sim.add_argument("--level", default="easy", choices=("easy", "strong", "expert"), help="AI level")
     sim.add_argument("--players", type=int, default=None, help="seats, for games with a choice")
     sim.add_argument("--parallel", type=int, default=8, help="games played at the same time")
     sim.add_argument("--data-dir", type=Path, default=None, help="keep the database here (default: a temp dir)")

@@ -113,7 +113,7 @@ class Autoplay:
         self, game: str, level: str, view: dict[str, Any], legal: list[Mapping[str, Any]], seed: str
     ) -> dict[str, Any]:
         """The AI's move from one seat's view and its legal actions."""
-        if level == "strong" and len(legal) > 1:
+        if level != "easy" and len(legal) > 1:
             # A search takes up to a few hundred milliseconds of CPU: keep the event loop free.
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))

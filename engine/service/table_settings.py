@@ -9,6 +9,7 @@ from typing import Any
 from engine.core.errors import BadOptions, MalformedAction, RefusalCode, listed
 from engine.service.timers import TIMERS
 
+AI_LEVELS = ("easy", "strong", "expert")  # what a table offers (engine.ai also has "random", for benches)
 TABLE_SETTINGS = ("players", "timer", "ai_level")
 MAX_ACTION_BYTES = 2048
 
@@ -38,9 +39,9 @@ def parse_timer(raw: object) -> str:
 
 def parse_level(raw: object) -> str:
     """The AI players' level; raises BadOptions."""
-    if raw in ("easy", "strong"):
-        return str(raw)
-    raise BadOptions(RefusalCode.SETTING_NOT_A_CHOICE, name="ai_level", choices="easy, strong", value=repr(raw))
+    if isinstance(raw, str) and raw in AI_LEVELS:
+        return raw
+    raise BadOptions(RefusalCode.SETTING_NOT_A_CHOICE, name="ai_level", choices=", ".join(AI_LEVELS), value=repr(raw))
 
 
 def check_action_shape(action: object) -> None:

@@ -116,3 +116,14 @@ async def test_many_lobby_changes_at_once_share_commits_and_none_is_refused(serv
     for i, table_id in enumerate(lobbies):
         stored = await service.store.load_table(table_id)
         assert stored is not None and stored.seats[1].user_id == 900 + i
+
+
+async def test_tables_offer_easy_strong_and_expert_ai_and_refuse_anything_else(service: TableService) -> None:
+    for level in ("easy", "strong", "expert"):
+        info = await service.create_table("coins", 700, "Host", {"ai_level": level})
+        await service.add_ai(info.id, 700)
+        stored = await service.store.load_table(info.id)
+        assert stored is not None and stored.seats[1].is_ai and stored.seats[1].ai_level == level
+    with pytest.raises(Refusal) as refused:
+        await service.create_table("coins", 700, "Host", {"ai_level": "godlike"})
+    assert refused.value.code == "bad_options" and "expert" in refused.value.message
