@@ -53,6 +53,9 @@ def shared(data: Mapping[str, Any]) -> SharedAction:
     return SharedAction(data)
 
 
-def by_identity(actions: Mapping[Any, SharedAction]) -> dict[int, Any]:
+def by_identity(actions: Mapping[Any, object]) -> dict[int, Any]:
     """``{id(action): key}`` for shared actions that live as long as the program (module tables)."""
+    for action in actions.values():
+        if not isinstance(action, SharedAction):
+            raise TypeError("only read-only shared actions may be known by identity")
     return {id(action): key for key, action in actions.items()}

@@ -54,4 +54,5 @@ class CoinsState:
 
 
 new_state = builder(CoinsState)  # CoinsState(...) for the hot path (engine.core.records)
-evolve: Callable[..., CoinsState] = replacer(CoinsState)  # evolve(state, **changes): a copy with some fields changed
+# evolve(state, **changes): a copy with some fields changed
+evolve: Callable[..., CoinsState] = replacer(CoinsState)
