@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core import snapshots
 from engine.core.cards import Card
 from engine.core.errors import BadOptions, MalformedAction, RefusalCode
 from engine.core.events import Event
@@ -75,6 +76,16 @@ class Coins(Replays):
     def hidden_cards(self, state: CoinsState, seat: int | None) -> frozenset[str]:
         """The cards in the other seats' hands."""
         return view.hidden_cards(state, seat)
+
+    def snapshot(self, state: CoinsState) -> dict[str, Any]:
+        """The state as JSON-ready data for the store (hidden cards included: never for a view)."""
+        return snapshots.snapshot(self.name, state)
+
+    def restore(self, options: Mapping[str, Any] | CoinsOptions | None, players: int, seed: str,
+                data: Mapping[str, Any]) -> CoinsState:
+        """The state ``snapshot`` wrote, at a table of these options, players and seed; raises BadSnapshot."""
+        snapshots.check_players(N, players, self.title)
+        return snapshots.restore(self.name, CoinsState, data, self.parse_options(options), seed)
 
 
 GAME = Coins()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core import snapshots
 from engine.core.errors import BadOptions, RefusalCode
 from engine.core.events import Event
 from engine.core.rules import Action, Outcome, Replays
@@ -96,6 +97,17 @@ class KingsCorner(Replays):
     def hidden_cards(self, state: KingsState, seat: int | None) -> frozenset[str]:
         """The other seats' hands and the stock."""
         return hidden_cards(state, seat)
+
+    def snapshot(self, state: KingsState) -> dict[str, Any]:
+        """The state as JSON-ready data for the store (hidden cards included: never for a view)."""
+        return snapshots.snapshot(self.name, state)
+
+    def restore(self, options: Mapping[str, Any] | KingsOptions | None, players: int, seed: str,
+                data: Mapping[str, Any]) -> KingsState:
+        """The state ``snapshot`` wrote, at a table of these options, players and seed; raises BadSnapshot."""
+        state = snapshots.restore(self.name, KingsState, data, self.parse_options(options), seed)
+        snapshots.check_players(state.n, players, TITLE)
+        return state
 
 
 GAME = KingsCorner()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.core import snapshots
 from engine.core.actions import SharedAction, action_type, by_identity, shared
 from engine.core.cards import Card, Mask, PerCard
 from engine.core.errors import BadOptions, IllegalAction, MalformedAction, RefusalCode, listed
@@ -260,6 +261,16 @@ class SergeantMajor(Replays):
     def hidden_cards(self, state: SMState, seat: int | None) -> frozenset[str]:
         """Other hands, the kitty, others' discards, cards in transit: all not shown to ``seat``."""
         return frozenset(texts(hidden_mask(state, seat)))
+
+    def snapshot(self, state: SMState) -> dict[str, Any]:
+        """The state as JSON-ready data for the store (hidden cards included: never for a view)."""
+        return snapshots.snapshot(self.name, state)
+
+    def restore(self, options: Mapping[str, Any] | SMOptions | None, players: int, seed: str,
+                data: Mapping[str, Any]) -> SMState:
+        """The state ``snapshot`` wrote, at a table of these options, players and seed; raises BadSnapshot."""
+        snapshots.check_players(N, players, self.title)
+        return snapshots.restore(self.name, SMState, data, self.parse_options(options), seed)
 
 
 GAME = SergeantMajor()
