@@ -30,6 +30,8 @@ def _public(events: list[Event]) -> list[JSON]:
 
 def remember(old: KingsState, new: KingsState, events: list[Event]) -> KingsState:
     """``new`` with the recent public events: the last finished turn and the current one so far."""
+    if len(events) == 1 and events[0].to is None and events[0].data["type"] not in _BOUNDARIES:
+        return evolve(new, this_turn=(*old.this_turn, events[0].data))  # one card played: the common case
     shown = _public(events)
     dealt = [i for i, e in enumerate(shown) if e["type"] == "hand_over"]
     if dealt and new.hand_no != old.hand_no:

@@ -66,30 +66,42 @@ def _legal_must_play(state: KingsState, seat: int) -> list[ActionDict]:
 
 
 def _legal_acting(state: KingsState, seat: int) -> list[ActionDict]:
+    # The AI's hot path: masks first, so only spaces and cards that can take part are looked at.
     opts = state.options
     piles = state.piles
     hand = state.hands[seat]
+    tops = [pile[-1] if pile else -1 for pile in piles]
     out: list[ActionDict] = []
-    for i, pile in enumerate(piles):
-        if pile:
-            out.extend(BUILD[c][i] for c in cards_in(FITS_ON[pile[-1]] & hand))
+    for i, top in enumerate(tops):
+        if top >= 0:
+            fit = FITS_ON[top] & hand
+            if fit:
+                out += [BUILD[c][i] for c in cards_in(fit)]
     kings = hand & KING_MASK
     if kings:
-        empty = [c for c in CORNER_ORDER if not piles[c]]
+        empty = [c for c in CORNER_ORDER if tops[c] < 0]
         for king in cards_in(kings):
-            out.extend(PLACE_KING[king][c] for c in empty)
+            out += [PLACE_KING[king][c] for c in empty]
     fillable = hand if opts.king_on_empty_side else hand & ~KING_MASK
-    for side in range(4):
-        if not piles[side]:
-            out.extend(FILL_SIDE[c][side] for c in cards_in(fillable))
+    if fillable and (tops[0] < 0 or tops[1] < 0 or tops[2] < 0 or tops[3] < 0):
+        cards = cards_in(fillable)
+        for side in range(4):
+            if tops[side] < 0:
+                out += [FILL_SIDE[c][side] for c in cards]
+    fits_some_top = 0
+    for top in tops:
+        if top >= 0:
+            fits_some_top |= FITS_ON[top]
+    movable = opts.layout_kings == "movable"
     for src in range(4):
-        pile = piles[src]
-        if pile:
-            bottom = pile[0]
-            out.extend(MOVE_PILE[src][dst] for dst in range(8)
-                       if dst != src and piles[dst] and FITS_ON[piles[dst][-1]] >> bottom & 1)
-            if opts.layout_kings == "movable" and KING_MASK >> bottom & 1:
-                out.extend(MOVE_KING_PILE[src][c] for c in CORNER_ORDER if not piles[c])
+        if tops[src] < 0:
+            continue
+        bottom = piles[src][0]
+        if fits_some_top >> bottom & 1:
+            out += [MOVE_PILE[src][dst] for dst in range(8)
+                    if dst != src and tops[dst] >= 0 and FITS_ON[tops[dst]] >> bottom & 1]
+        if movable and KING_MASK >> bottom & 1:
+            out += [MOVE_KING_PILE[src][c] for c in CORNER_ORDER if tops[c] < 0]
     if not (kings and opts.king_compulsory):
         out.append(END_TURN)
     return out
