@@ -6,8 +6,9 @@ and each size, it writes N tables in play straight into the store's schema (bulk
 rows, seats and a log of real legal moves, so any table replays if it is opened), then
 starts ``python -m webapp`` on a free port with no BOT_TOKEN and measures the time from
 spawn until ``/healthz`` answers, and the process's resident memory (VmRSS) then and a
-moment later. Each figure is the median of ``--repeat`` starts. The service loads tables
-when they are used, so neither figure should grow with N.
+moment later. The starts go round every database in turn, ``--repeat`` rounds, so a busy
+moment of the machine hits every size alike; each figure is the median (and the fastest)
+start. The service loads tables when they are used, so neither figure should grow with N.
 """
 
 from __future__ import annotations
@@ -194,18 +195,6 @@ def base_env() -> dict[str, str]:
     return {**env, "AI_DELAY": "0"}
 
 
-def measure(label: str, n: int, env: dict[str, str], url: str, pool: list[Played], repeat: int,
-            settle: float) -> tuple[str, int, float, float, float, float]:
-    """Fill, then start the process ``repeat`` times: (database, N, fill s, ready s, RSS MiB, RSS MiB later)."""
-    t = time.perf_counter()
-    asyncio.run(fill(url, n, pool))
-    filled = time.perf_counter() - t
-    runs = [start_once(env, settle) for _ in range(repeat)]
-    med = statistics.median
-    return (label, n, filled, med(r[0] for r in runs), med(r[1] for r in runs) / 1024,
-            med(r[2] for r in runs) / 1024)
-
-
 def main() -> None:
     """Print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -219,30 +208,45 @@ def main() -> None:
     parser.add_argument("--no-sqlite", action="store_true")
     args = parser.parse_args()
     pool = played_games(args.pool, args.moves)
-    results = []
-    for n in args.tables:
-        if not args.no_sqlite:
-            with tempfile.TemporaryDirectory() as tmp:
-                data_dir = Path(tmp)
-                results.append(measure("SQLite", n, {**base_env(), "DATA_DIR": str(data_dir)},
-                                       database_url(None, data_dir), pool, args.repeat, args.settle))
-                print(f"  {results[-1][0]} {n:,} tables: ready in {results[-1][3]:.2f} s", flush=True)
-        if not args.no_postgres:
-            name = f"cardroom_restart_{secrets.token_hex(4)}"
-            asyncio.run(_admin(args.postgres, f'CREATE DATABASE "{name}"'))
-            try:
-                url = args.postgres.rsplit("/", 1)[0] + "/" + name
-                results.append(measure("PostgreSQL", n, {**base_env(), "DATABASE_URL": url}, database_url(url, Path()),
-                                       pool, args.repeat, args.settle))
-                print(f"  {results[-1][0]} {n:,} tables: ready in {results[-1][3]:.2f} s", flush=True)
-            finally:
+    databases: list[tuple[str, int, dict[str, str]]] = []  # (kind, tables, environment of the web process)
+    filled: dict[tuple[str, int], float] = {}
+    dropped: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            for n in args.tables:
+                if not args.no_sqlite:
+                    data_dir = Path(tmp) / f"sqlite-{n}"
+                    t = time.perf_counter()
+                    asyncio.run(fill(database_url(None, data_dir), n, pool))
+                    filled["SQLite", n] = time.perf_counter() - t
+                    databases.append(("SQLite", n, {**base_env(), "DATA_DIR": str(data_dir)}))
+                if not args.no_postgres:
+                    name = f"cardroom_restart_{secrets.token_hex(4)}"
+                    asyncio.run(_admin(args.postgres, f'CREATE DATABASE "{name}"'))
+                    dropped.append(name)
+                    url = args.postgres.rsplit("/", 1)[0] + "/" + name
+                    t = time.perf_counter()
+                    asyncio.run(fill(database_url(url, Path()), n, pool))
+                    filled["PostgreSQL", n] = time.perf_counter() - t
+                    databases.append(("PostgreSQL", n, {**base_env(), "DATABASE_URL": url}))
+                print(f"  filled {n:,} tables", flush=True)
+            # Starts interleaved over every database, round after round, so a busy moment hits them alike.
+            runs: dict[tuple[str, int], list[tuple[float, int, int]]] = {(k, n): [] for k, n, _ in databases}
+            for _ in range(args.repeat):
+                for kind, n, env in databases:
+                    runs[kind, n].append(start_once(env, args.settle))
+        finally:
+            for name in dropped:
                 asyncio.run(_admin(args.postgres, f'DROP DATABASE "{name}" WITH (FORCE)'))
-    print(f"\nrestart of `python -m webapp`, median of {args.repeat} starts ({args.moves} moves logged per table):")
+    med = statistics.median
+    print(f"\nrestart of `python -m webapp`, {args.repeat} starts each, interleaved "
+          f"({args.moves} moves logged per table):")
     later = f"+{args.settle:g} s"
-    print(f"  {'database':10s} {'tables':>8s} {'fill s':>8s} {'ready s':>8s} {'RSS MiB':>8s} {later:>8s}")
-    for label, n, filled, ready, rss, settled in results:
-        print(f"  {label:10s} {n:8,d} {filled:8.1f} {ready:8.2f} {rss:8.1f} {settled:8.1f}")
-
+    print(f"  {'database':10s} {'tables':>8s} {'fill s':>8s} {'ready s':>8s} {'(min)':>7s} {'RSS MiB':>8s} {later:>8s}")
+    for (kind, n), got in runs.items():
+        ready = [r[0] for r in got]
+        print(f"  {kind:10s} {n:8,d} {filled[kind, n]:8.1f} {med(ready):8.2f} {min(ready):7.2f} "
+              f"{med(r[1] for r in got) / 1024:8.1f} {med(r[2] for r in got) / 1024:8.1f}")
 
 if __name__ == "__main__":
     main()
