@@ -122,14 +122,19 @@ def replay_seconds(seed: str, log: list[tuple[int, Action]]) -> float:
 
 
 def profile(name: str, seconds: float, lines: int) -> str:
-    """The top ``lines`` of a cProfile (by own time) of random play of one game."""
+    """The top ``lines`` of a cProfile (by own time) of about ``seconds`` of random play of one game."""
+    game = games.get(name)
+    n = game.max_players if game.min_players == game.max_players else game.min_players
+    count = max(1, round(seconds * rules_rate(name, 1.0) / random_game(game, n, "bench-0", _picker(7))))
     profiler = cProfile.Profile()
+    pick = _picker(7)
     profiler.enable()
-    rules_rate(name, seconds)
+    for played in range(count):  # a fixed number of games: no clock read inside the profile
+        random_game(game, n, f"bench-{played}", pick)
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(lines)
-    return out.getvalue()
+    return f"{name}: {count} games\n" + out.getvalue()
 
 
 def rules_figures(seconds: float, repeat: int, hands: int) -> None:
