@@ -1,8 +1,12 @@
-"""Reading the wire form of an action: its type, checked against a game's closed set of kinds."""
+"""Reading the wire form of an action: its type, checked against a game's closed set of kinds; and the
+read-only action dicts that ``legal_actions`` shares between every caller.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import copy
+from collections.abc import Collection, Mapping
+from typing import Any, NoReturn
 
 from engine.core.errors import MalformedAction, RefusalCode, listed
 from engine.core.rules import Action
@@ -17,3 +21,41 @@ def action_type(action: Action, kinds: Collection[str], example: str) -> str:
     if kind not in kinds:
         raise MalformedAction(RefusalCode.UNKNOWN_ACTION, action=str(kind), actions=listed(kinds))
     return str(kind)
+
+
+class SharedAction(dict[str, Any]):
+    """An action built once and handed out by ``legal_actions`` to every caller, so it refuses changes.
+
+    A game may then know a shared action by its identity and skip parsing it (the AI's hot path).
+    It is a dict for JSON and for comparisons; its copies (``dict(a)``, ``copy``, ``deepcopy``,
+    pickle) are plain dicts that may be changed freely.
+    """
+
+    __slots__ = ()
+
+    def _read_only(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError("a shared action is read-only; change a copy: dict(action)")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _read_only
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        return dict, (dict(self),)
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return copy.deepcopy(dict(self), memo)
+
+
+def shared(data: Mapping[str, Any]) -> SharedAction:
+    """A read-only action with these fields."""
+    return SharedAction(data)
+
+
+def by_identity(actions: Mapping[Any, object]) -> dict[int, Any]:
+    """``{id(action): key}`` for shared actions that live as long as the program (module tables)."""
+    for action in actions.values():
+        if not isinstance(action, SharedAction):
+            raise TypeError("only read-only shared actions may be known by identity")
+    return {id(action): key for key, action in actions.items()}

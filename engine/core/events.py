@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core.records import builder
+
 JSON = dict[str, Any]
 
 
@@ -31,14 +33,17 @@ class Event:
         return {"type": "hidden", "kind": self.data.get("type", "event")}
 
 
+_event = builder(Event)  # Event(...) on the hot path (engine.core.records)
+
+
 def public(data: JSON) -> Event:
     """An event everyone may see."""
-    return Event(data)
+    return _event(data, None, None)
 
 
 def private(seats: Iterable[int], data: JSON, shadow: JSON | None = None) -> Event:
     """An event only ``seats`` may see; the others get ``shadow``."""
-    return Event(data, frozenset(seats), shadow)
+    return _event(data, frozenset(seats), shadow)
 
 
 def for_seat(events: Iterable[Event], seat: int | None) -> list[JSON]:

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 import sys
 from collections.abc import Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 _SPAN = 1 << 64
+_LIMITS = tuple(_SPAN - _SPAN % n if n else 0 for n in range(65))  # below(n) rejects draws from here up
+_QUADS = struct.Struct(">4Q")
+_sha256 = hashlib.sha256
 
 
 def new_seed() -> str:
@@ -41,22 +45,21 @@ def seed_hash(seed: str) -> str:
 class DealRng:
     """A deterministic stream of uniform integers for one seed and purpose."""
 
-    __slots__ = ("_block", "_buffer", "_pos", "_prefix")
+    __slots__ = ("_block", "_pending", "_prefix")
 
     def __init__(self, seed: str, purpose: str) -> None:
         self._prefix = f"{seed}:{purpose}:".encode()
         self._block = 0
-        self._buffer = b""
-        self._pos = 0
+        self._pending: list[int] = []  # the unread 64-bit draws of the current block, next one last
+
+    def _refill(self) -> list[int]:
+        # one SHA-256 block is four 8-byte big-endian draws; the list holds them next one last
+        self._pending = list(reversed(_QUADS.unpack(_sha256(self._prefix + str(self._block).encode()).digest())))
+        self._block += 1
+        return self._pending
 
     def _next64(self) -> int:
-        if self._pos + 8 > len(self._buffer):
-            self._buffer = hashlib.sha256(self._prefix + str(self._block).encode()).digest()
-            self._block += 1
-            self._pos = 0
-        value = int.from_bytes(self._buffer[self._pos : self._pos + 8], "big")
-        self._pos += 8
-        return value
+        return (self._pending or self._refill()).pop()
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``."""
@@ -71,9 +74,18 @@ class DealRng:
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """A uniformly shuffled copy of ``items``."""
         out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
-            out[i], out[j] = out[j], out[i]
+        i = len(out) - 1
+        limits = _LIMITS
+        pending = self._pending
+        while i > 0:
+            if not pending:
+                pending = self._refill()
+            x = pending.pop()
+            n = i + 1
+            if x < (limits[n] if n < 65 else _SPAN - _SPAN % n):
+                j = x % n
+                out[i], out[j] = out[j], out[i]
+                i -= 1
         return out
 
 

@@ -83,6 +83,12 @@ class Game(Protocol[S]):
     def replay(self, options: Any, players: int, seed: str, actions: Iterable[tuple[int, Action]]) -> S:
         """Rebuild a state from its options, seed and ``(seat, action)`` log."""
 
+    def snapshot(self, state: S) -> dict[str, Any]:
+        """The state as JSON-ready data for the store (hidden cards included: never for a view)."""
+
+    def restore(self, options: Any, players: int, seed: str, data: Mapping[str, Any]) -> S:
+        """The state ``snapshot`` wrote, at a table of these options, players and seed; raises BadSnapshot."""
+
 
 class Replays:
     """Mixin giving a ruleset its ``replay`` method from ``new_game`` and ``apply``."""
@@ -97,6 +103,17 @@ def replay(
 ) -> Any:
     """Rebuild a state from its options, seed and ``(seat, action)`` log."""
     state = game.new_game(options, players, seed)
+    for seat, action in actions:
+        state, _ = game.apply(state, seat, action)
+    return state
+
+
+def replay_after(
+    game: Game[Any], options: Any, players: int, seed: str, snapshot: Mapping[str, Any],
+    actions: Iterable[tuple[int, Action]],
+) -> Any:
+    """Rebuild a state from a snapshot and the ``(seat, action)`` log made after it."""
+    state = game.restore(options, players, seed, snapshot)
     for seat, action in actions:
         state, _ = game.apply(state, seat, action)
     return state

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.core.cards import Mask
 from engine.core.events import Event, dealt
 from engine.core.rng import deal_rng
 from engine.games.coins.state import DECK, CoinsState, N
 
 
+@lru_cache(maxsize=1024)  # playouts from one table deal its next hands again and again
 def deal_hands(seed: str, hand_no: int, dealer: int) -> tuple[Mask, ...]:
     """RULES.md §3.2 DEAL: card k of the permuted deck goes to seat (dealer + 1 + k) mod 3."""
     order = deal_rng(seed, hand_no).shuffled(range(DECK.size))
     hands = [0, 0, 0]
-    for k, card in enumerate(order):
-        hands[(dealer + 1 + k) % N] |= 1 << card
+    for k in range(N):
+        mask = 0
+        for card in order[k::N]:
+            mask |= 1 << card
+        hands[(dealer + 1 + k) % N] = mask
     return tuple(hands)
 
 

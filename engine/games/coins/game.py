@@ -5,16 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core import snapshots
 from engine.core.cards import Card
 from engine.core.errors import BadOptions, MalformedAction, RefusalCode
 from engine.core.events import Event
-from engine.core.rules import Action, Outcome, Replays
+from engine.core.rules import Replays
 from engine.core.seats import first_dealer
 from engine.core.settings import parse_options
 from engine.games.coins import phases, view
 from engine.games.coins.deal import deal_hands, dealt_events
 from engine.games.coins.options import SETTINGS, CoinsOptions
-from engine.games.coins.state import CREDIT, DECK, CoinsState, N, Phase
+from engine.games.coins.state import CREDIT, DECK, OVER, CoinsState, N, Phase
 
 _TURN_SETS = tuple(frozenset((seat,)) for seat in range(N))
 _NOBODY: frozenset[int] = frozenset()
@@ -61,27 +62,30 @@ class Coins(Replays):
 
     def to_act(self, state: CoinsState) -> frozenset[int]:
         """The seat whose turn it is."""
-        return _NOBODY if state.phase is Phase.OVER else _TURN_SETS[state.turn]
+        return _NOBODY if state.phase is OVER else _TURN_SETS[state.turn]
 
-    def legal_actions(self, state: CoinsState, seat: int) -> list[Action]:
-        """Any card in hand, for the seat on turn (RULES.md §3.2: no duty to follow suit)."""
-        return phases.legal_actions(state, seat)
-
-    def apply(self, state: CoinsState, seat: int, action: Action) -> tuple[CoinsState, list[Event]]:
-        """Play a card; raises IllegalAction."""
-        return phases.apply(state, seat, action)
+    # The AI's hot path calls these once a move: the rules functions themselves, no wrapper between.
+    legal_actions = staticmethod(phases.legal_actions)
+    apply = staticmethod(phases.apply)
+    outcome = staticmethod(view.outcome)
 
     def view(self, state: CoinsState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know: its own hand, the trick, counts and scores (RULES.md §3.4)."""
         return view.view(state, seat)
 
-    def outcome(self, state: CoinsState) -> Outcome | None:
-        """Scores and placements once someone has reached the target."""
-        return view.outcome(state)
-
     def hidden_cards(self, state: CoinsState, seat: int | None) -> frozenset[str]:
         """The cards in the other seats' hands."""
         return view.hidden_cards(state, seat)
+
+    def snapshot(self, state: CoinsState) -> dict[str, Any]:
+        """The state as JSON-ready data for the store (hidden cards included: never for a view)."""
+        return snapshots.snapshot(self.name, state)
+
+    def restore(self, options: Mapping[str, Any] | CoinsOptions | None, players: int, seed: str,
+                data: Mapping[str, Any]) -> CoinsState:
+        """The state ``snapshot`` wrote, at a table of these options, players and seed; raises BadSnapshot."""
+        snapshots.check_players(N, players, self.title)
+        return snapshots.restore(self.name, CoinsState, data, self.parse_options(options), seed)
 
 
 GAME = Coins()

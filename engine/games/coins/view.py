@@ -7,22 +7,22 @@ from typing import Any
 from engine.core.rules import Outcome, placements_by
 from engine.core.settings import options_dict
 from engine.games.coins.phases import legal_actions
-from engine.games.coins.state import CREDIT, DECK, SUIT_CYCLE, CoinsState, N, Phase
+from engine.games.coins.state import CREDIT, DECK, OVER, SUIT_CYCLE, CoinsState, N
 
 NAME = "coins"
 TITLE = "Coins"
 
 
 def outcome(state: CoinsState) -> Outcome | None:
-    """Scores and placements once someone has reached the target."""
-    if state.phase is not Phase.OVER:
+    """Scores and placements once someone has reached the target, else None."""
+    if state.phase is not OVER:
         return None
     return Outcome(state.scores, placements_by(state.scores))
 
 
 def view(state: CoinsState, seat: int | None) -> dict[str, Any]:
     """Its own hand, the trick, counts and scores (RULES.md §3.4); None is a spectator."""
-    over = state.phase is Phase.OVER
+    over = state.phase is OVER
     result = outcome(state)
     out: dict[str, Any] = {
         "game": NAME,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core import snapshots
 from engine.core.errors import BadOptions, RefusalCode
 from engine.core.events import Event
 from engine.core.rules import Action, Outcome, Replays
@@ -14,7 +15,7 @@ from engine.games.kings_corner.deal import new_hand
 from engine.games.kings_corner.options import MAX_PLAYERS, SETTINGS, KingsOptions
 from engine.games.kings_corner.phases import apply_action, legal_actions
 from engine.games.kings_corner.scoring import outcome
-from engine.games.kings_corner.state import JSON, KingsState, Phase, evolve
+from engine.games.kings_corner.state import JSON, OVER, KingsState, evolve
 from engine.games.kings_corner.view import NAME, TITLE, hidden_cards, view
 
 MIN_PLAYERS = 2
@@ -29,6 +30,8 @@ def _public(events: list[Event]) -> list[JSON]:
 
 def remember(old: KingsState, new: KingsState, events: list[Event]) -> KingsState:
     """``new`` with the recent public events: the last finished turn and the current one so far."""
+    if len(events) == 1 and events[0].to is None and events[0].data["type"] not in _BOUNDARIES:
+        return evolve(new, this_turn=(*old.this_turn, events[0].data))  # one card played: the common case
     shown = _public(events)
     dealt = [i for i, e in enumerate(shown) if e["type"] == "hand_over"]
     if dealt and new.hand_no != old.hand_no:
@@ -76,11 +79,9 @@ class KingsCorner(Replays):
 
     def to_act(self, state: KingsState) -> frozenset[int]:
         """The seat whose turn it is."""
-        return _NOBODY if state.phase is Phase.OVER else _TURN_SETS[state.turn]
+        return _NOBODY if state.phase is OVER else _TURN_SETS[state.turn]
 
-    def legal_actions(self, state: KingsState, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now."""
-        return list(legal_actions(state, seat))
+    legal_actions = staticmethod(legal_actions)  # the rules function itself: the AI's hot path
 
     def apply(self, state: KingsState, seat: int, action: Action) -> tuple[KingsState, list[Event]]:
         """The next state and what happened; raises IllegalAction."""
@@ -98,6 +99,17 @@ class KingsCorner(Replays):
     def hidden_cards(self, state: KingsState, seat: int | None) -> frozenset[str]:
         """The other seats' hands and the stock."""
         return hidden_cards(state, seat)
+
+    def snapshot(self, state: KingsState) -> dict[str, Any]:
+        """The state as JSON-ready data for the store (hidden cards included: never for a view)."""
+        return snapshots.snapshot(self.name, state)
+
+    def restore(self, options: Mapping[str, Any] | KingsOptions | None, players: int, seed: str,
+                data: Mapping[str, Any]) -> KingsState:
+        """The state ``snapshot`` wrote, at a table of these options, players and seed; raises BadSnapshot."""
+        state = snapshots.restore(self.name, KingsState, data, self.parse_options(options), seed)
+        snapshots.check_players(state.n, players, TITLE)
+        return state
 
 
 GAME = KingsCorner()

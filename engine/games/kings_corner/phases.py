@@ -7,6 +7,8 @@ exactly what those checks allow, with masks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.core.cards import Card, cards_in
 from engine.core.events import Event, public
 from engine.core.rules import Action
@@ -34,7 +36,7 @@ from engine.games.kings_corner.checks import check_action
 from engine.games.kings_corner.deal import begin_turn, draw, drew_event
 from engine.games.kings_corner.options import KingsOptions
 from engine.games.kings_corner.scoring import end_hand
-from engine.games.kings_corner.state import NOBODY, KingsState, Phase, evolve
+from engine.games.kings_corner.state import ACTING, MUST_PLAY, NOBODY, OVER, KingsState, Phase, evolve
 
 CORNER_ORDER = (4, 5, 6, 7)  # NE, SE, SW, NW
 
@@ -43,7 +45,7 @@ CORNER_ORDER = (4, 5, 6, 7)  # NE, SE, SW, NW
 
 def card_actions(piles: Piles, options: KingsOptions, card: Card) -> list[ActionDict]:
     """Every way to play ``card`` from hand on this board (A1, A2, A3)."""
-    out = [BUILD[card][i] for i, pile in enumerate(piles) if pile and FITS_ON[pile[-1]] >> card & 1]
+    out: list[ActionDict] = [BUILD[card][i] for i, pile in enumerate(piles) if pile and FITS_ON[pile[-1]] >> card & 1]
     king = is_king(card)
     if king:
         out.extend(PLACE_KING[card][c] for c in CORNER_ORDER if not piles[c])
@@ -56,13 +58,7 @@ def legal_actions(state: KingsState, seat: int) -> list[ActionDict]:
     """Every action ``seat`` may take now (§3.3 ACTING, or the drawn card during draw_until_playable)."""
     if seat != state.turn:
         return []
-    match state.phase:
-        case Phase.ACTING:
-            return _legal_acting(state, seat)
-        case Phase.MUST_PLAY:
-            return _legal_must_play(state, seat)
-        case Phase.OVER:
-            return []
+    return _LEGAL[state.phase](state, seat)
 
 
 def _legal_must_play(state: KingsState, seat: int) -> list[ActionDict]:
@@ -70,40 +66,60 @@ def _legal_must_play(state: KingsState, seat: int) -> list[ActionDict]:
 
 
 def _legal_acting(state: KingsState, seat: int) -> list[ActionDict]:
+    # The AI's hot path: masks first, so only spaces and cards that can take part are looked at.
     opts = state.options
     piles = state.piles
     hand = state.hands[seat]
+    tops = [pile[-1] if pile else -1 for pile in piles]
     out: list[ActionDict] = []
-    for i, pile in enumerate(piles):
-        if pile:
-            out.extend(BUILD[c][i] for c in cards_in(FITS_ON[pile[-1]] & hand))
+    for i, top in enumerate(tops):
+        if top >= 0:
+            fit = FITS_ON[top] & hand
+            if fit:
+                out += [BUILD[c][i] for c in cards_in(fit)]
     kings = hand & KING_MASK
     if kings:
-        empty = [c for c in CORNER_ORDER if not piles[c]]
+        empty = [c for c in CORNER_ORDER if tops[c] < 0]
         for king in cards_in(kings):
-            out.extend(PLACE_KING[king][c] for c in empty)
+            out += [PLACE_KING[king][c] for c in empty]
     fillable = hand if opts.king_on_empty_side else hand & ~KING_MASK
-    for side in range(4):
-        if not piles[side]:
-            out.extend(FILL_SIDE[c][side] for c in cards_in(fillable))
+    if fillable and (tops[0] < 0 or tops[1] < 0 or tops[2] < 0 or tops[3] < 0):
+        cards = cards_in(fillable)
+        for side in range(4):
+            if tops[side] < 0:
+                out += [FILL_SIDE[c][side] for c in cards]
+    fits_some_top = 0
+    for top in tops:
+        if top >= 0:
+            fits_some_top |= FITS_ON[top]
+    movable = opts.layout_kings == "movable"
     for src in range(4):
-        pile = piles[src]
-        if pile:
-            bottom = pile[0]
-            out.extend(MOVE_PILE[src][dst] for dst in range(8)
-                       if dst != src and piles[dst] and FITS_ON[piles[dst][-1]] >> bottom & 1)
-            if opts.layout_kings == "movable" and KING_MASK >> bottom & 1:
-                out.extend(MOVE_KING_PILE[src][c] for c in CORNER_ORDER if not piles[c])
+        if tops[src] < 0:
+            continue
+        bottom = piles[src][0]
+        if fits_some_top >> bottom & 1:
+            out += [MOVE_PILE[src][dst] for dst in range(8)
+                    if dst != src and tops[dst] >= 0 and FITS_ON[tops[dst]] >> bottom & 1]
+        if movable and KING_MASK >> bottom & 1:
+            out += [MOVE_KING_PILE[src][c] for c in CORNER_ORDER if tops[c] < 0]
     if not (kings and opts.king_compulsory):
         out.append(END_TURN)
     return out
 
 
+# One _legal_<phase> per phase, behind a table (a dict, not a match: see state.ACTING).
+_LEGAL: dict[Phase, Callable[[KingsState, int], list[ActionDict]]] = {
+    Phase.ACTING: _legal_acting,
+    Phase.MUST_PLAY: _legal_must_play,
+    Phase.OVER: lambda state, seat: [],
+}
+
+
 def idle_action(state: KingsState, seat: int) -> ActionDict | None:
     """The next action of an automatic turn end for an absent player (§6 K-D17), or None if not their turn."""
-    if seat != state.turn or state.phase is Phase.OVER:
+    if seat != state.turn or state.phase is OVER:
         return None
-    if state.phase is Phase.MUST_PLAY:
+    if state.phase is MUST_PLAY:
         return card_actions(state.piles, state.options, state.pending)[0]
     kings = state.hands[seat] & KING_MASK
     if kings and state.options.king_compulsory:
@@ -140,13 +156,13 @@ def _play(state: KingsState, seat: int, card: Card, space: int, data: dict[str, 
     if not hand:
         # §3.3 going out: the hand ends at once, with no end-of-turn draw (K-D11).
         events.append(public({"type": "went_out", "seat": seat}))
-        return end_hand(evolve(st, phase=Phase.ACTING, pending=NOBODY, went_out=seat), events), events
-    if state.phase is Phase.MUST_PLAY:
+        return end_hand(evolve(st, phase=ACTING, pending=NOBODY, went_out=seat), events), events
+    if state.phase is MUST_PLAY:
         # §3.3 TURN_END, draw_until_playable: after the drawn card is played, one more draw ends the turn.
         hands, stock, drawn = draw(st.hands, st.stock, seat, 1)
         if drawn:
             events.append(drew_event(seat, drawn, len(stock)))
-        st = evolve(st, phase=Phase.ACTING, pending=NOBODY, hands=hands, stock=stock)
+        st = evolve(st, phase=ACTING, pending=NOBODY, hands=hands, stock=stock)
         return _finish_turn(st, seat, events), events
     return st, events
 
@@ -200,7 +216,7 @@ def _end_turn(state: KingsState, seat: int) -> tuple[KingsState, list[Event]]:
                 hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
                 state = evolve(state, hands=hands, stock=stock)
             if found != NOBODY:
-                return evolve(state, phase=Phase.MUST_PLAY, pending=found), events
+                return evolve(state, phase=MUST_PLAY, pending=found), events
     return _finish_turn(state, seat, events), events
 
 

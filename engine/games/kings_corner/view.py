@@ -10,7 +10,7 @@ from engine.games.kings_corner.board import DECK, piles_dict, text
 from engine.games.kings_corner.options import SETTINGS
 from engine.games.kings_corner.phases import legal_actions
 from engine.games.kings_corner.scoring import outcome
-from engine.games.kings_corner.state import KingsState, Phase
+from engine.games.kings_corner.state import MUST_PLAY, OVER, KingsState
 
 NAME = "kings_corner"
 TITLE = "Kings in the Corner"
@@ -18,7 +18,7 @@ TITLE = "Kings in the Corner"
 
 def view(state: KingsState, seat: int | None) -> dict[str, Any]:
     """Every pile card by card, counts of hands and stock, scores, the turn; the seat's own hand and moves."""
-    over = state.phase is Phase.OVER
+    over = state.phase is OVER
     result = outcome(state)
     out: dict[str, Any] = {
         "game": NAME,
@@ -38,7 +38,7 @@ def view(state: KingsState, seat: int | None) -> dict[str, Any]:
         "hand_counts": [h.bit_count() for h in state.hands],
         "played_this_turn": state.played,
         "idle_streak": state.idle_streak,
-        "drawn_card_to_play": state.phase is Phase.MUST_PLAY,
+        "drawn_card_to_play": state.phase is MUST_PLAY,
         "collected": list(state.collected),
         "totals": list(state.totals),
         "penalties": list(state.penalties),
@@ -53,7 +53,7 @@ def view(state: KingsState, seat: int | None) -> dict[str, Any]:
     if seat is not None and 0 <= seat < state.n:
         out["hand"] = DECK.texts(state.hands[seat])
         out["legal"] = [dict(a) for a in legal_actions(state, seat)]
-        out["must_play"] = text(state.pending) if state.phase is Phase.MUST_PLAY and seat == state.turn else None
+        out["must_play"] = text(state.pending) if state.phase is MUST_PLAY and seat == state.turn else None
     return out
 
 

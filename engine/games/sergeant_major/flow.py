@@ -7,10 +7,11 @@ next phase where someone must act (RULES.md §3.2, §5).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
 
 from engine.core.cards import Mask, cards_in
 from engine.core.events import Event, private, public
+from engine.core.records import replacer
 from engine.games.sergeant_major.deal import Dealt, deal_cards, dealt_events, position_targets
 from engine.games.sergeant_major.exchange import (
     exchange_events,
@@ -87,9 +88,9 @@ def bid_won(state: SMState, winner: int, bid: int, events: list[Event]) -> SMSta
     return to_exchange(evolve(state, match=match, deal=deal), events)
 
 
-def evolve_match(match: Match, **changes: object) -> Match:
-    """A copy of the match record with some fields changed."""
-    return replace(match, **changes)  # type: ignore[arg-type]
+# evolve_match(match, **changes) and evolve_deal(deal, **changes): copies with some fields changed
+evolve_match: Callable[..., Match] = replacer(Match)
+evolve_deal: Callable[..., Deal] = replacer(Deal)
 
 
 def to_exchange(state: SMState, events: list[Event]) -> SMState:
@@ -153,7 +154,7 @@ def take_kitty(state: SMState, events: list[Event]) -> SMState:
         for giver, shown in shows:
             known[giver] |= shown
             revealed[giver] |= shown
-        deal = _from(deal, known=tuple(known), revealed=tuple(revealed))
+        deal = evolve_deal(deal, known=tuple(known), revealed=tuple(revealed))
         events.extend(reveal_events(shows, d))
     return evolve(state, hands=hands, deal=deal)
 
@@ -260,9 +261,4 @@ def end_hand(state: SMState, events: list[Event]) -> SMState:
 
 
 def _deal(state: SMState, **changes: object) -> Deal:
-    return _from(state.deal, **changes)
-
-
-def _from(deal: Deal, **changes: object) -> Deal:
-    return replace(deal, **changes)  # type: ignore[arg-type]
-
+    return evolve_deal(state.deal, **changes)

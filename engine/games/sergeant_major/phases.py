@@ -6,8 +6,6 @@ the action function then moves the state on through ``flow``.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.core.cards import Mask, cards_in
 from engine.core.errors import IllegalAction, RefusalCode, listed
 from engine.core.events import Event, private, public
@@ -57,7 +55,7 @@ def _next_active(passed: int, seat: int) -> int:
 def bid(state: SMState, seat: int, tricks: int, events: list[Event]) -> SMState:
     """Bid ``tricks``; a 16 or two passes behind the bid end the auction."""
     events.append(public({"type": "bid", "seat": seat, "tricks": tricks}))
-    deal = replace(state.deal, bid_high=tricks, bid_by=seat)
+    deal = flow.evolve_deal(state.deal, bid_high=tricks, bid_by=seat)
     state = evolve(state, deal=deal)
     others_out = all(deal.passed >> s & 1 for s in range(N) if s != seat)
     if tricks == MAX_BID or others_out:
@@ -75,7 +73,7 @@ def pass_bid(state: SMState, seat: int, events: list[Event]) -> SMState:
     by = state.deal.bid_by
     if by >= 0 and active == [by]:
         return flow.bid_won(state, by, state.deal.bid_high, events)
-    return evolve(state, deal=replace(state.deal, passed=passed), turn=_next_active(passed, seat))
+    return evolve(state, deal=flow.evolve_deal(state.deal, passed=passed), turn=_next_active(passed, seat))
 
 
 # §4 the exchange ------------------------------------------------------------------
@@ -105,12 +103,12 @@ def give(state: SMState, seat: int, cards: Mask, events: list[Event]) -> SMState
         known = list(state.deal.known)
         known[giver] |= cards
         known[receiver] |= cards
-        deal = replace(state.deal, escrow=(*state.deal.escrow, (giver, receiver, cards)), known=tuple(known))
+        deal = flow.evolve_deal(state.deal, escrow=(*state.deal.escrow, (giver, receiver, cards)), known=tuple(known))
         events.extend(exchange_events(giver, receiver, cards, None))
         state = evolve(state, deal=deal, hands=set_at(state.hands, giver, state.hands[giver] & ~cards))
     else:
         state = flow.make_exchange(state, giver, receiver, cards, events)
-    state = evolve(state, deal=replace(state.deal, transfers=rest))
+    state = evolve(state, deal=flow.evolve_deal(state.deal, transfers=rest))
     if rest:
         return evolve(state, turn=rest[0][0])
     return flow.to_trump(state, events)
@@ -129,15 +127,15 @@ def check_call(state: SMState, seat: int, call: str) -> None:
 def call(state: SMState, seat: int, what: str, events: list[Event]) -> SMState:
     """Make an alternate call; misère turns the targets into maxima (§5.3)."""
     used = set_at(state.match.calls_used, seat, state.match.calls_used[seat] | 1 << CALLS.index(what))
-    match = replace(state.match, calls_used=used)
+    match = flow.evolve_match(state.match, calls_used=used)
     deal = state.deal
     if what in SUITS:
-        deal = replace(deal, call=what, trump=SUITS.index(what))
+        deal = flow.evolve_deal(deal, call=what, trump=SUITS.index(what))
     elif what == "misere":
         maxima = tuple(MISERE_MAX[position(state.match.dealer, s)] for s in range(N))
-        deal = replace(deal, call=what, targets=maxima)
+        deal = flow.evolve_deal(deal, call=what, targets=maxima)
     else:
-        deal = replace(deal, call=what)
+        deal = flow.evolve_deal(deal, call=what)
     events.append(public({"type": "called", "seat": seat, "call": what, "targets": list(deal.targets)}))
     state = evolve(state, match=match, deal=deal)
     if what == "misere" and state.options.misere_trump == "dealer_names":
@@ -155,7 +153,7 @@ def check_suit(suit: str) -> int:
 def name_trump(state: SMState, seat: int, suit: int, events: list[Event]) -> SMState:
     """The dealer names trump, then the hand moves on (§3.2 step 5)."""
     events.append(public({"type": "trump_named", "seat": seat, "suit": SUITS[suit]}))
-    return flow.after_trump(evolve(state, deal=replace(state.deal, trump=suit)), events)
+    return flow.after_trump(evolve(state, deal=flow.evolve_deal(state.deal, trump=suit)), events)
 
 
 # §3.2 step 6 the kitty --------------------------------------------------------------
@@ -165,7 +163,7 @@ def discard(state: SMState, seat: int, cards: Mask, events: list[Event]) -> SMSt
     events.append(private((seat,), {"type": "discarded", "seat": seat, "cards": texts(cards)},
                           {"type": "discarded", "seat": seat, "count": cards.bit_count()}))
     state = evolve(state, hands=set_at(state.hands, seat, state.hands[seat] & ~cards),
-                   deal=replace(state.deal, discards=cards))
+                   deal=flow.evolve_deal(state.deal, discards=cards))
     return flow.after_kitty(state, events)
 
 
@@ -175,7 +173,7 @@ def swap(state: SMState, seat: int, events: list[Event]) -> SMState:
     """Take the face-up card; the 2 of Diamonds lies face up, out of play."""
     taken = state.deal.face_up
     hands = set_at(state.hands, seat, state.hands[seat] & ~(1 << TWO_DIAMONDS) | taken)
-    deal = replace(state.deal, face_up=1 << TWO_DIAMONDS, public_known=state.deal.public_known | taken)
+    deal = flow.evolve_deal(state.deal, face_up=1 << TWO_DIAMONDS, public_known=state.deal.public_known | taken)
     events.append(public({"type": "swapped", "seat": seat, "took": texts(taken)[0], "gave": TEXT[TWO_DIAMONDS]}))
     return flow.start_play(evolve(state, hands=hands, deal=deal), events)
 

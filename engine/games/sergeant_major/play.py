@@ -10,7 +10,7 @@ from engine.core.errors import IllegalAction, RefusalCode
 from engine.core.events import Event, public
 from engine.core.tricks import played_events, winner_index, without_card
 from engine.games.sergeant_major import flow
-from engine.games.sergeant_major.state import DECK, SUIT_MASK, TEXT, WIDTH, N, Phase, SMState
+from engine.games.sergeant_major.state import DECK, PLAY, SUIT_MASK, TEXT, WIDTH, N, SMState, new_state
 
 PLAYED = played_events(DECK, N)
 _GAME_END_TRICKS = {"twelve_tricks": 12, "all_sixteen": 16}
@@ -40,8 +40,8 @@ def play(state: SMState, seat: int, card: Card) -> tuple[SMState, list[Event]]:
     trick = (*state.trick, (seat, card))
     events = [PLAYED[seat][card]]
     if len(trick) < N:
-        return SMState(
-            state.options, state.seed, Phase.PLAY, state.match, state.deal, hands, (seat + 1) % N, trick,
+        return new_state(
+            state.options, state.seed, PLAY, state.match, state.deal, hands, (seat + 1) % N, trick,
             state.trick_no, state.tricks, state.won, state.first_up, state.last_trick,
         ), events
     return _finish_trick(state, hands, trick, events)
@@ -63,8 +63,8 @@ def _finish_trick(
     events.append(public({"type": "trick_won", "seat": w, "trick_no": trick_no, "tricks": tricks}))
     opts = state.options
     rules = opts.rules
-    new = SMState(
-        opts, state.seed, Phase.PLAY, state.match, deal, hands, w, (), trick_no, tuple(tricks),
+    new = new_state(
+        opts, state.seed, PLAY, state.match, deal, hands, w, (), trick_no, tuple(tricks),
         state.won | 1 << cards[0] | 1 << cards[1] | 1 << cards[2], first_up, trick,
     )
     # §3.2 end check after every trick (and §5.7, §5.8); §6 SM-D5: at once, the rest is not played
