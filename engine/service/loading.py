@@ -20,7 +20,8 @@ from typing import Any
 from engine import games
 from engine.core.errors import Refusal, RefusalCode
 from engine.core.events import Event, public
-from engine.core.rules import Outcome, replay
+from engine.core.rules import Outcome, replay, replay_after
+from engine.core.snapshots import BadSnapshot
 from engine.service import ratings
 from engine.service.autoplay import Autoplay
 from engine.service.bus import MemoryBus, Update
@@ -34,6 +35,7 @@ from engine.store.rows import Finish, SeatResult, TableRow
 log = logging.getLogger("engine.service.tables")
 HEAL_EVERY = 10.0  # seconds between the supervisor's rounds
 MAX_LOADED = 5000  # tables kept in memory; idle ones beyond this are unloaded, least recently used first
+SNAPSHOT_EVERY = 256  # moves between two snapshots of a game's state: reviving replays at most this many
 
 
 def with_standins(meta: Mapping[str, Any], standins: Iterable[int]) -> dict[str, Any]:
@@ -85,12 +87,25 @@ class LoadedTables:
         return table.snapshot() if table is not None else None
 
     async def _revive(self, row: TableRow) -> LiveTable:
+        """A table as stored: its state rebuilt from its latest snapshot (if any) and the moves after it."""
         game = games.get(row.game)
         table = LiveTable(row, game, game.parse_options(row.options))
-        if row.status in ("playing", "finished"):
-            log_entries = await self.store.load_actions(row.id)
-            table.state = replay(game, table.options, row.size, row.seed, [(a.seat, a.action) for a in log_entries])
-            table.seq = len(log_entries)
+        if row.status not in ("playing", "finished"):
+            return table
+        found = await self.store.load_snapshot(row.id)
+        if found is not None:
+            seq, data = found
+            try:
+                after = await self.store.load_actions(row.id, after=seq)
+                table.state = replay_after(game, table.options, row.size, row.seed, data,
+                                           [(a.seat, a.action) for a in after])
+                table.seq = seq + len(after)
+                return table
+            except BadSnapshot:
+                log.warning("the snapshot of table %s does not fit this version; replaying its whole log", row.id)
+        log_entries = await self.store.load_actions(row.id)
+        table.state = replay(game, table.options, row.size, row.seed, [(a.seat, a.action) for a in log_entries])
+        table.seq = len(log_entries)
         return table
 
     async def _table(self, table_id: str) -> LiveTable:

@@ -14,7 +14,7 @@ from typing import Any
 from engine.core.errors import MalformedAction, Refusal, RefusalCode
 from engine.core.events import Event, for_seat, public
 from engine.service.live import LiveTable
-from engine.service.loading import with_standins
+from engine.service.loading import SNAPSHOT_EVERY, with_standins
 from engine.service.sharing import SharedTables
 from engine.service.table_settings import check_action_shape
 from engine.store.rows import LoggedAction
@@ -84,6 +84,8 @@ class Moves(SharedTables):
             await self._reload(table)
             raise
         table.row, table.state, table.seq = row, state, entry.seq
+        if outcome is None and entry.seq % SNAPSHOT_EVERY == 0:
+            await self.store.save_snapshot(table.id, entry.seq, table.game.snapshot(state))
         if outcome is None:
             self._arm(table)
             self._publish(table, "moved", events)

@@ -39,6 +39,7 @@ from engine.store.schema import (
     rematches,
     results,
     seats,
+    snapshots,
     tables,
     users,
 )
@@ -506,6 +507,24 @@ class Store:
                 if result and seat in json.loads(result).get("winners", []):
                     entry["won"] += 1
         return out
+
+    # snapshots ----------------------------------------------------------------
+
+    async def save_snapshot(self, table_id: str, seq: int, data: dict[str, Any]) -> None:
+        """Keep the state at ``seq`` as the table's snapshot (replacing an older one)."""
+
+        async def work(conn: Any) -> None:
+            await conn.execute(snapshots.delete().where(snapshots.c.table_id == table_id))
+            await conn.execute(insert(snapshots).values(table_id=table_id, seq=seq, data=json.dumps(data)))
+
+        await self._write(work)
+
+    async def load_snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
+        """The table's latest snapshot as (seq, data), or None."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                select(snapshots.c.seq, snapshots.c.data).where(snapshots.c.table_id == table_id))).first()
+        return None if row is None else (int(row.seq), json.loads(row.data))
 
     # languages ----------------------------------------------------------------
 

@@ -144,3 +144,13 @@ chat_languages = Table(
     Column("set_by", BigInteger, nullable=True),
     Column("updated_at", Float, nullable=False),
 )
+
+# The latest snapshot of a game's state (hidden cards included: it never leaves the store), written every
+# so many moves, so reviving a long game replays only the moves after it.
+snapshots = Table(
+    "snapshots",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+)

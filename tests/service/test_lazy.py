@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+import pytest
 
 from engine.service.tables import TableService
 from tests.service.conftest import StoreFactory
@@ -100,3 +103,32 @@ async def test_memory_stays_bounded_when_many_tables_are_touched_once_each(store
         assert (await service.info(table_id)).id == table_id
         assert len(service.tables()) <= 20
     await service.close()
+
+
+async def test_a_long_game_revives_from_its_snapshot_and_the_moves_after_it(
+    store_factory: StoreFactory, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("engine.service.moves.SNAPSHOT_EVERY", 5)
+    first = TableService(await store_factory(), heal_every=None)
+    await first.start()
+    table_id = await started_coins(first)
+    await play_out(first, table_id, moves=12)
+    before = {user: await first.view(table_id, user) for user in (ANN, BOB, CAT, None)}
+    await first.close()
+
+    store = await store_factory()
+    found = await store.load_snapshot(table_id)
+    assert found is not None and found[0] == 10  # the latest snapshot, two moves before the end of the log
+    replayed: list[int] = []
+    real_load = store.load_actions
+
+    async def watch(table: str, after: int = 0) -> list[Any]:
+        replayed.append(after)
+        return await real_load(table, after)
+
+    store.load_actions = watch  # type: ignore[method-assign]
+    second = TableService(store, heal_every=None)
+    await second.start()
+    after = {user: await second.view(table_id, user) for user in (ANN, BOB, CAT, None)}
+    assert after == before and replayed == [10]  # only the two moves after the snapshot were read
+    await second.close()
