@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import { languageSelect, settleLanguage } from "./language.js";
 import { Api } from "./net.js";
 import { installSprite } from "./cards.js";
-import { TableScreen, gameTitle, seatLabel } from "./table.js";
+import { TableScreen, gameTitle, seatLabel, tableTitle } from "./table.js";
 import { optionLabel, valueLabel } from "./lobby.js";
 import { homeTabs } from "./tabs.js";
 import { ReplayScreen, replayFromStart } from "./replay.js";
@@ -224,7 +224,7 @@ class App {
     if (!open.length) return;
     list.append(h("h2", { text: t("your_tables") }), h("ul", { class: "tables" }, open.map((x) => h("li", {},
       h("button", { class: "table-link", type: "button", onclick: () => this.openTable(x.id) },
-        h("span", { class: "pname", text: gameTitle(x.game, x.title) }),
+        h("span", { class: "pname", text: tableTitle(x, this.config.games) }),
         h("span", { class: "hint", text: `${t(`status_${x.status}`)} · ${x.seats.map((s) => seatLabel(s) || "–").join(", ")}` }))))));
   }
 

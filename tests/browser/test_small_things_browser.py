@@ -1,0 +1,59 @@
+"""The small things players notice: the title names the variant, options that do not apply are hidden, Your tables
+marks your turn, sound off until one tap, and the Kings in the Corner score sheet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Locator, Page, expect
+
+from tests.browser.conftest import PHONE, Phone, Server, open_phone, screenshot_path
+
+SEED = "5a11" * 16
+SMALL = {"width": 360, "height": 640}
+
+
+def user(n: int) -> dict[str, Any]:
+    """A Telegram user speaking English."""
+    return {"id": 5700 + n, "first_name": "Ann", "language_code": "en"}
+
+
+async def new_table(server: Server, game: str, uid: int, options: dict[str, Any] | None = None, *,
+                    start: bool = True) -> str:
+    """A table of ``game`` hosted by ``uid`` with AI players in the other seats, started unless ``start`` is off."""
+    info = await server.service.create_table(game, uid, "Ann", options or {}, seed=SEED)
+    for _ in range(info.size - 1):
+        await server.service.add_ai(info.id, uid)
+    if start:
+        await server.service.start_game(info.id, uid)
+    return info.id
+
+
+async def shoot(page: Page, name: str, focus: Locator | None = None) -> None:
+    """Screenshots of the page at 390×844 and at 360×640, scrolled to ``focus`` when given."""
+    for size in (PHONE, SMALL):
+        await page.set_viewport_size(size)
+        if focus is not None:
+            await focus.scroll_into_view_if_needed()
+        await page.screenshot(path=str(screenshot_path(f"{name}-{size['width']}x{size['height']}.png")))
+    await page.set_viewport_size(PHONE)
+
+
+async def test_title_names_the_sergeant_major_variant(browser: Any, server: Server) -> None:
+    table_id = await new_table(server, "sergeant_major", 5701, {"variant": "nine_five_two"})
+    phone: Phone = await open_phone(browser, server, user(1), start_param=table_id)
+    page = phone.page
+    title = page.locator(".topbar .title")
+    await expect(title.locator(".title-game")).to_have_text("Sergeant Major")
+    await expect(title.locator(".title-variant")).to_have_text("9-5-2")
+    await expect(page.locator(".table-body .hand")).to_be_visible()
+    await shoot(page, "title-sm-variant")
+    kings_id = await new_table(server, "kings_corner", 5701, {"scoring": "penalty", "penalty_limit": 50})
+    await page.goto(f"{server.url}/?table={kings_id}")
+    await expect(title.locator(".title-game")).to_have_text("Kings in the Corner")
+    await expect(title.locator(".title-variant")).to_have_text("Penalty points to 50")
+    await page.evaluate("window.Telegram.WebApp.BackButton.handler()")
+    items = page.locator(".my-tables .table-link .pname")
+    await expect(items).to_have_text(["Kings in the Corner · Penalty points to 50", "Sergeant Major · 9-5-2"])
+    await shoot(page, "your-tables-titles", page.locator(".my-tables"))
+    assert phone.errors == []
