@@ -31,6 +31,7 @@ from aiohttp import web
 
 from engine import games
 from engine.core.errors import Refusal, RefusalCode, listed
+from engine.core.settings import Setting
 from engine.i18n import gettext_for, negotiate, refusal_text
 from engine.service.live import TableInfo
 from engine.service.tables import TableService
@@ -191,6 +192,14 @@ async def lobby_op(
     raise Refusal(RefusalCode.UNKNOWN_OPERATION, op=str(op), ops=listed(LOBBY_OPS))
 
 
+def describe_setting(setting: Setting) -> dict[str, Any]:
+    """A setting for option pickers; ``applies_to`` lists the variants it is for, when not all of them."""
+    out = setting.describe(setting.default)
+    if setting.applies_to is not None:
+        out["applies_to"] = list(setting.applies_to)
+    return out
+
+
 def describe_games() -> list[dict[str, Any]]:
     """Every game that can be played, with its settings for option pickers."""
     out = []
@@ -202,7 +211,7 @@ def describe_games() -> list[dict[str, Any]]:
             continue
         out.append({
             "name": game.name, "title": game.title, "min_players": game.min_players,
-            "max_players": game.max_players, "settings": [s.describe(s.default) for s in game.settings],
+            "max_players": game.max_players, "settings": [describe_setting(s) for s in game.settings],
         })
     return out
 

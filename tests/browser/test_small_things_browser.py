@@ -57,3 +57,36 @@ async def test_title_names_the_sergeant_major_variant(browser: Any, server: Serv
     await expect(items).to_have_text(["Kings in the Corner · Penalty points to 50", "Sergeant Major · 9-5-2"])
     await shoot(page, "your-tables-titles", page.locator(".my-tables"))
     assert phone.errors == []
+
+
+async def test_options_that_do_not_apply_to_the_variant_are_hidden(browser: Any, server: Server) -> None:
+    phone = await open_phone(browser, server, user(2))
+    page = phone.page
+    await page.locator("#game-select").select_option("sergeant_major")
+    removed, win_score = page.locator("#opt-removed_card"), page.locator("#opt-win_score")
+    # RULES.md §2.2: classic takes no removed card and no winning score; 6-3-8 removes a card
+    await expect(removed).to_be_hidden()
+    await expect(win_score).to_be_hidden()
+    await expect(page.locator("#opt-kitty_order")).to_be_visible()
+    await page.locator("#opt-variant").select_option("six_three_eight")
+    await expect(removed).to_be_visible()
+    await expect(page.locator("#opt-kitty_order")).to_be_hidden()
+    await removed.select_option("2-hearts")
+    await shoot(page, "new-game-applying-options", page.locator("#opt-removed_card"))
+    await page.locator(".create-btn").tap()
+    await expect(page.locator(".lobby")).to_be_visible()
+    table_id = await page.locator(".table-screen").get_attribute("data-table")
+    assert table_id
+    info = await server.service.info(table_id)
+    assert (info.options["variant"], info.options["removed_card"]) == ("six_three_eight", "2-hearts")
+    options = page.locator(".lobby .options")
+    await expect(options.locator('select[name="removed_card"]')).to_be_visible()
+    await expect(options.locator('select[name="kitty_order"]')).to_have_count(0)
+    # the host picks 9-5-2: the removed card stops applying (and goes back to its default), the winning score shows
+    await options.locator('select[name="variant"]').select_option("nine_five_two")
+    await expect(options.locator('select[name="win_score"]')).to_be_visible()
+    await expect(options.locator('select[name="removed_card"]')).to_have_count(0)
+    info = await server.service.info(table_id)
+    assert (info.options["variant"], info.options["removed_card"]) == ("nine_five_two", "2-clubs")
+    await shoot(page, "lobby-applying-options", options)
+    assert phone.errors == []
