@@ -14,8 +14,8 @@ Tables leave in the web's form (``webapp.public``): seat names and opaque handle
 host as ``host_seat``, never a Telegram user id or chat id.
 
 ``GET /api/me?limit=20&before=<table id>`` lists the caller's open tables newest first,
-``limit`` (1 to 50, default 20) at a time; ``next`` in the answer is the ``before`` of
-the next page, or null on the last one.
+``limit`` (1 to 50, default 20) at a time, each with the caller's own seat as ``you``;
+``next`` in the answer is the ``before`` of the next page, or null on the last one.
 """
 
 from __future__ import annotations
@@ -266,7 +266,7 @@ async def me(request: web.Request) -> web.Response:
     public = request.app[PUBLIC]
     return web.json_response({
         "user": user.as_dict(),
-        "tables": [public.table(info) for info in page[:limit]],
+        "tables": [public.own_table(info, user.id) for info in page[:limit]],
         "next": page[limit - 1].id if len(page) > limit else None,
     })
 

@@ -90,3 +90,24 @@ async def test_options_that_do_not_apply_to_the_variant_are_hidden(browser: Any,
     assert (info.options["variant"], info.options["removed_card"]) == ("nine_five_two", "2-clubs")
     await shoot(page, "lobby-applying-options", options)
     assert phone.errors == []
+
+
+async def test_your_tables_marks_the_tables_waiting_for_your_move(browser: Any, server: Server) -> None:
+    ann = 5703
+    # coins.md: the seat after the dealer leads: Ann (seat 0) at the first table, Bob (seat 1) at the second
+    mine = await new_table(server, "coins", ann, {"first_dealer": "seat:2"})
+    info = await server.service.create_table("coins", ann, "Ann", {"first_dealer": "seat:0"}, seed=SEED)
+    await server.service.join(info.id, 5799, "Bob")
+    await server.service.add_ai(info.id, ann)
+    await server.service.start_game(info.id, ann)
+    assert (await server.service.info(mine)).to_act == (0,)
+    assert (await server.service.info(info.id)).to_act == (1,)
+    phone = await open_phone(browser, server, user(3))
+    page = phone.page
+    links = page.locator(".my-tables .table-link")
+    await expect(links).to_have_count(2)
+    # newest first: Bob's turn at the second table, Ann's at the first
+    await expect(links.nth(0).locator(".badge.turn")).to_have_count(0)
+    await expect(links.nth(1).locator(".badge.turn")).to_have_text("Your turn")
+    await shoot(page, "your-tables-your-turn", page.locator(".my-tables"))
+    assert phone.errors == []

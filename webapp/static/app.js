@@ -222,9 +222,12 @@ class App {
     const open = (this.tables || []).filter((x) => x.status === "lobby" || x.status === "playing");
     clear(list);
     if (!open.length) return;
+    // a table waiting for the caller's move says so
+    const myTurn = (x) => x.status === "playing" && typeof x.you === "number" && (x.to_act || []).includes(x.you);
     list.append(h("h2", { text: t("your_tables") }), h("ul", { class: "tables" }, open.map((x) => h("li", {},
-      h("button", { class: "table-link", type: "button", onclick: () => this.openTable(x.id) },
-        h("span", { class: "pname", text: tableTitle(x, this.config.games) }),
+      h("button", { class: `table-link${myTurn(x) ? " my-turn" : ""}`, type: "button", onclick: () => this.openTable(x.id) },
+        h("span", { class: "table-link-top" }, h("span", { class: "pname", text: tableTitle(x, this.config.games) }),
+          myTurn(x) ? h("span", { class: "badge turn", text: t("your_turn") }) : null),
         h("span", { class: "hint", text: `${t(`status_${x.status}`)} · ${x.seats.map((s) => seatLabel(s) || "–").join(", ")}` }))))));
   }
 
