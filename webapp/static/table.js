@@ -139,8 +139,8 @@ export class TableScreen {
   // The game's name, and under it what this table plays when that is not the game's default.
   showTitle(table) {
     const { game, variant } = titleParts(table, this.app.config && this.app.config.games);
-    clear(this.title).append(h("span", { class: "title-game", text: game }),
-      variant ? h("span", { class: "title-variant", text: variant }) : null);
+    clear(this.title).append(h("span", { class: "title-game", text: game }));
+    if (variant) this.title.append(h("span", { class: "title-variant", text: variant }));
   }
 
   // A move the timer made for an absent player is never made behind their back.
