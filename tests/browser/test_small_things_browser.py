@@ -52,6 +52,8 @@ async def test_title_names_the_sergeant_major_variant(browser: Any, server: Serv
     await page.goto(f"{server.url}/?table={kings_id}")
     await expect(title.locator(".title-game")).to_have_text("Kings in the Corner")
     await expect(title.locator(".title-variant")).to_have_text("Penalty points to 50")
+    await expect(page.locator(".kc-table")).to_be_visible()
+    await shoot(page, "title-kings-scoring")
     await page.evaluate("window.Telegram.WebApp.BackButton.handler()")
     items = page.locator(".my-tables .table-link .pname")
     await expect(items).to_have_text(["Kings in the Corner · Penalty points to 50", "Sergeant Major · 9-5-2"])
@@ -110,4 +112,53 @@ async def test_your_tables_marks_the_tables_waiting_for_your_move(browser: Any, 
     await expect(links.nth(0).locator(".badge.turn")).to_have_count(0)
     await expect(links.nth(1).locator(".badge.turn")).to_have_text("Your turn")
     await shoot(page, "your-tables-your-turn", page.locator(".my-tables"))
+    assert phone.errors == []
+
+
+# Counts the AudioContexts the page makes, and the notes it schedules, before any page script runs.
+COUNT_AUDIO = """(() => {
+  window.__audio = { contexts: 0, notes: 0 };
+  const Real = window.AudioContext;
+  window.AudioContext = class extends Real {
+    constructor(...args) { super(...args); window.__audio.contexts += 1; }
+    createOscillator() { window.__audio.notes += 1; return super.createOscillator(); }
+  };
+})();"""
+
+
+async def test_sound_starts_off_and_one_tap_turns_it_on_for_good(browser: Any, server: Server) -> None:
+    table_id = await new_table(server, "coins", 5704, {"first_dealer": "seat:2"})
+    phone = await open_phone(browser, server, user(4), start_param=table_id)
+    page = phone.page
+    await phone.context.add_init_script(COUNT_AUDIO)
+    await page.reload()
+    toggle = page.locator(".topbar .sound-btn")
+    await expect(toggle).to_have_attribute("aria-pressed", "false")
+    await expect(page.locator(".hand .card")).to_have_count(16)
+    await expect(page.locator(".topbar .title")).to_have_text("Coins")  # the game's default: no line under it
+    # it is Ann's turn (the chime's moment) and cards are on the table, yet with sound off no audio exists at all
+    assert await page.evaluate("window.__audio") == {"contexts": 0, "notes": 0}
+    assert await page.evaluate("localStorage.getItem('cardroom.sound')") is None
+    await page.locator(".hand .card").first.tap()  # a tap that is not the toggle makes no audio either
+    assert await page.evaluate("window.__audio.contexts") == 0
+    await toggle.tap()
+    await expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert await page.evaluate("localStorage.getItem('cardroom.sound')") == "on"
+    assert await page.evaluate("window.__audio.contexts") == 1
+    await page.wait_for_function("window.__audio.notes > 0")  # the tap answers with a blip
+    await shoot(page, "sound-on")
+    # a reload remembers the choice; the audio waits for the first tap on the page
+    await page.reload()
+    await expect(toggle).to_have_attribute("aria-pressed", "true")
+    await expect(page.locator(".hand .card")).to_have_count(16)
+    assert await page.evaluate("window.__audio.contexts") == 0
+    card = await page.locator(".hand .card").first.get_attribute("data-card")
+    await page.locator(f'.hand .card[data-card="{card}"]').tap()
+    assert await page.evaluate("window.__audio.contexts") == 1
+    notes = await page.evaluate("window.__audio.notes")
+    await page.locator(f'.hand .card[data-card="{card}"]').tap()  # played: its card lands with a blip
+    await page.wait_for_function("n => window.__audio.notes > n", arg=notes)
+    await toggle.tap()
+    await expect(toggle).to_have_attribute("aria-pressed", "false")
+    assert await page.evaluate("localStorage.getItem('cardroom.sound')") == "off"
     assert phone.errors == []

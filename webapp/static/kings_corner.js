@@ -6,6 +6,7 @@ import { h, clear, toast, loadStyles } from "./dom.js";
 import { TableRenderer } from "./renderer.js";
 import { t, tn, tNames } from "./i18n.js";
 import * as tg from "./tg.js";
+import { cue } from "./sound.js";
 import { DECK, boardEl, cardEl, cardName, fitHand, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
   spaceName, splitTurns, turnLine } from "./kings_corner_parts.js";
 import { BOARD_EVENTS, applyEvent, flyDraw, flyMove, reducedMotion, sleep, snapshot, spaceOf } from "./kings_corner_replay.js";
@@ -31,7 +32,6 @@ class KingsTable extends TableRenderer {
     this.notice = null;
     this.drawn = new Set();
     this.myDraws = new Map();
-    this.wasMyTurn = false;
     this.el = h("div", { class: "kc-table", dataset: { turn: "wait" } },
       this.scorebar = h("div", { class: "scorebar kc-scorebar" }),
       this.opps = h("div", { class: "kc-opps" }),
@@ -114,8 +114,7 @@ class KingsTable extends TableRenderer {
     this.shown = snapshot(this.state);
     this.log = [...(this.state.recent || [])];
     const mine = this.isMyTurn();
-    if (mine && !this.wasMyTurn) tg.haptic("turn");
-    this.wasMyTurn = mine;
+    this.noteTurn(mine);
     this.render();
     for (const done of this.waiters.splice(0)) done();
   }
@@ -141,6 +140,9 @@ class KingsTable extends TableRenderer {
     this.noteEvent(e);
     this.flashSpace = BOARD_EVENTS.has(e.type) ? spaceOf(e) : null;
     if (this.skip) return;
+    // with sound on: a blip for each card or pile put down, a brighter chime for a corner you complete
+    if (e.type === "corner_collected" && e.seat === this.you) cue("trick");
+    else if (BOARD_EVENTS.has(e.type)) cue("card");
     this.render();
     if (animate && BOARD_EVENTS.has(e.type)) await sleep(reducedMotion() ? 500 : 330);
     else if (animate && e.type === "turn_ended") await sleep(200);

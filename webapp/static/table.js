@@ -8,6 +8,7 @@ import { aiName, renderLobby, valueLabel } from "./lobby.js";
 import * as tg from "./tg.js";
 import { rulesButton } from "./rules.js";
 import { DealBook, fairBadge, fairPanel } from "./fair.js";
+import { soundButton } from "./sound.js";
 
 // A game's title in the page's language (the server's English title when the page has none).
 export function gameTitle(game, fallback) {
@@ -74,6 +75,7 @@ export class TableScreen {
         this.title = h("h1", { class: "title", text: t("loading") }),
         this.fair = fairBadge(() => this.view, () => this.deals, (seat) => this.seatName(seat)),
         rulesButton(() => (this.view ? this.view.table.game : ""), () => (this.view ? this.view.table.options : null)),
+        soundButton(),
         languageButton(),
         this.conn),
       this.standin = h("p", { class: "standin-note", role: "status", hidden: true, text: t("timed_out_you") }),
