@@ -162,3 +162,41 @@ async def test_sound_starts_off_and_one_tap_turns_it_on_for_good(browser: Any, s
     await expect(toggle).to_have_attribute("aria-pressed", "false")
     assert await page.evaluate("localStorage.getItem('cardroom.sound')") == "off"
     assert phone.errors == []
+
+
+def kings_move(state: dict[str, Any]) -> dict[str, Any]:
+    """Ann's move: any card or pile move she has, else ending her turn."""
+    legal: list[dict[str, Any]] = state["legal"]
+    return next((a for a in legal if a["type"] != "end_turn"), legal[0])
+
+
+async def test_kings_score_sheet_shows_each_hand_after_it_ends(browser: Any, server: Server) -> None:
+    ann = 5705
+    table_id = await new_table(server, "kings_corner", ann, {"players": 2, "scoring": "penalty", "penalty_limit": 999})
+    for _ in range(3000):  # Ann plays through the service until the first hand is over
+        await server.service.autoplay.idle()
+        view = await server.service.view(table_id, ann)
+        if view["state"]["hand_no"] == 2:
+            break
+        assert view["state"]["turn"] == 0  # the AI has moved: Ann is to act
+        await server.service.act(table_id, ann, kings_move(view["state"]), view["seq"])
+    state = view["state"]
+    assert state["hand_no"] == 2
+    penalties, totals = state["penalties"], state["totals"]
+    # RULES.md §4 penalty: whoever went out scores 0 for the hand; the other pays for each card left (at least 1)
+    assert sorted(p == 0 for p in penalties) == [False, True] or min(penalties) > 0
+    assert totals == penalties  # after one hand the totals are that hand's points
+    phone = await open_phone(browser, server, user(5), start_param=table_id)
+    page = phone.page
+    await page.locator(".kc-scorebar .score-btn").tap()
+    sheet = page.locator(".sheet.scores-sheet")
+    await expect(sheet.locator("thead th")).to_have_text(["", "You", "Ada (AI)"])
+    out = ["0 ✓" if p == 0 else str(p) for p in penalties]
+    blocked = min(penalties) > 0
+    await expect(sheet.locator("tbody tr")).to_have_count(1)
+    await expect(sheet.locator("tbody tr th")).to_have_text("Hand 1, blocked" if blocked else "Hand 1")
+    await expect(sheet.locator("tbody tr td")).to_have_text(out)
+    await expect(sheet.locator("tfoot td")).to_have_text([str(n) for n in totals])
+    await expect(sheet.locator(".hint")).to_contain_text("✓ marks who went out")
+    await shoot(page, "kings-score-sheet")
+    assert phone.errors == []

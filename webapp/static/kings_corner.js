@@ -7,6 +7,7 @@ import { TableRenderer } from "./renderer.js";
 import { t, tn, tNames } from "./i18n.js";
 import * as tg from "./tg.js";
 import { cue } from "./sound.js";
+import { KingsBook, scoreSheetButton, showScoreSheet } from "./scoresheet.js";
 import { DECK, boardEl, cardEl, cardName, fitHand, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
   spaceName, splitTurns, turnLine } from "./kings_corner_parts.js";
 import { BOARD_EVENTS, applyEvent, flyDraw, flyMove, reducedMotion, sleep, snapshot, spaceOf } from "./kings_corner_replay.js";
@@ -73,6 +74,8 @@ class KingsTable extends TableRenderer {
     const fresh = !this.view || kind === "welcome" || !this.shown;
     this.view = view;
     const s = this.state;
+    if (!this.book) this.book = new KingsBook(view.table.id);
+    this.book.see(s, events);
     if (fresh) {
       this.queue = [];
       this.skip = true;
@@ -246,9 +249,14 @@ class KingsTable extends TableRenderer {
     clear(this.scorebar).append(...[
       h("span", { class: "kc-rule", text: scoring === "penalty"
         ? t("kc_scoring_penalty", { n: s.options.penalty_limit }) : t(`kc_scoring_${scoring}`) }),
-      scoring === "penalty" ? h("span", { text: t("hand_n", { n: s.hand_no }) }) : null,
+      scoring === "penalty" ? h("span", { class: "kc-hand-no", text: t("hand_n", { n: s.hand_no }) }) : null,
       this.you !== null ? h("span", { class: "kc-mine", text: tn("kc_you_hold", (s.hand || []).length) }) : null,
+      scoreSheetButton(() => this.showScores()),
     ].filter(Boolean));
+  }
+
+  showScores() {
+    return showScoreSheet("kings_corner", this.state, this.book, (seat) => this.ctx.name(seat));
   }
 
   renderSeats(s) {
