@@ -14,8 +14,8 @@ Tables leave in the web's form (``webapp.public``): seat names and opaque handle
 host as ``host_seat``, never a Telegram user id or chat id.
 
 ``GET /api/me?limit=20&before=<table id>`` lists the caller's open tables newest first,
-``limit`` (1 to 50, default 20) at a time; ``next`` in the answer is the ``before`` of
-the next page, or null on the last one.
+``limit`` (1 to 50, default 20) at a time, each with the caller's own seat as ``you``;
+``next`` in the answer is the ``before`` of the next page, or null on the last one.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from aiohttp import web
 
 from engine import games
 from engine.core.errors import Refusal, RefusalCode, listed
+from engine.core.settings import Setting
 from engine.i18n import gettext_for, negotiate, refusal_text
 from engine.service.live import TableInfo
 from engine.service.tables import TableService
@@ -191,6 +192,14 @@ async def lobby_op(
     raise Refusal(RefusalCode.UNKNOWN_OPERATION, op=str(op), ops=listed(LOBBY_OPS))
 
 
+def describe_setting(setting: Setting) -> dict[str, Any]:
+    """A setting for option pickers; ``applies_to`` lists the variants it is for, when not all of them."""
+    out = setting.describe(setting.default)
+    if setting.applies_to is not None:
+        out["applies_to"] = list(setting.applies_to)
+    return out
+
+
 def describe_games() -> list[dict[str, Any]]:
     """Every game that can be played, with its settings for option pickers."""
     out = []
@@ -202,7 +211,7 @@ def describe_games() -> list[dict[str, Any]]:
             continue
         out.append({
             "name": game.name, "title": game.title, "min_players": game.min_players,
-            "max_players": game.max_players, "settings": [s.describe(s.default) for s in game.settings],
+            "max_players": game.max_players, "settings": [describe_setting(s) for s in game.settings],
         })
     return out
 
@@ -257,7 +266,7 @@ async def me(request: web.Request) -> web.Response:
     public = request.app[PUBLIC]
     return web.json_response({
         "user": user.as_dict(),
-        "tables": [public.table(info) for info in page[:limit]],
+        "tables": [public.own_table(info, user.id) for info in page[:limit]],
         "next": page[limit - 1].id if len(page) > limit else None,
     })
 

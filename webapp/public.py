@@ -50,6 +50,10 @@ class PublicTables:
             "deadline": info.deadline, "to_act": list(info.to_act), "result": info.result,
         }
 
+    def own_table(self, info: TableInfo, user_id: int) -> dict[str, Any]:
+        """The summary for someone listing their own tables: ``you`` is their seat (None if they have none)."""
+        return {**self.table(info), "you": info.seat_of(user_id)}
+
     def view(self, snapshot: Snapshot, seat: int | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
         """A seat's view with the web's form of the table (pass ``table`` to share one among seats)."""
         return {**snapshot.view(seat), "table": table if table is not None else self.table(snapshot.info)}

@@ -20,7 +20,11 @@ OptionsT = TypeVar("OptionsT")
 
 @dataclass(frozen=True, slots=True)
 class Setting:
-    """One table setting: allowed ``choices`` (presets), or ints from ``minimum`` to ``maximum``."""
+    """One table setting: allowed ``choices`` (presets), or ints from ``minimum`` to ``maximum``.
+
+    ``applies_to`` names the values of the game's ``variant`` setting this one applies to (None: every variant);
+    under any other variant only its default is accepted.
+    """
 
     name: str
     label: str
@@ -29,6 +33,7 @@ class Setting:
     minimum: int | None = None
     maximum: int | None = None
     check: Callable[[Any], Any] | None = None
+    applies_to: tuple[str, ...] | None = None
 
     @property
     def is_int(self) -> bool:

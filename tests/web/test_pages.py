@@ -33,6 +33,16 @@ async def test_config_lists_coins_and_local_mode(client: Client) -> None:
     assert "target_score" in [s["name"] for s in coins["settings"]]
 
 
+async def test_config_says_which_sergeant_major_variants_a_setting_applies_to(client: Client) -> None:
+    body = await (await client.get("/api/config")).json()
+    sm = {s["name"]: s for g in body["games"] if g["name"] == "sergeant_major" for s in g["settings"]}
+    # RULES.md §2.2: the removed card is 6-3-8's, the winning score 9-5-2's; the variant and first dealer always apply
+    assert sm["removed_card"]["applies_to"] == ["six_three_eight"]
+    assert sm["win_score"]["applies_to"] == ["nine_five_two"]
+    assert sm["kitty_order"]["applies_to"] == ["classic", "alternate"]
+    assert "applies_to" not in sm["variant"] and "applies_to" not in sm["first_dealer"]
+
+
 async def _static_client(make_client: ClientFactory, settings: Settings, tmp_path: Path) -> Client:
     static = tmp_path / "static"
     (static / "img").mkdir(parents=True)

@@ -42,6 +42,7 @@ async def test_table_json_names_no_telegram_ids_to_anyone(bot_client: Client, se
     assert handles[0] and handles[1] and handles[0] != handles[1] and handles[2] is None
     mine = json.loads(texts[1])
     assert mine["you"] == 1 and mine["table"]["seats"][1]["handle"] == handles[1]  # the same at every read
+    assert [t["you"] for t in json.loads(texts[3])] == [1]  # the guest's own tables name the guest's own seat
 
 
 async def test_new_table_json_has_a_host_seat_and_no_ids(bot_client: Client) -> None:

@@ -6,8 +6,8 @@ import { t } from "./i18n.js";
 import { languageSelect, settleLanguage } from "./language.js";
 import { Api } from "./net.js";
 import { installSprite } from "./cards.js";
-import { TableScreen, gameTitle, seatLabel } from "./table.js";
-import { optionLabel, valueLabel } from "./lobby.js";
+import { TableScreen, gameTitle, seatLabel, tableTitle } from "./table.js";
+import { applies, optionLabel, valueLabel } from "./lobby.js";
 import { homeTabs } from "./tabs.js";
 import { ReplayScreen, replayFromStart } from "./replay.js";
 import { showWatching } from "./watching.js";
@@ -222,9 +222,12 @@ class App {
     const open = (this.tables || []).filter((x) => x.status === "lobby" || x.status === "playing");
     clear(list);
     if (!open.length) return;
+    // a table waiting for the caller's move says so
+    const myTurn = (x) => x.status === "playing" && typeof x.you === "number" && (x.to_act || []).includes(x.you);
     list.append(h("h2", { text: t("your_tables") }), h("ul", { class: "tables" }, open.map((x) => h("li", {},
-      h("button", { class: "table-link", type: "button", onclick: () => this.openTable(x.id) },
-        h("span", { class: "pname", text: gameTitle(x.game, x.title) }),
+      h("button", { class: `table-link${myTurn(x) ? " my-turn" : ""}`, type: "button", onclick: () => this.openTable(x.id) },
+        h("span", { class: "table-link-top" }, h("span", { class: "pname", text: tableTitle(x, this.config.games) }),
+          myTurn(x) ? h("span", { class: "badge turn", text: t("your_turn") }) : null),
         h("span", { class: "hint", text: `${t(`status_${x.status}`)} · ${x.seats.map((s) => seatLabel(s) || "–").join(", ")}` }))))));
   }
 
@@ -234,9 +237,9 @@ class App {
     const gameSelect = h("select", { name: "game", id: "game-select", onchange: () => renderFields() },
       games.map((g) => h("option", { value: g.name, text: gameTitle(g.name, g.title) })));
     const error = h("p", { class: "error", role: "alert" });
-    const pick = (name, label, choices, value) => h("div", { class: "field" },
+    const pick = (name, label, choices, value) => h("div", { class: "field", dataset: { field: name } },
       h("label", { for: `opt-${name}`, text: label }),
-      h("select", { id: `opt-${name}`, name, dataset: { option: name } },
+      h("select", { id: `opt-${name}`, name, dataset: { option: name }, onchange: () => showApplying() },
         choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value), text: valueLabel(name, c) }))),
       optionHelpEl(name));
     const renderFields = () => {
@@ -252,6 +255,17 @@ class App {
         fields.append(pick("players", optionLabel("players"), range, g.max_players));
       }
       for (const o of TABLE_OPTIONS) fields.append(pick(o.name, optionLabel(o.name), o.choices, o.default));
+      showApplying();
+    };
+    // only the settings that apply to the chosen variant show (and are sent)
+    const showApplying = () => {
+      const g = games.find((x) => x.name === gameSelect.value);
+      const variant = fields.querySelector('[data-option="variant"]');
+      const chosen = { variant: variant ? variant.value : undefined };
+      for (const s of (g && g.settings) || []) {
+        const field = fields.querySelector(`[data-field="${s.name}"]`);
+        if (field) field.hidden = !applies(s, chosen);
+      }
     };
     renderFields();
     const form = h("form", { class: "new-game", onsubmit: async (ev) => {
@@ -259,7 +273,7 @@ class App {
       const g = games.find((x) => x.name === gameSelect.value);
       if (!g) return;
       const options = {};
-      for (const select of fields.querySelectorAll("select")) {
+      for (const select of fields.querySelectorAll(".field:not([hidden]) select")) {
         const name = select.dataset.option;
         const setting = g.settings.find((s) => s.name === name);
         const choice = setting && setting.choices.find((c) => String(c) === select.value);

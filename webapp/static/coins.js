@@ -18,7 +18,6 @@ class CoinsTable extends TableRenderer {
   constructor(container, ctx) {
     super(ctx);
     this.selected = null;
-    this.wasMyTurn = false;
     this.showLast = false;
     this.pacer = new TrickPacer(this);
     this.el = h("div", { class: "coins-table" },
@@ -65,8 +64,7 @@ class CoinsTable extends TableRenderer {
     const hand = this.state.hand || [];
     if (this.selected && !hand.includes(this.selected)) this.selected = null;
     const mine = this.isMyTurn();
-    if (mine && !this.wasMyTurn) tg.haptic("turn");
-    this.wasMyTurn = mine;
+    this.noteTurn(mine);
     this.render();
   }
 

@@ -6,6 +6,8 @@ import { h, clear, toast, loadStyles } from "./dom.js";
 import { TableRenderer } from "./renderer.js";
 import { t, tn, tNames } from "./i18n.js";
 import * as tg from "./tg.js";
+import { cue } from "./sound.js";
+import { KingsBook, scoreSheetButton, showScoreSheet } from "./scoresheet.js";
 import { DECK, boardEl, cardEl, cardName, fitHand, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
   spaceName, splitTurns, turnLine } from "./kings_corner_parts.js";
 import { BOARD_EVENTS, applyEvent, flyDraw, flyMove, reducedMotion, sleep, snapshot, spaceOf } from "./kings_corner_replay.js";
@@ -31,7 +33,6 @@ class KingsTable extends TableRenderer {
     this.notice = null;
     this.drawn = new Set();
     this.myDraws = new Map();
-    this.wasMyTurn = false;
     this.el = h("div", { class: "kc-table", dataset: { turn: "wait" } },
       this.scorebar = h("div", { class: "scorebar kc-scorebar" }),
       this.opps = h("div", { class: "kc-opps" }),
@@ -73,6 +74,8 @@ class KingsTable extends TableRenderer {
     const fresh = !this.view || kind === "welcome" || !this.shown;
     this.view = view;
     const s = this.state;
+    if (!this.book) this.book = new KingsBook(view.table.id);
+    this.book.see(s, events);
     if (fresh) {
       this.queue = [];
       this.skip = true;
@@ -114,8 +117,7 @@ class KingsTable extends TableRenderer {
     this.shown = snapshot(this.state);
     this.log = [...(this.state.recent || [])];
     const mine = this.isMyTurn();
-    if (mine && !this.wasMyTurn) tg.haptic("turn");
-    this.wasMyTurn = mine;
+    this.noteTurn(mine);
     this.render();
     for (const done of this.waiters.splice(0)) done();
   }
@@ -141,6 +143,9 @@ class KingsTable extends TableRenderer {
     this.noteEvent(e);
     this.flashSpace = BOARD_EVENTS.has(e.type) ? spaceOf(e) : null;
     if (this.skip) return;
+    // with sound on: a blip for each card or pile put down, a brighter chime for a corner you complete
+    if (e.type === "corner_collected" && e.seat === this.you) cue("trick");
+    else if (BOARD_EVENTS.has(e.type)) cue("card");
     this.render();
     if (animate && BOARD_EVENTS.has(e.type)) await sleep(reducedMotion() ? 500 : 330);
     else if (animate && e.type === "turn_ended") await sleep(200);
@@ -244,9 +249,14 @@ class KingsTable extends TableRenderer {
     clear(this.scorebar).append(...[
       h("span", { class: "kc-rule", text: scoring === "penalty"
         ? t("kc_scoring_penalty", { n: s.options.penalty_limit }) : t(`kc_scoring_${scoring}`) }),
-      scoring === "penalty" ? h("span", { text: t("hand_n", { n: s.hand_no }) }) : null,
+      scoring === "penalty" ? h("span", { class: "kc-hand-no", text: t("hand_n", { n: s.hand_no }) }) : null,
       this.you !== null ? h("span", { class: "kc-mine", text: tn("kc_you_hold", (s.hand || []).length) }) : null,
+      scoreSheetButton(() => this.showScores()),
     ].filter(Boolean));
+  }
+
+  showScores() {
+    return showScoreSheet("kings_corner", this.state, this.book, (seat) => this.ctx.name(seat));
   }
 
   renderSeats(s) {

@@ -23,7 +23,23 @@ export function valueLabel(name, value) {
   return tOr(`value_${name}_${value}`, value);
 }
 
-function optionRow(setting, value, editable, ctx) {
+// Whether a setting applies under the table's variant (the server lists ``applies_to`` for those that do not always).
+export function applies(setting, options) {
+  return !setting.applies_to || setting.applies_to.includes(String(options.variant));
+}
+
+// A change of one setting, with the settings it makes inapplicable (a new variant's) put back to their defaults,
+// which is all the server accepts for them.
+function changesFor(settings, options, name, value) {
+  const changes = { [name]: value };
+  const next = { ...options, ...changes };
+  for (const s of settings) {
+    if (!applies(s, next) && next[s.name] !== undefined && next[s.name] !== s.default) changes[s.name] = s.default;
+  }
+  return changes;
+}
+
+function optionRow(setting, value, editable, ctx, change = (name, v) => ({ [name]: v })) {
   const label = optionLabel(setting.name, setting.label);
   if (!editable || !setting.choices || !setting.choices.length) {
     return h("li", {}, h("span", { class: "label", text: label }), h("span", { class: "value", text: valueLabel(setting.name, value) }),
@@ -32,7 +48,7 @@ function optionRow(setting, value, editable, ctx) {
   const select = h("select", { name: setting.name, "aria-label": label, onchange: (ev) => {
     const raw = ev.target.value;
     const choice = setting.choices.find((c) => String(c) === raw);
-    ctx.op("options", { changes: { [setting.name]: choice === undefined ? raw : choice } });
+    ctx.op("options", { changes: change(setting.name, choice === undefined ? raw : choice) });
   } }, setting.choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value),
     text: valueLabel(setting.name, c) })));
   return h("li", {}, h("label", { class: "label", text: label }), select, optionHelpEl(setting.name));
@@ -101,7 +117,8 @@ export function renderLobby(container, view, ctx) {
     h("h3", { text: t("options") }),
     h("ul", { class: "options" },
       sizes.map((s) => optionRow(s, table.size, isHost, ctx)),
-      settings.map((s) => optionRow(s, table.options[s.name] ?? s.value ?? s.default, isHost, ctx)),
+      settings.filter((s) => applies(s, table.options)).map((s) => optionRow(s, table.options[s.name] ?? s.value ?? s.default,
+        isHost, ctx, (name, value) => changesFor(settings, table.options, name, value))),
       h("li", {}, h("span", { class: "label", text: t("setting_timer") }),
         h("span", { class: "value", text: valueLabel("timer", table.timer) }))),
     h("h3", { text: t("invite") }),

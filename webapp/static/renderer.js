@@ -4,6 +4,7 @@
 
 import { formatClock } from "./dom.js";
 import * as tg from "./tg.js";
+import { cue } from "./sound.js";
 
 export class TableRenderer {
   constructor(ctx) {
@@ -11,6 +12,7 @@ export class TableRenderer {
     this.view = null;
     this.el = null;
     this.clockEl = null;
+    this.wasMyTurn = false;
     this.clock = setInterval(() => this.renderClock(), 1000);
   }
 
@@ -30,6 +32,15 @@ export class TableRenderer {
 
   isOver() {
     return false;
+  }
+
+  // Whether it is your turn now: the moment it becomes so, a buzz (in Telegram) and, with sound on, a chime.
+  noteTurn(mine) {
+    if (mine && !this.wasMyTurn) {
+      tg.haptic("turn");
+      cue("turn");
+    }
+    this.wasMyTurn = mine;
   }
 
   renderClock() {

@@ -25,7 +25,6 @@ class SergeantMajorTable extends TableRenderer {
     this.selected = null; // play: the card tapped once
     this.chosen = new Set(); // discard or give: the cards picked so far
     this.choiceKey = "";
-    this.wasMyTurn = false;
     this.lastWinner = null;
     this.showLast = false;
     this.pacer = new TrickPacer(this);
@@ -87,8 +86,7 @@ class SergeantMajorTable extends TableRenderer {
     if (this.selected && (!hand.includes(this.selected) || s.phase !== "play")) this.selected = null;
     if (this.selected && this.isMyTurn() && !(s.legal || []).includes(this.selected)) this.selected = null;
     const mine = this.isMyTurn();
-    if (mine && !this.wasMyTurn) tg.haptic("turn");
-    this.wasMyTurn = mine;
+    this.noteTurn(mine);
     this.render();
   }
 

@@ -4,14 +4,43 @@ import { h, clear, toast } from "./dom.js";
 import { t, tn, tNames, tOr, you } from "./i18n.js";
 import { languageButton } from "./language.js";
 import { TableSocket } from "./net.js";
-import { aiName, renderLobby } from "./lobby.js";
+import { aiName, renderLobby, valueLabel } from "./lobby.js";
 import * as tg from "./tg.js";
 import { rulesButton } from "./rules.js";
 import { DealBook, fairBadge, fairPanel } from "./fair.js";
+import { soundButton } from "./sound.js";
 
 // A game's title in the page's language (the server's English title when the page has none).
 export function gameTitle(game, fallback) {
   return tOr(`game_${game}`, fallback || game);
+}
+
+// The setting that sets a table apart from its game's usual one, named under the title when not its default.
+const TITLE_SETTING = { sergeant_major: "variant", kings_corner: "scoring" };
+
+// What this table plays beyond its game's name ("9-5-2", "Penalty points to 50"), or "" for the game's default.
+// ``games`` is the server's list of games and their settings (for the defaults).
+export function titleVariant(game, options, games) {
+  const name = TITLE_SETTING[game];
+  const value = name && options ? options[name] : undefined;
+  const info = (games || []).find((g) => g.name === game);
+  const setting = info && info.settings.find((s) => s.name === name);
+  if (value === undefined || !setting || value === setting.default) return "";
+  if (game === "kings_corner" && value === "penalty") return t("kc_title_penalty", { n: options.penalty_limit });
+  return valueLabel(name, value);
+}
+
+// A table's title as its game's name and, when not the game's default, what it plays ({game, variant}).
+export function titleParts(table, games) {
+  const variant = titleVariant(table.game, table.options, games);
+  const full = gameTitle(table.game, table.title);
+  return { game: variant ? tOr(`game_${table.game}_short`, full) : full, variant };
+}
+
+// A table's title on one line ("Sergeant Major · 9-5-2").
+export function tableTitle(table, games) {
+  const { game, variant } = titleParts(table, games);
+  return variant ? t("title_variant", { game, variant }) : game;
 }
 
 // A seat's name as shown: AI players' "(AI)" in the page's language ("Ada (ИИ)").
@@ -46,6 +75,7 @@ export class TableScreen {
         this.title = h("h1", { class: "title", text: t("loading") }),
         this.fair = fairBadge(() => this.view, () => this.deals, (seat) => this.seatName(seat)),
         rulesButton(() => (this.view ? this.view.table.game : ""), () => (this.view ? this.view.table.options : null)),
+        soundButton(),
         languageButton(),
         this.conn),
       this.standin = h("p", { class: "standin-note", role: "status", hidden: true, text: t("timed_out_you") }),
@@ -94,7 +124,7 @@ export class TableScreen {
     this.fair.hidden = !view.table.seed_hash || view.table.status === "lobby";
     this.el.dataset.seq = String(view.seq);
     this.el.dataset.status = view.table.status;
-    this.title.textContent = gameTitle(view.table.game, view.table.title);
+    this.showTitle(view.table);
     if (view.table.status === "lobby") {
       this.dropRenderer();
       renderLobby(this.body, view, this.lobbyContext());
@@ -106,6 +136,13 @@ export class TableScreen {
       return;
     }
     this.showGame(view, events, kind);
+  }
+
+  // The game's name, and under it what this table plays when that is not the game's default.
+  showTitle(table) {
+    const { game, variant } = titleParts(table, this.app.config && this.app.config.games);
+    clear(this.title).append(h("span", { class: "title-game", text: game }));
+    if (variant) this.title.append(h("span", { class: "title-variant", text: variant }));
   }
 
   // A move the timer made for an absent player is never made behind their back.

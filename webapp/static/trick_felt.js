@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardEl } from "./cards.js";
 import { flyIn, reducedMotion } from "./motion.js";
+import { cue } from "./sound.js";
 
 export const FLY_MS = 260;
 export const HOLD_MS = 1400; // a finished trick stays readable at least this long before the next lead shows
@@ -21,6 +22,7 @@ export class TrickPacer {
     this.finished = null; // {plays, winner, points} of the trick just taken, until the next lead
     this.previous = null; // the trick before the one in progress, for the "Last trick" button
     this.waiters = [];
+    this.youTook = false; // the trick just noted is yours: its chime follows the last card
   }
 
   destroy() {
@@ -83,6 +85,7 @@ export class TrickPacer {
         if (e.seat !== this.table.you) others += 1;
       } else if (e.type === "trick_won") {
         if (this.building.length) this.finished = { plays: this.building, winner: e.seat, points: e.points || 0 };
+        if (e.seat === this.table.you) this.youTook = true;
         this.building = [];
         this.holdUntil = Date.now() + HOLD_MS;
       } else if (e.type === "dealt" || e.type === "hand_over") {
@@ -93,15 +96,20 @@ export class TrickPacer {
     return flights;
   }
 
+  // Each card flies in and lands with a blip (sound on); a trick you took ends with its chime.
   async animate(flights) {
     const el = this.table.el;
+    const youTook = this.youTook;
+    this.youTook = false;
     for (const e of flights) {
       const target = el.querySelector(`.trick .card[data-card="${e.card}"]`);
       const seat = el.querySelector(`.player[data-seat="${e.seat}"]`);
       if (target) target.style.visibility = "hidden";
       await flyIn(target, seat, FLY_MS);
       if (target) target.style.visibility = "";
+      cue("card");
     }
+    if (youTook) cue("trick");
   }
 
   // The finished trick to show while no card of the next one is down: from the events, or (after a reload) the

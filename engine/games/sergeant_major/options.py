@@ -88,18 +88,24 @@ def _check_removed(value: object) -> str:
     raise BadOptions(RefusalCode.BAD_REMOVED_CARD, value=repr(value))
 
 
+_EXCHANGE_VARIANTS = tuple(v for v in VARIANTS if RULES[v].exchange)
+
+# applies_to: the variants a setting applies to (§2.2 "Applies to"); other variants accept only the default.
 SETTINGS = (
     Setting("variant", "Variant", "classic", VARIANTS),
     first_dealer_setting(N),
-    Setting("kitty_order", "Kitty order", "discard_then_take", ("discard_then_take", "take_then_discard")),
-    Setting("game_end", "Game end", "twelve_tricks", ("twelve_tricks", "all_sixteen", "target_plus_five")),
-    Setting("exchange_ace", "Ace in the exchange", "low", ("low", "high")),
-    Setting("woburn_first_bid", "Woburn first bid", False, (False, True)),
-    Setting("woburn_max_bleed", "Woburn max bleed", False, (False, True)),
-    Setting("misere_trump", "Trump in misère", "none", ("none", "dealer_names")),
-    Setting("win_score", "Winning score", 10, (10, 20)),
+    Setting("kitty_order", "Kitty order", "discard_then_take", ("discard_then_take", "take_then_discard"),
+            applies_to=("classic", "alternate")),
+    Setting("game_end", "Game end", "twelve_tricks", ("twelve_tricks", "all_sixteen", "target_plus_five"),
+            applies_to=("classic", "three_five_nine_uhs")),
+    Setting("exchange_ace", "Ace in the exchange", "low", ("low", "high"), applies_to=_EXCHANGE_VARIANTS),
+    Setting("woburn_first_bid", "Woburn first bid", False, (False, True), applies_to=("classic",)),
+    Setting("woburn_max_bleed", "Woburn max bleed", False, (False, True), applies_to=_EXCHANGE_VARIANTS),
+    Setting("misere_trump", "Trump in misère", "none", ("none", "dealer_names"), applies_to=("alternate",)),
+    Setting("win_score", "Winning score", 10, (10, 20), applies_to=("nine_five_two",)),
     Setting("removed_card", "Removed card", "2-clubs",
-            ("2-clubs", "2-hearts", "2-diamonds", "2-spades", RANDOM_CARD), check=_check_removed),
+            ("2-clubs", "2-hearts", "2-diamonds", "2-spades", RANDOM_CARD), check=_check_removed,
+            applies_to=("six_three_eight",)),
 )
 
 
@@ -124,18 +130,8 @@ class SMOptions:
         return RULES[self.variant]
 
 
-_EXCHANGE_VARIANTS = tuple(v for v in VARIANTS if RULES[v].exchange)
-# setting -> the variants it applies to (§2.2 "Applies to"); other variants accept only the default.
-_APPLIES: dict[str, tuple[str, ...]] = {
-    "kitty_order": ("classic", "alternate"),
-    "game_end": ("classic", "three_five_nine_uhs"),
-    "exchange_ace": _EXCHANGE_VARIANTS,
-    "woburn_first_bid": ("classic",),
-    "woburn_max_bleed": _EXCHANGE_VARIANTS,
-    "misere_trump": ("alternate",),
-    "win_score": ("nine_five_two",),
-    "removed_card": ("six_three_eight",),
-}
+# setting -> the variants it applies to, from SETTINGS
+_APPLIES: dict[str, tuple[str, ...]] = {s.name: s.applies_to for s in SETTINGS if s.applies_to is not None}
 
 
 def check_combination(opts: SMOptions) -> SMOptions:
