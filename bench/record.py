@@ -16,6 +16,7 @@ import secrets
 import statistics
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import asyncpg
@@ -59,11 +60,11 @@ async def fill(store: Store, games: int, groups: int, seed: int) -> None:
             await conn.execute(insert(results), result_rows)
 
 
-async def timed(label: str, rounds: int, run: object) -> str:
+async def timed(label: str, rounds: int, run: Callable[[], Awaitable[object]]) -> str:
     samples = []
     for _ in range(rounds):
         began = time.perf_counter()
-        await run()  # type: ignore[operator]
+        await run()
         samples.append(time.perf_counter() - began)
     samples.sort()
     p50, p95 = statistics.median(samples) * 1e3, samples[int(rounds * 0.95) - 1] * 1e3

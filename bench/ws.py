@@ -61,18 +61,19 @@ def serve(port: int, data_dir: str, database: str | None = None) -> None:
 def _count_commits() -> None:
     """Report how the store grouped the moves into commits, when the server stops."""
     import atexit
+    from unittest import mock
 
-    from engine.store.database import Store
+    from engine.store.database import Store, Write
 
     batches: list[tuple[int, float]] = []
     write_batch = Store._write_batch
 
-    async def counted(self: Store, batch: list[Any]) -> None:
+    async def counted(self: Store, batch: list[Write]) -> None:
         t0 = time.perf_counter()
         await write_batch(self, batch)
         batches.append((len(batch), time.perf_counter() - t0))
 
-    Store._write_batch = counted  # type: ignore[method-assign]
+    mock.patch.object(Store, "_write_batch", counted).start()  # for the life of the server process
 
     def report() -> None:
         if batches:
@@ -107,7 +108,11 @@ def serve_baseline(port: int) -> None:
 
     app = web.Application()
     app.router.add_get("/ws/{room}", handler)
-    app.router.add_get("/healthz", lambda _r: web.json_response({"ok": True}))  # type: ignore[arg-type,return-value]
+
+    async def healthz(_request: web.Request) -> web.Response:
+        return web.json_response({"ok": True})
+
+    app.router.add_get("/healthz", healthz)
     web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
 
 

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
 from engine.i18n import LANGUAGES, LOCALE_DIR
@@ -49,6 +49,12 @@ def ids(cat: Catalog) -> set[str]:
     return {m.id if isinstance(m.id, str) else m.id[0] for m in cat if m.id}
 
 
+def translations(message: Message) -> list[str]:
+    """The message's translated string, or its plural forms; a catalog read from a .po file always has them."""
+    assert message.string is not None
+    return [message.string] if isinstance(message.string, str) else list(message.string)
+
+
 def placeholders(text: str) -> list[str]:
     return sorted(PLACEHOLDER.findall(text))
 
@@ -62,7 +68,7 @@ def test_every_string_of_the_code_is_translated(lang: str) -> None:
     cat = catalog(lang)
     missing = sorted(ids(extracted()) - ids(cat))
     assert missing == []
-    empty = [m.id for m in cat if m.id and not (m.string if isinstance(m.string, str) else all(m.string))]
+    empty = [m.id for m in cat if m.id and not all(translations(m))]
     assert empty == []
 
 
@@ -81,8 +87,7 @@ def test_placeholders_and_tags_match_the_source(lang: str) -> None:
         if not message.id:
             continue
         sources = [message.id] if isinstance(message.id, str) else list(message.id)
-        strings = [message.string] if isinstance(message.string, str) else list(message.string)
-        for text in strings:
+        for text in translations(message):
             if not any(placeholders(text) == placeholders(source) for source in sources):
                 wrong.append((message.id, text))
     assert wrong == []

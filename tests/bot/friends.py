@@ -67,7 +67,8 @@ async def open_table(bot: Harness, friends: Friends, chat_id: int, *, thread: in
     await bot.send(fake.message(chat_id, host, "/new kings players=4", message_thread_id=thread))
     lobby = next(m for m in fake.messages(chat_id) if "new table" in m.plain)
     assert lobby.thread_id == thread
-    table_id = lobby.button("Join")["callback_data"].split(":")[1]
+    callback_data: str = lobby.button("Join")["callback_data"]
+    table_id = callback_data.split(":")[1]
     for user_id in friends.ids[1:]:
         await bot.send(fake.press(user_id, lobby, "Join"))
     await bot.send(fake.press(host, lobby, "Start"))
@@ -93,8 +94,10 @@ async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, s
         user_id = info.seats[seat].user_id
         assert user_id is not None, "no AI at this table"
         if user_id in friends.starters:
-            await fake.wait_until(  # a person looks at their phone until the turn message is there
-                lambda u=user_id: len([m for m in turn_messages(bot, u, table_id) if not m.deleted]) == 1, within=30)
+            def one_turn_message(u: int = user_id) -> bool:
+                return len([m for m in turn_messages(bot, u, table_id) if not m.deleted]) == 1
+
+            await fake.wait_until(one_turn_message, within=30)  # a person looks at their phone until it is there
             [live] = [m for m in turn_messages(bot, user_id, table_id) if not m.deleted]
             if last_turn.get(user_id) != live.message_id:
                 played.turns[user_id] += 1  # a new turn is a new message

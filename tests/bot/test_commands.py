@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from telegram import Update
@@ -21,11 +22,11 @@ async def public_bot(service: TableService) -> AsyncIterator[Harness]:
     await harness.fake.close()
 
 
-async def push(bot: Harness, update: dict[str, object]) -> None:
+async def push(bot: Harness, update: dict[str, Any]) -> None:
     """What the web process's webhook route does with a delivered update, then wait until all is quiet."""
     application = bot.application
     update = {"update_id": 10_000 + len(bot.processed), **update}
-    bot.pushed.add(int(update["update_id"]))  # type: ignore[call-overload]
+    bot.pushed.add(int(update["update_id"]))
     await application.update_queue.put(Update.de_json(update, application.bot))
     await bot.settle()
 

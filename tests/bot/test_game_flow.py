@@ -58,7 +58,8 @@ async def test_coins_game_from_new_to_summary_in_a_group(bot: Harness) -> None:
     # Bob joins from the group without ever having started the bot: he is sent to its Start button.
     join = await bot.send(fake.press(BOB, lobby, "Join"))
     deep_link = f"https://t.me/{BOT_USERNAME}?start=t_{table_id}"
-    assert fake.answer_to(join) is not None and fake.answer_to(join)["url"] == deep_link
+    answer = fake.answer_to(join)
+    assert answer is not None and answer["url"] == deep_link
     assert "2. Bob — tap here, then Start, to get turn messages" in lobby.plain
     assert f'<a href="{deep_link}">' in lobby.text
 
@@ -72,7 +73,9 @@ async def test_coins_game_from_new_to_summary_in_a_group(bot: Harness) -> None:
     await bot.send(fake.press(ANN, lobby, "Add AI"))
     assert "3. 🤖 Ada (AI)" in lobby.plain
     start = await bot.send(fake.press(ANN, lobby, "Start"))
-    assert fake.answer_to(start)["text"] == "Dealt! Open the table to play."
+    answer = fake.answer_to(start)
+    assert answer is not None
+    assert answer["text"] == "Dealt! Open the table to play."
     assert [b["text"] for b in lobby.buttons] == ["Open table"]
     assert "playing" in lobby.plain
 

@@ -22,7 +22,8 @@ async def test_twenty_games_at_once_through_timeouts_and_server_errors(service: 
     try:
         tables = []
         for game in range(GAMES):
-            friends = Friends(tuple(3000 + 4 * game + i for i in range(4)))  # type: ignore[arg-type]
+            first = 3000 + 4 * game
+            friends = Friends((first, first + 1, first + 2, first + 3))
             chat, thread = -5000 - game, None
             if game % 3 == 0:
                 fake.add_group(chat, f"Basic {game}", chat_type="group")
@@ -49,8 +50,8 @@ async def test_twenty_games_at_once_through_timeouts_and_server_errors(service: 
 
         assert all(f.spent for f in faults), [(f.method, f.kind, f.hits) for f in faults if not f.spent]
         delivered = expected = 0
-        for (friends, _chat, thread, _table_id), game in zip(tables, played, strict=True):
-            for got, wanted in (await check_record(bot, friends, game, thread=thread)).values():
+        for (friends, _chat, thread, _table_id), table in zip(tables, played, strict=True):
+            for got, wanted in (await check_record(bot, friends, table, thread=thread)).values():
                 delivered, expected = delivered + got, expected + wanted
         assert delivered == expected
         print(f"\nturn messages delivered {delivered} of {expected} over {GAMES} games")

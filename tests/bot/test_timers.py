@@ -12,6 +12,7 @@ from engine.service.tables import TableService
 from engine.service.timers import AUTOPILOT_AFTER
 from engine.store.database import Store, database_url
 from tests.bot.conftest import BOB, GROUP, Harness, make_harness
+from tests.fakes.botapi import FakeMessage
 from tgbot.app import stop_bot
 from tgbot.render import render
 
@@ -42,7 +43,7 @@ async def timed_bot(tmp_path: Path, clock: Clock) -> AsyncIterator[Harness]:
     await store.close()
 
 
-def live_turn_messages(bot: Harness) -> list:
+def live_turn_messages(bot: Harness) -> list[FakeMessage]:
     return [m for m in bot.fake.messages(BOB) if "Your turn in Coins" in m.plain and not m.deleted]
 
 

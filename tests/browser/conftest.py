@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from aiohttp import web
-from playwright.async_api import Browser, BrowserContext, Page, Route, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, Route, ViewportSize, async_playwright
 
 from engine.config import Settings
 from engine.service.tables import TableService
@@ -29,7 +29,7 @@ TEST_TOKEN = "424242:browser-tests-token"
 BOT_USERNAME = "cardroom_test_bot"
 CHROMIUM = "/usr/bin/chromium"
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 STUB = """(() => {

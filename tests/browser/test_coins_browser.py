@@ -10,8 +10,8 @@ from playwright.async_api import Page, WebSocketRoute, expect
 
 from tests.browser.conftest import Phone, Server, open_phone, screenshot_path
 
-ANN = {"id": 5101, "first_name": "Ann", "language_code": "en"}
-BOB = {"id": 5102, "first_name": "Bob", "language_code": "en"}
+ANN: dict[str, Any] = {"id": 5101, "first_name": "Ann", "language_code": "en"}
+BOB: dict[str, Any] = {"id": 5102, "first_name": "Bob", "language_code": "en"}
 TURN_OR_OVER = "() => document.querySelector('.status.mine') || document.querySelector('.sheet.game-over')"
 MY_TURN = "() => document.querySelector('.status.mine')"
 
@@ -272,6 +272,7 @@ async def test_local_mode_sign_in_lobby_link_and_second_profile_takes_a_seat(
     await expect(page.locator(".lobby")).to_be_visible()
     link = await page.locator(".share-link").input_value()
     table_id = await page.locator(".table-screen").get_attribute("data-table")
+    assert table_id is not None
     assert link == f"{local_server.url}/?table={table_id}"
 
     dan = await open_phone(browser, local_server, path=f"/?table={table_id}")

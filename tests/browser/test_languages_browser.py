@@ -12,13 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.async_api import Page, expect
+from playwright.async_api import Page, ViewportSize, expect
 
 from tests.browser.conftest import Phone, Server, open_phone, screenshot_path
 from tests.browser.test_sergeant_major_browser import decide as decide_sergeant_major
 
 LANGS = ("ru", "ko", "lv")
-SMALL = {"width": 360, "height": 640}
+SMALL: ViewportSize = {"width": 360, "height": 640}
 SETTLED_KC = "() => ['mine', 'over'].includes(document.querySelector('.kc-table')?.dataset.turn)"
 MY_TURN = "() => document.querySelector('.status.mine')"
 SEQ_PAST = "s => Number(document.querySelector('.table-screen').dataset.seq) > s"

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.async_api import Page, expect
+from playwright.async_api import Page, ViewportSize, expect
 
 from engine import games
 from tests.browser.conftest import Phone, Server, open_phone, screenshot_path
 from tests.service.helpers import play_out
 
-ANN = {"id": 5301, "first_name": "Ann", "language_code": "en"}
-BOB = {"id": 5302, "first_name": "Bob", "language_code": "en"}
-DAN = {"id": 5304, "first_name": "Dan", "language_code": "en"}
+ANN: dict[str, Any] = {"id": 5301, "first_name": "Ann", "language_code": "en"}
+BOB: dict[str, Any] = {"id": 5302, "first_name": "Bob", "language_code": "en"}
+DAN: dict[str, Any] = {"id": 5304, "first_name": "Dan", "language_code": "en"}
 GROUP = -100_777_000_123
-SMALL = {"width": 360, "height": 640}
+SMALL: ViewportSize = {"width": 360, "height": 640}
 NOT_IN_GROUP = "Only people who have played in that group can see its leaderboard."
 
 

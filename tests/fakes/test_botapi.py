@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dtm
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypedDict, Unpack
 
 import aiohttp
 import pytest
@@ -19,7 +20,7 @@ from telegram import (
     WebAppInfo,
 )
 from telegram.error import BadRequest, Conflict, Forbidden, RetryAfter
-from telegram.ext import AIORateLimiter, ApplicationBuilder, CallbackContext, CommandHandler
+from telegram.ext import AIORateLimiter, ApplicationBuilder, CommandHandler, ContextTypes
 
 from tests.fakes.botapi import SECRET_HEADER, FakeBotApi
 
@@ -49,8 +50,18 @@ async def bot(botapi: FakeBotApi) -> AsyncIterator[Bot]:
         yield real_bot
 
 
-async def make_fake(**limits: object) -> FakeBotApi:
-    fake = FakeBotApi(**limits)  # type: ignore[arg-type]
+class Limits(TypedDict, total=False):
+    """The FakeBotApi settings these tests vary."""
+
+    per_chat_per_second: float
+    per_group_per_minute: int
+    global_per_second: int
+    clock: Callable[[], float]
+    time_scale: float
+
+
+async def make_fake(**limits: Unpack[Limits]) -> FakeBotApi:
+    fake = FakeBotApi(**limits)
     await fake.start()
     fake.user_starts_bot(ANA)
     fake.user_starts_bot(BEN)
@@ -409,7 +420,7 @@ async def test_get_updates_long_poll_waits_for_timeout_then_returns_early_on_upd
 
 
 async def test_get_updates_delivers_start_command_to_command_handler(botapi: FakeBotApi) -> None:
-    async def start_command(update: Update, context: CallbackContext) -> None:  # type: ignore[type-arg]
+    async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         assert update.effective_message is not None and update.effective_user is not None
         await update.effective_message.reply_text(f"Welcome, {update.effective_user.first_name}!")
 
@@ -417,14 +428,15 @@ async def test_get_updates_delivers_start_command_to_command_handler(botapi: Fak
         ApplicationBuilder().token(botapi.token).base_url(botapi.base_url).base_file_url(botapi.base_file_url).build()
     )
     application.add_handler(CommandHandler("start", start_command))
+    assert application.updater is not None
     botapi.add_user(ANA, "Ana")
     await botapi.send_update(botapi.message(ANA, ANA, "/start"))
 
     async with application:
-        await application.updater.start_polling(timeout=dtm.timedelta(seconds=1))  # type: ignore[union-attr]
+        await application.updater.start_polling(timeout=dtm.timedelta(seconds=1))
         await application.start()
         await botapi.wait_for_calls("sendMessage")
-        await application.updater.stop()  # type: ignore[union-attr]
+        await application.updater.stop()
         await application.stop()
 
     assert botapi.last_message(ANA).text == "Welcome, Ana!"
@@ -432,7 +444,7 @@ async def test_get_updates_delivers_start_command_to_command_handler(botapi: Fak
 
 
 async def test_webhook_delivery_posts_update_with_secret_header(botapi: FakeBotApi, bot: Bot) -> None:
-    received: list[tuple[str | None, dict[str, object]]] = []
+    received: list[tuple[str | None, dict[str, Any]]] = []
 
     async def hook(request: web.Request) -> web.Response:
         received.append((request.headers.get(SECRET_HEADER), await request.json()))
@@ -457,7 +469,7 @@ async def test_webhook_delivery_posts_update_with_secret_header(botapi: FakeBotA
     assert status == 200
     [(secret, update)] = received
     assert secret == "s3cr3t-token"
-    assert update["message"]["text"] == "/new coins"  # type: ignore[index]
+    assert update["message"]["text"] == "/new coins"
     assert (info.url, info.pending_update_count) == (url, 0)
 
 

@@ -53,7 +53,9 @@ async def quick(store_factory: StoreFactory) -> AsyncIterator[TableService]:
     await svc.close()
 
 
-async def test_final_move_stores_the_finished_game_in_the_same_commit(store_factory: StoreFactory) -> None:
+async def test_final_move_stores_the_finished_game_in_the_same_commit(
+    store_factory: StoreFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     service = TableService(await store_factory(), heal_every=None)
     await service.start()
     info = await service.create_table("coins", ANN, "Ann", {"target_score": 1})
@@ -67,7 +69,7 @@ async def test_final_move_stores_the_finished_game_in_the_same_commit(store_fact
         await real_append(*args, **kwargs)
         commits.append(service.store.commits)
 
-    service.store.append = watch  # type: ignore[method-assign]
+    monkeypatch.setattr(service.store, "append", watch)
     real_save = service.store.save_table
     saves_after_end: list[str] = []
 
@@ -76,7 +78,7 @@ async def test_final_move_stores_the_finished_game_in_the_same_commit(store_fact
             saves_after_end.append(row.id)
         await real_save(row, **kwargs)
 
-    service.store.save_table = watch_save  # type: ignore[method-assign]
+    monkeypatch.setattr(service.store, "save_table", watch_save)
     await play_out(service, info.id)
     await service.close()
     assert saves_after_end == []  # the finished status rode along with the last move, not in a second write

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 import pytest
 
 from engine.core.errors import Refusal
+from engine.service.live import TableInfo
 from engine.service.tables import TableService
 from tests.service.helpers import ANN, BOB, CAT, play_out, started_coins
 
@@ -38,7 +40,9 @@ async def test_join_fills_seats_in_order_and_start_fills_the_rest_with_ai(servic
         ("started", lambda s, t: s.start_game(t, ANN), "already_started"),
     ],
 )
-async def test_lobby_refusals_change_nothing(service: TableService, setup: str, attempt, code: str) -> None:
+async def test_lobby_refusals_change_nothing(
+    service: TableService, setup: str, attempt: Callable[[TableService, str], Awaitable[TableInfo]], code: str
+) -> None:
     info = await service.create_table("coins", ANN, "Ann")
     await service.join(info.id, BOB, "Bob")
     if setup == "full":

@@ -27,7 +27,9 @@ async def finished_game(service: TableService, chat_id: int | None, people: tupl
 
 async def test_one_game_moves_ratings_exactly_as_openskill_computes_them(service: TableService) -> None:
     table_id = await finished_game(service, -1, ((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat")))
-    placements = (await service.info(table_id)).result["placements"]  # type: ignore[index]
+    result = (await service.info(table_id)).result
+    assert result is not None
+    placements = result["placements"]
     model = PlackettLuce()
     expected = model.rate([[model.rating()] for _ in range(3)], ranks=[float(p) for p in placements])
     stored = await service.store.ratings_of("coins")
@@ -49,7 +51,8 @@ async def test_a_rebuild_from_the_logs_equals_the_ratings_kept_game_by_game(serv
     rebuilt = await service.store.ratings_of("coins")
     assert counted == {"coins": 3} and set(rebuilt) == set(kept) == {ANN, BOB, CAT, DAN}
     for user, (mu, sigma, games, wins) in kept.items():
-        assert rebuilt[user] == (pytest.approx(mu), pytest.approx(sigma), games, wins)
+        re_mu, re_sigma, re_games, re_wins = rebuilt[user]
+        assert re_mu == pytest.approx(mu) and re_sigma == pytest.approx(sigma) and (re_games, re_wins) == (games, wins)
 
 
 async def test_history_lists_each_players_games_and_the_leaderboard_only_the_groups_players(

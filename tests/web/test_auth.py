@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import json
 import time
+from collections.abc import Callable
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
@@ -96,8 +97,10 @@ async def test_api_me_answers_valid_init_data(bot_client: Client) -> None:
     lambda: tma(signed(42).replace("Ann", "Bob")),
     lambda: tma("&".join(p for p in signed(42).split("&") if not p.startswith("hash="))),
 ], ids=["missing", "other_scheme", "wrong_token", "stale", "tampered", "no_hash"])
-async def test_api_me_refuses_bad_init_data_with_401(bot_client: Client, make_header: object) -> None:
-    resp = await bot_client.get("/api/me", headers=make_header())  # type: ignore[operator]
+async def test_api_me_refuses_bad_init_data_with_401(
+    bot_client: Client, make_header: Callable[[], dict[str, str]]
+) -> None:
+    resp = await bot_client.get("/api/me", headers=make_header())
     assert resp.status == 401
     assert (await resp.json())["code"] == "unauthorized"
 

@@ -22,11 +22,13 @@ def test_socket_code_builds_no_frame_literals(module: str) -> None:
 
 
 def test_frame_constructors_build_every_server_frame_type() -> None:
-    frames = [
-        protocol.welcome_frame(1, {"seq": 3}), protocol.update_frame(3, "moved", [], {"seq": 3}),
-        protocol.ack_frame("r", 3), protocol.refused_frame("r", "stale", "m"), protocol.error_frame("c", "m", "why"),
+    welcome = protocol.welcome_frame(1, {"seq": 3})
+    error = protocol.error_frame("c", "m", "why")
+    frames: list[protocol.ServerFrame] = [
+        welcome, protocol.update_frame(3, "moved", [], {"seq": 3}),
+        protocol.ack_frame("r", 3), protocol.refused_frame("r", "stale", "m"), error,
         protocol.pong_frame(1), protocol.watching_frame(2),
     ]
     assert [f["type"] for f in frames] == ["welcome", "update", "ack", "refused", "error", "pong", "watching"]
-    assert frames[0]["seq"] == 3 and frames[4]["reason"] == "why"
+    assert welcome["seq"] == 3 and error["reason"] == "why"
     assert not hasattr(protocol, "UpdateKind")

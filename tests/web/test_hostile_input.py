@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import json
 import time
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from urllib.parse import urlencode
 
@@ -134,7 +135,7 @@ async def test_body_that_never_arrives_times_out_with_408(make_client: ClientFac
 async def test_oversized_chunked_body_is_413(client: Client) -> None:
     ann, _ = await local_signin(client, "Ann")
 
-    async def chunks():  # type: ignore[no-untyped-def]
+    async def chunks() -> AsyncIterator[bytes]:
         for _ in range(40):
             yield b" " * 1024
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,9 @@ def is_neutral(text: str) -> bool:
     return bool(NEUTRAL.match(text)) or not re.search(r"[^\W\d_]", re.sub(r"\{\w+\}", "", text))
 
 
-async def page_data(client: Client, query: str = "", headers: dict[str, str] | None = None) -> tuple[str, dict]:
+async def page_data(
+    client: Client, query: str = "", headers: dict[str, str] | None = None
+) -> tuple[str, dict[str, Any]]:
     """The page's html lang and its JSON blocks (strings, plural indices, languages)."""
     html = await (await client.get(f"/{query}", headers=headers or {})).text()
     lang = re.search(r'<html lang="([^"]+)"', html)

@@ -16,7 +16,7 @@ GROUP = -500
 def headers(client: Client, user_id: int, name: str) -> dict[str, str]:
     from webapp.keys import VERIFIER
 
-    return tma(client.app[VERIFIER].sign({"id": user_id, "first_name": name}))  # type: ignore[index]
+    return tma(client.app[VERIFIER].sign({"id": user_id, "first_name": name}))
 
 
 async def finished(service: TableService) -> str:

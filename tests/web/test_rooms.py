@@ -50,7 +50,7 @@ async def test_room_sends_each_seat_its_own_events_and_spectators_none(service: 
     rooms = Rooms(service)
     ann, bob, eve = FakeSocket(1), FakeSocket(2), FakeSocket(3)
     for member in (ann, bob, eve):
-        rooms.join(info.id, member, FakeTransport())  # type: ignore[arg-type]
+        rooms.join(info.id, member, FakeTransport())
     await service.add_ai(info.id, 1)
     await service.start_game(info.id, 1)
     await _settle()
@@ -70,8 +70,8 @@ async def test_room_skips_a_socket_that_stopped_reading_then_welcomes_it(service
     rooms = Rooms(service)
     slow, fast = FakeSocket(1), FakeSocket(2)
     slow_transport = FakeTransport()
-    rooms.join(info.id, slow, slow_transport)  # type: ignore[arg-type]
-    rooms.join(info.id, fast, FakeTransport())  # type: ignore[arg-type]
+    rooms.join(info.id, slow, slow_transport)
+    rooms.join(info.id, fast, FakeTransport())
     slow_transport.buffered = LAG_BYTES
     await service.join(info.id, 2, "Bob")
     await _settle()
@@ -91,8 +91,8 @@ async def test_room_closes_when_its_last_socket_leaves(service: TableService) ->
     info = await service.create_table("coins", 1, "Ann")
     rooms = Rooms(service)
     one, two = FakeSocket(1), FakeSocket(2)
-    rooms.join(info.id, one, FakeTransport())  # type: ignore[arg-type]
-    rooms.join(info.id, two, FakeTransport())  # type: ignore[arg-type]
+    rooms.join(info.id, one, FakeTransport())
+    rooms.join(info.id, two, FakeTransport())
     assert (len(rooms), service.bus.subscriber_count(info.id)) == (1, 1)
     await rooms.leave(info.id, one)
     assert len(rooms) == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.service.tables import TableService
 from tests.web.conftest import Client, local_signin, tma
-from tests.web.sockets import connect
+from tests.web.sockets import Frame, connect
 
 
 async def test_table_flow_lobby_start_and_moves_over_websocket(client: Client, service: TableService) -> None:
@@ -46,7 +46,11 @@ async def test_table_flow_lobby_start_and_moves_over_websocket(client: Client, s
         await peers[seat].send({"type": "act", "ref": f"m{seq}", "seq": seq, "action": {"type": "play", "card": card}})
         ack = await peers[seat].until(lambda f: f["type"] in ("ack", "refused"))
         assert ack == {"type": "ack", "ref": f"m{seq}", "seq": seq + 1}
-        moved = await peers[1 - seat].until(lambda f, s=seq: f["type"] == "update" and f["seq"] == s + 1)
+
+        def next_update(f: Frame, s: int = seq) -> bool:
+            return bool(f["type"] == "update" and f["seq"] == s + 1)
+
+        moved = await peers[1 - seat].until(next_update)
         assert {"type": "played", "seat": seat, "card": card} in moved["events"]
         assert card not in moved["view"]["state"]["hand"]
 

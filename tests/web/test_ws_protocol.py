@@ -42,7 +42,8 @@ async def test_act_against_an_old_seq_is_refused_stale_and_changes_nothing(
     seat, seq = _to_act(service, tid)
     mover, _ = await connect(client, tid, people[seat])
     other, _ = await connect(client, tid, people[1 - seat])
-    card = mover.view["state"]["legal"][0]  # type: ignore[index]
+    assert mover.view is not None
+    card = mover.view["state"]["legal"][0]
     await mover.send({"type": "act", "ref": "old", "seq": seq - 1, "action": {"type": "play", "card": card}})
     refused = await mover.receive()
     assert (refused["type"], refused["ref"], refused["code"]) == ("refused", "old", "stale")
@@ -80,7 +81,8 @@ async def test_spectator_gets_no_hand_and_cannot_act(client: Client, service: Ta
     assert (refused["type"], refused["code"]) == ("refused", "not_seated")
     assert _to_act(service, tid) == (seat, seq)
     mover, _ = await connect(client, tid, people[seat])
-    card = mover.view["state"]["legal"][0]  # type: ignore[index]
+    assert mover.view is not None
+    card = mover.view["state"]["legal"][0]
     await mover.send({"type": "act", "ref": "m", "seq": seq, "action": {"type": "play", "card": card}})
     update = await spectator.until(lambda f: f["type"] == "update")
     assert {"type": "played", "seat": seat, "card": card} in update["events"]
@@ -121,7 +123,8 @@ async def test_frame_over_4kb_is_refused_too_large_and_connection_stays(client: 
     tid, people, _ = await _started(client, service)
     seat, seq = _to_act(service, tid)
     peer, _ = await connect(client, tid, people[seat])
-    card = peer.view["state"]["legal"][0]  # type: ignore[index]
+    assert peer.view is not None
+    card = peer.view["state"]["legal"][0]
     frame = {"type": "act", "ref": "big", "seq": seq, "action": {"type": "play", "card": card, "pad": "x" * 5000}}
     await peer.send(frame)
     error = await peer.receive()
@@ -168,7 +171,8 @@ async def test_reconnect_with_last_seq_gets_a_fresh_welcome(client: Client, serv
     away, _ = await connect(client, tid, people[1 - seat])
     await away.close()
     mover, _ = await connect(client, tid, people[seat])
-    card = mover.view["state"]["legal"][0]  # type: ignore[index]
+    assert mover.view is not None
+    card = mover.view["state"]["legal"][0]
     await mover.send({"type": "act", "ref": "m", "seq": seq, "action": {"type": "play", "card": card}})
     assert (await mover.until(lambda f: f["type"] == "ack"))["seq"] == seq + 1
     await service.autoplay.idle()
