@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any, Protocol, TypeAlias
 
 from telegram import Chat, Update, User
@@ -69,6 +70,7 @@ class BotState:
     def __init__(self) -> None:
         self.options_open: set[str] = set()  # lobbies whose message shows the Options keyboard
         self.reachable: set[int] = set()  # people known to have started the bot (saves a write per message)
+        self.languages: dict[int, str | None] = {}  # people's /language choices (None: none), read once each
         self._links: Links | None = None
         self.webhook_secret: str | None = None  # the secret_token given to setWebhook (the route must check it)
         self.health: dict[str, Any] = {"state": "stopped"}  # how starting the bot went (for /healthz)
@@ -91,16 +93,16 @@ Context: TypeAlias = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any
 App: TypeAlias = Application[ExtBot[None], Context, dict[Any, Any], dict[Any, Any], BotState, JobQueue[Context]]
 
 
-# People's languages chosen with /language (None: none chosen), read from the store once per person and
-# process by ``tgbot.languages.learn_language`` before any handler runs.
-chosen_languages: dict[int, str | None] = {}
+# The languages people chose with /language, as the bot handling the current update knows them: set by
+# ``tgbot.languages.learn_language`` before any handler runs (each update is handled in a context of its own).
+reader_languages: ContextVar[dict[int, str | None]] = ContextVar("reader_languages", default={})  # noqa: B039
 
 
 def locale_of(user: User | None) -> str | None:
     """The language a person reads: the one they chose with /language, else their Telegram app's."""
     if user is None:
         return None
-    return chosen_languages.get(user.id) or user.language_code
+    return reader_languages.get().get(user.id) or user.language_code
 
 
 def display_name(user: User) -> str:

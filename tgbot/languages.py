@@ -18,15 +18,16 @@ from telegram.error import TelegramError
 from engine.i18n import LANGUAGES, N_, negotiate
 from tgbot.buttons import answer
 from tgbot.callbacks import Verb, button_data, parse
-from tgbot.context import BotState, Context, chosen_languages, display_name, is_group, locale_of, reply
+from tgbot.context import BotState, Context, display_name, is_group, locale_of, reader_languages, reply
 from tgbot.render import render, translate
 
 
 async def learn_language(update: Update, context: Context) -> None:
     """Before any handler: know the language this person chose, once per person and process."""
-    user = update.effective_user
-    if user is not None and user.id not in chosen_languages:
-        chosen_languages[user.id] = await context.bot_data.service.store.user_language(user.id)
+    user, known = update.effective_user, context.bot_data.languages
+    reader_languages.set(known)
+    if user is not None and user.id not in known:
+        known[user.id] = await context.bot_data.service.store.user_language(user.id)
 
 
 async def group_language(room: BotState, chat: Chat, host_locale: str | None) -> str:
@@ -85,7 +86,7 @@ async def language_button(update: Update, context: Context) -> None:
         await store.set_chat_language(chat.id, code, by=user.id)
     else:
         await store.set_user_language(user.id, display_name(user), code)
-        chosen_languages[user.id] = code
+        context.bot_data.languages[user.id] = code
     await answer(query, translate(code, N_("Language set: English")))
     with contextlib.suppress(TelegramError):  # the same language pressed twice: the message already says so
         await query.edit_message_text(render("language.html", code, group=is_group(chat)), parse_mode="HTML",

@@ -105,5 +105,7 @@ async def test_coins_game_from_new_to_summary_in_a_group(bot: Harness) -> None:
     won = 1 if info.seat_of(BOB) in info.result["winners"] else 0
     assert f"Coins: played 1, won {won}" in fake.last_message(BOB).plain
 
-    scopes = sorted(c.params["scope"]["type"] for c in fake.calls_to("setMyCommands"))
-    assert scopes == ["all_group_chats", "all_private_chats"]
+    menus = sorted((c.params["scope"]["type"], c.params.get("language_code") or "")
+                   for c in fake.calls_to("setMyCommands"))
+    assert menus == sorted((scope, language) for scope in ("all_group_chats", "all_private_chats")
+                           for language in ("", "ko", "lv", "ru"))  # one menu per scope and language

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.async_api import Locator, Page, expect
+from playwright.async_api import Locator, Page, ViewportSize, expect
 
 from tests.browser.conftest import PHONE, Phone, Server, open_phone, screenshot_path
 
 SEED = "5a11" * 16
-SMALL = {"width": 360, "height": 640}
+SMALL: ViewportSize = {"width": 360, "height": 640}
 
 
 def user(n: int) -> dict[str, Any]:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 
 from engine.service.tables import TableService
+from engine.store.rows import LoggedAction
 from tests.service.conftest import StoreFactory
 from tests.service.helpers import ANN, BOB, CAT, play_out, started_coins
 
@@ -122,11 +122,11 @@ async def test_a_long_game_revives_from_its_snapshot_and_the_moves_after_it(
     replayed: list[int] = []
     real_load = store.load_actions
 
-    async def watch(table: str, after: int = 0) -> list[Any]:
+    async def watch(table: str, after: int = 0) -> list[LoggedAction]:
         replayed.append(after)
         return await real_load(table, after)
 
-    store.load_actions = watch  # type: ignore[method-assign]
+    monkeypatch.setattr(store, "load_actions", watch)
     second = TableService(store, heal_every=None)
     await second.start()
     after = {user: await second.view(table_id, user) for user in (ANN, BOB, CAT, None)}
