@@ -14,6 +14,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from engine.core.errors import Refusal
 from engine.service.bus import Subscription, Update
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
@@ -136,3 +137,17 @@ async def test_processes_starting_together_on_a_fresh_database_migrate_safely(da
     for store in stores:
         assert await store.count_actions() == 0
         await store.close()
+
+
+async def test_one_move_sent_to_two_processes_at_once_is_applied_once(process: Process) -> None:
+    one, two = await process(), await process()
+    table_id = await three_people(one)
+    await two.info(table_id)
+    view = await one.view(table_id, ANN)  # Ann leads; her phone sends the same move through both processes
+    move = {"type": "play", "card": view["state"]["legal"][0]}
+    results = await asyncio.gather(one.act(table_id, ANN, move, 0), two.act(table_id, ANN, move, 0),
+                                   return_exceptions=True)
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, Refusal)]
+    assert len(applied) == 1 and len(refused) == 1 and refused[0].code == "stale"
+    assert [(a.seq, a.seat) for a in await one.store.load_actions(table_id)] == [(1, 0)]

@@ -1,9 +1,9 @@
-"""Two real ``python -m webapp`` processes on one PostgreSQL database, players connected to different ones.
+"""Three real ``python -m webapp`` processes on one PostgreSQL database, players connected to different ones.
 
 Ann's socket is on the first process and Bob's on the second; an AI sits in the third
-seat. Every move, whichever process takes it, reaches both sockets in order, the AI
-moves exactly once per turn, and killing the process that drives the AI does not stop
-the game: the other takes the table over.
+seat. Every move, whichever process takes it, reaches every socket in order, the AI
+moves exactly once per turn, and when the first process is killed Ann's phone reconnects
+to the third, another process takes the AI over, and the game goes on.
 """
 
 from __future__ import annotations
@@ -74,9 +74,10 @@ async def test_players_on_two_processes_play_one_table_and_the_ai_survives_its_d
     database: str, tmp_path: Path
 ) -> None:
     shared_dir = tmp_path / "data"  # one local sign-in key for both processes, as one deployment has one token
-    first, second = Server(shared_dir, database), Server(shared_dir, database)
-    first.log_path, second.log_path = tmp_path / "first.log", tmp_path / "second.log"
-    await asyncio.gather(first.start(), second.start())  # starting together also races the migration
+    first, second, third = (Server(shared_dir, database) for _ in range(3))
+    for server, name in ((first, "first"), (second, "second"), (third, "third")):
+        server.log_path = tmp_path / f"{name}.log"
+    await asyncio.gather(first.start(), second.start(), third.start())  # starting together races the migration
     try:
         async with aiohttp.ClientSession() as session:
             ann, bob = await sign_in(session, first, "Ann"), await sign_in(session, second, "Bob")
@@ -93,7 +94,7 @@ async def test_players_on_two_processes_play_one_table_and_the_ai_survives_its_d
                 if seq == 6 and not killed:  # the first process dies; the second must carry the table on alone
                     first.kill()
                     killed = True
-                    seats[0] = await open_socket(session, second, table_id, ann)
+                    seats[0] = await open_socket(session, third, table_id, ann)  # Ann's phone reconnects elsewhere
                 views = {seat: await socket.until_seq(seq) for seat, socket in seats.items()}
                 turn = views[0]["table"]["to_act"]
                 if views[0]["table"]["status"] != "playing" or not turn:
@@ -117,5 +118,5 @@ async def test_players_on_two_processes_play_one_table_and_the_ai_survives_its_d
         assert [a.seq for a in log] == list(range(1, len(log) + 1)) and len(log) >= final["seq"]
         assert sum(a.auto for a in log) == sum(1 for a in log if a.seat == 2)  # only the AI moved automatically
     finally:
-        first.stop()
-        second.stop()
+        for server in (first, second, third):
+            server.stop()
