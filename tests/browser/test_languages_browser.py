@@ -489,7 +489,8 @@ async def test_home_and_lobby_fit_a_small_phone_in_each_language(browser: Any, s
         assert await page.evaluate(OVERFLOW_JS) == [], game
         # every option reads whole inside its select (a select clips its text without telling)
         clipped = await page.locator(".new-game select").evaluate_all(
-            """els => els.filter(s => { const m = document.createElement('span');
+            """els => els.filter(s => s.offsetParent !== null).filter(s => {  // hidden: an option of another variant
+              const m = document.createElement('span');
               m.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
               m.style.font = getComputedStyle(s).font;
               m.textContent = s.options[s.selectedIndex].text; document.body.append(m);
