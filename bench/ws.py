@@ -63,7 +63,8 @@ def _count_commits() -> None:
     import atexit
     from unittest import mock
 
-    from engine.store.database import Store, Write
+    from engine.store.database import Store
+    from engine.store.writer import Write
 
     batches: list[tuple[int, float]] = []
     write_batch = Store._write_batch

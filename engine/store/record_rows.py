@@ -1,0 +1,126 @@
+"""The record of finished games in the store: results, ratings, history, leaderboards, a player's groups."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import case, func, insert, select
+
+from engine.store.rows import TableRow
+from engine.store.schema import (
+    ratings,
+    results,
+    tables,
+    users,
+)
+from engine.store.table_rows import TableRows
+
+
+class RecordRows(TableRows):
+    """Reads of the record, and the ratings a rebuild puts in place."""
+
+    async def history(self, user_id: int, limit: int = 20, before: float | None = None) -> list[dict[str, Any]]:
+        """A user's finished games, newest first: each with every seat's name, placement and score."""
+        async with self.engine.connect() as conn:
+            query = select(results.c.table_id, results.c.finished_at).where(results.c.user_id == user_id)
+            if before is not None:
+                query = query.where(results.c.finished_at < before)
+            mine = (await conn.execute(query.order_by(results.c.finished_at.desc()).limit(limit))).all()
+            if not mine:
+                return []
+            ids = [r.table_id for r in mine]
+            rows = (await conn.execute(
+                select(results, tables.c.options).join(tables, tables.c.id == results.c.table_id)
+                .where(results.c.table_id.in_(ids)).order_by(results.c.seat)
+            )).mappings().all()
+        games: dict[str, dict[str, Any]] = {}
+        for r in rows:
+            game = games.setdefault(r["table_id"], {
+                "table_id": r["table_id"], "game": r["game"], "options": json.loads(r["options"]),
+                "chat_id": r["chat_id"], "finished_at": r["finished_at"], "seats": []})
+            game["seats"].append({"seat": r["seat"], "name": r["name"], "placement": r["placement"],
+                                  "score": r["score"], "you": r["user_id"] == user_id})
+        return [games[table_id] for table_id in ids]
+
+    async def leaderboard(self, chat_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
+        """The people who played ``game`` in a chat: their rating and their games there, best first."""
+        async with self.engine.connect() as conn:
+            played = (
+                select(results.c.user_id, func.count().label("games"),
+                       func.sum(case((results.c.placement == 1, 1), else_=0)).label("wins"))
+                .where(results.c.chat_id == chat_id, results.c.game == game, results.c.user_id.is_not(None))
+                .group_by(results.c.user_id).subquery()
+            )
+            rows = (await conn.execute(
+                select(played.c.user_id, played.c.games, played.c.wins, ratings.c.mu, ratings.c.sigma, users.c.name)
+                .join(ratings, (ratings.c.user_id == played.c.user_id) & (ratings.c.game == game))
+                .join(users, users.c.id == played.c.user_id)
+                .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc()).limit(limit)
+            )).mappings().all()
+        return [dict(r) for r in rows]
+
+    async def groups(self, user_id: int) -> list[dict[str, Any]]:
+        """The group chats (negative ids) where a user finished games, oldest first.
+
+        Each with its games there by game name, its first and last finish, and the other
+        people the user played with there, most games together first.
+        """
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(results.c.chat_id, results.c.game, func.count().label("games"),
+                       func.min(results.c.finished_at).label("first"), func.max(results.c.finished_at).label("last"))
+                .where(results.c.user_id == user_id, results.c.chat_id < 0)
+                .group_by(results.c.chat_id, results.c.game)
+            )).all()
+            mine = select(results.c.table_id).where(results.c.user_id == user_id, results.c.chat_id < 0)
+            together = (await conn.execute(
+                select(results.c.chat_id, func.max(results.c.name).label("name"), func.count().label("games"))
+                .where(results.c.table_id.in_(mine), results.c.user_id.is_not(None), results.c.user_id != user_id)
+                .group_by(results.c.chat_id, results.c.user_id)
+                .order_by(func.count().desc(), func.max(results.c.name))
+            )).all()
+        chats: dict[int, dict[str, Any]] = {}
+        for r in rows:
+            chat = chats.setdefault(r.chat_id, {"chat_id": r.chat_id, "games": {}, "first": r.first, "last": r.last,
+                                                "people": []})
+            chat["games"][r.game] = r.games
+            chat["first"], chat["last"] = min(chat["first"], r.first), max(chat["last"], r.last)
+        for r in together:
+            if r.chat_id in chats:
+                chats[r.chat_id]["people"].append(r.name)
+        return sorted(chats.values(), key=lambda c: (c["first"], c["chat_id"]))
+
+    async def played_in_chat(self, user_id: int, chat_id: int) -> bool:
+        """Whether a user has finished a game started from a chat (who may see that chat's leaderboard)."""
+        async with self.engine.connect() as conn:
+            found = await conn.execute(
+                select(results.c.table_id).where(results.c.user_id == user_id, results.c.chat_id == chat_id).limit(1))
+            return found.first() is not None
+
+    async def finished_tables(self, offset: int = 0, limit: int = 500) -> list[TableRow]:
+        """Finished tables in the order they finished (for rebuilding ratings), a page from ``offset``."""
+        async with self.engine.connect() as conn:
+            ids = [r.table_id for r in await conn.execute(
+                select(results.c.table_id, func.max(results.c.finished_at).label("at"))
+                .group_by(results.c.table_id).order_by("at", results.c.table_id).offset(offset).limit(limit))]
+        found = {row.id: row for row in await self._load_tables(tables.c.id.in_(ids))} if ids else {}
+        return [found[i] for i in ids if i in found]
+
+    async def ratings_of(self, game: str) -> dict[int, tuple[float, float, int, int]]:
+        """Every rating of a game: user -> (mu, sigma, games, wins)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(ratings).where(ratings.c.game == game))
+            return {r.user_id: (r.mu, r.sigma, r.games, r.wins) for r in rows}
+
+    async def replace_ratings(self, game: str, fresh: dict[int, tuple[float, float, int, int]], at: float) -> None:
+        """Put a game's ratings in place of the stored ones (after a rebuild)."""
+
+        async def work(conn: Any) -> None:
+            await conn.execute(ratings.delete().where(ratings.c.game == game))
+            if fresh:
+                await conn.execute(insert(ratings), [
+                    {"user_id": uid, "game": game, "mu": mu, "sigma": sigma, "games": games, "wins": wins,
+                     "updated_at": at} for uid, (mu, sigma, games, wins) in fresh.items()])
+
+        await self._write(work)

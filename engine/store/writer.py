@@ -1,0 +1,324 @@
+"""The store's connection and its one writer: every write of any kind is group-committed here.
+
+Every write goes through one writer task: whatever is waiting at the same time (moves,
+table rows, users) is committed in one transaction, so SQLite never sees two writers
+at once ("database is locked" cannot happen) and PostgreSQL gets batched inserts.
+
+Tables, seats and users are rows; moves are an append-only log with a unique
+``(table_id, seq)``. Appends are group-committed: every move waiting at the same time
+goes into one transaction, and each caller is answered only after that commit, so a
+move is acknowledged only once it is durable and the log never holds a move twice. A
+move that changes its table (the game's end, the next deadline) carries the table's new
+row into the same transaction, so a crash can never keep the one without the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, event, func, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from engine.core.errors import Refusal, RefusalCode
+from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
+from engine.store.schema import (
+    actions,
+    ratings,
+    results,
+    seats,
+    tables,
+)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, sent with the change's commit
+MIGRATION_LOCK = 72_170_001  # advisory lock key: one process migrates at a time
+
+
+def database_url(url: str | None, data_dir: Path) -> str:
+    """The async SQLAlchemy URL for ``url`` (DATABASE_URL), or a SQLite file in ``data_dir``."""
+    if not url:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{data_dir / 'cardroom.db'}"
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+asyncpg://" + url[len(prefix):]
+    if url.startswith("sqlite:///"):
+        return "sqlite+aiosqlite:///" + url[len("sqlite:///"):]
+    return url
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")  # durable on power loss, not only on a crash
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def _migrate(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+class StaleRow(Refusal):
+    """The table's row changed since this copy was read (another process wrote it): reload and try again."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(RefusalCode.STALE)
+        self.table_id = table_id
+
+
+@dataclass(slots=True)
+class Pending:
+    """A move waiting for the next group commit, with its table's new row when the move changes it."""
+
+    action: dict[str, Any]
+    table: TableRow | None
+    with_seats: bool
+    future: asyncio.Future[None]
+    finish: Finish | None = None
+    version: int = 0  # the table row's stored version before this move (for the other processes' notice)
+
+
+@dataclass(slots=True)
+class Job:
+    """Any other write waiting for the next group commit; ``done`` runs once it is committed."""
+
+    work: Callable[[Any], Awaitable[None]]
+    future: asyncio.Future[None]
+    done: Callable[[], None] | None = None
+
+
+Write = Pending | Job
+
+
+class StoreBase:
+    """The engine, the migrations and the writer task that every write goes through."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
+        if url.startswith("sqlite"):
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self._pending: list[Write] = []  # every write goes through the one writer task: no "database is locked"
+        self.origin = ""  # this process's name in change notices (set by the service when it shares the database)
+        self._wake = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None
+        self.commits = 0
+
+    @property
+    def is_shared(self) -> bool:
+        """Whether other processes may use this database at the same time (PostgreSQL)."""
+        return self.url.startswith("postgresql")
+
+    @property
+    def dsn(self) -> str:
+        """The plain ``postgresql://`` address, for a raw connection that listens and holds leases."""
+        return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def open(self) -> None:
+        """Bring the schema up to date (one process at a time) and start the log writer."""
+        async with self.engine.begin() as conn:
+            if self.is_shared:  # processes starting together on a fresh database must not race the migration
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            await conn.run_sync(_migrate)
+        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+
+    async def close(self) -> None:
+        """Finish pending writes and release the connections."""
+        if self._writer is not None:
+            while self._pending:
+                await asyncio.sleep(0)
+                self._wake.set()
+                await asyncio.sleep(0.001)
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        await self.engine.dispose()
+
+    async def append(
+        self, table_id: str, entry: LoggedAction, table: TableRow | None = None, *, with_seats: bool = False,
+        finish: Finish | None = None, version: int = 0,
+    ) -> None:
+        """Store one move durably, with its table's new row in the same transaction; raises Refusal("stale")."""
+        if self._writer is None:
+            raise RuntimeError("the store is not open")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        row = {
+            "table_id": table_id, "seq": entry.seq, "seat": entry.seat, "action": json.dumps(entry.action),
+            "auto": entry.auto, "created_at": time.time(),
+        }
+        if table is not None:
+            table.updated_at = time.time()
+        self._pending.append(Pending(row, table, with_seats, future, finish, version))
+        self._wake.set()
+        await future
+
+    async def _write(self, work: Callable[[Any], Awaitable[None]], done: Callable[[], None] | None = None) -> None:
+        """Run ``work(connection)`` in the writer's next group commit and wait until it is durable."""
+        if self._writer is None:
+            raise RuntimeError("the store is not open")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(Job(work, future, done))
+        self._wake.set()
+        await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, []
+            if batch:
+                await self._write_batch(batch)
+
+    async def _write_batch(self, batch: list[Write]) -> None:
+        try:
+            async with self.engine.begin() as conn:
+                moves = [item.action for item in batch if isinstance(item, Pending)]
+                if moves:
+                    await conn.execute(insert(actions), moves)
+                for item in batch:
+                    await self._write_rest(conn, item)
+            self.commits += 1
+        except Exception:
+            for item in batch:  # one bad write must not sink the others: each alone, with its own answer
+                await self._write_one(item)
+            return
+        for item in batch:
+            self._settle(item)
+
+    async def _write_one(self, item: Write) -> None:
+        try:
+            async with self.engine.begin() as conn:
+                if isinstance(item, Pending):
+                    await conn.execute(insert(actions), [item.action])
+                await self._write_rest(conn, item)
+            self.commits += 1
+        except (IntegrityError, StaleRow) as exc:
+            if not item.future.done():
+                item.future.set_exception(Refusal(RefusalCode.STALE) if isinstance(item, Pending) else exc)
+            return
+        except Exception as exc:
+            if not item.future.done():
+                item.future.set_exception(exc)
+            return
+        self._settle(item)
+
+    async def _write_rest(self, conn: Any, item: Write) -> None:
+        """Everything of one write but a move's log row (inserted for the whole batch at once)."""
+        if isinstance(item, Job):
+            await item.work(conn)
+            return
+        await self._write_table(conn, item)
+        if item.finish is not None:
+            await self._write_finish(conn, item.finish)
+        version = item.table.version + 1 if item.table is not None else item.version
+        move = f'{{"seat":{item.action["seat"]},"action":{item.action["action"]}}}'  # the move itself rides along
+        await self._notice(conn, item.action["table_id"], item.action["seq"], "moved", version, move)
+
+    @staticmethod
+    async def _write_finish(conn: Any, finish: Finish) -> None:
+        """Record a finished game's results and its people's new ratings (in the finishing transaction)."""
+        recorded = await conn.execute(select(results.c.seat).where(results.c.table_id == finish.table_id).limit(1))
+        if recorded.first() is not None:
+            return  # already on record (and rated): finishing a table again must not count it twice
+        await conn.execute(insert(results), [
+            {"table_id": finish.table_id, "seat": s.seat, "user_id": s.user_id, "name": s.name, "game": finish.game,
+             "chat_id": finish.chat_id, "placement": s.placement, "score": s.score, "finished_at": finish.finished_at}
+            for s in finish.seats
+        ])
+        people = [s.user_id for s in finish.seats if s.user_id is not None]
+        if not people:
+            return
+        found = (await conn.execute(
+            select(ratings).where(ratings.c.game == finish.game, ratings.c.user_id.in_(people))
+        )).mappings().all()
+        known = {r["user_id"]: r for r in found}
+        fresh = finish.rate({uid: (r["mu"], r["sigma"]) for uid, r in known.items()})
+        for s in finish.seats:
+            if s.user_id is None or s.user_id not in fresh:
+                continue
+            mu, sigma = fresh[s.user_id]
+            won = 1 if s.placement == 1 else 0
+            if s.user_id in known:
+                old = known[s.user_id]
+                await conn.execute(update(ratings).where(ratings.c.user_id == s.user_id, ratings.c.game == finish.game)
+                                   .values(mu=mu, sigma=sigma, games=old["games"] + 1, wins=old["wins"] + won,
+                                           updated_at=finish.finished_at))
+            else:
+                await conn.execute(insert(ratings).values(user_id=s.user_id, game=finish.game, mu=mu, sigma=sigma,
+                                                          games=1, wins=won, updated_at=finish.finished_at))
+
+    @staticmethod
+    def _settle(item: Write) -> None:
+        """A write is durable: bring the caller's row copy up to the stored version and answer."""
+        if isinstance(item, Pending) and item.table is not None:
+            item.table.version += 1
+        elif isinstance(item, Job) and item.done is not None:
+            item.done()
+        if not item.future.done():
+            item.future.set_result(None)
+
+    async def _write_table(self, conn: Any, pending: Pending) -> None:
+        row = pending.table
+        if row is None:
+            return
+        await self._update_row(conn, row)
+        if pending.with_seats:
+            await conn.execute(seats.delete().where(seats.c.table_id == row.id))
+            await self._write_seats(conn, row.id, row.seats)
+
+    async def _notice(self, conn: Any, table_id: str, seq: int, kind: str, version: int, events: str = "") -> None:
+        """Tell the other processes, with this commit, that a table changed (PostgreSQL NOTIFY).
+
+        The notice says the table's new ``seq`` and row ``version``, so a process that is
+        already there reads nothing, and one that only misses moves reads only the log.
+        """
+        if self.is_shared and self.origin:
+            payload = f"{self.origin}|{table_id}|{seq}|{kind}|{version}|{events}"
+            if len(payload.encode()) >= 7900:  # NOTIFY payloads stop at 8000 bytes: the receiver reloads instead
+                payload = f"{self.origin}|{table_id}|{seq}|{kind}|{version}|"
+            await conn.execute(select(func.pg_notify(CHANNEL, payload)))
+
+    @staticmethod
+    async def _update_row(conn: Any, row: TableRow) -> None:
+        """Write the row if it is still at the version it was read at; raises StaleRow otherwise."""
+        done = await conn.execute(
+            update(tables).where(tables.c.id == row.id, tables.c.version == row.version)
+            .values(**_table_values(row), version=row.version + 1)
+        )
+        if done.rowcount != 1:
+            raise StaleRow(row.id)
+
+    @staticmethod
+    async def _write_seats(conn: Any, table_id: str, rows: Sequence[SeatRow]) -> None:
+        if rows:
+            await conn.execute(insert(seats), [
+                {"table_id": table_id, "seat": s.seat, "user_id": s.user_id, "name": s.name, "is_ai": s.is_ai,
+                 "ai_level": s.ai_level, "autopilot": s.autopilot, "missed": s.missed}
+                for s in rows
+            ])
+
+
+def _table_values(row: TableRow) -> dict[str, Any]:
+    return {
+        "id": row.id, "game": row.game, "options": json.dumps(row.options), "size": row.size, "status": row.status,
+        "host_user_id": row.host_user_id, "chat_id": row.chat_id, "seed": row.seed, "seed_hash": row.seed_hash,
+        "timer": row.timer, "deadline": row.deadline, "ai_turn": row.ai_turn, "meta": json.dumps(row.meta),
+        "result": json.dumps(row.result) if row.result is not None else None,
+        "created_at": row.created_at, "updated_at": row.updated_at,
+    }
