@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.async_api import Page, expect
+from playwright.async_api import Page, Position, expect
 
 from tests.browser.conftest import Phone, Server, open_phone, screenshot_path
+
+VISIBLE_EDGE: Position = {"x": 6, "y": 24}  # where a fanned card shows from under its neighbour
 
 ANN_ID = 5301
 ANN = {"id": ANN_ID, "first_name": "Ann", "language_code": "en"}
@@ -92,7 +94,7 @@ async def play_my_turn(page: Page, state: dict[str, Any], shots: dict[str, bool]
         if await playable.count():
             card = await playable.first.get_attribute("data-card")
             assert card
-            await playable.first.tap()
+            await playable.first.tap(position=VISIBLE_EDGE)  # a fanned hand covers the rest of the card
             await expect(page.locator(f'.kc-hand .card[data-card="{card}"]')).to_have_attribute("aria-pressed", "true")
             targets = page.locator(".kc-pile.target")
             assert await targets.count() >= 1
