@@ -5,7 +5,8 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any, Protocol, TypeAlias
 
-from telegram import Chat, Update, User
+from telegram import Chat, ChatMember, Update, User
+from telegram.error import TelegramError
 from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
 from engine.config import Settings
@@ -138,3 +139,14 @@ async def reply(update: Update, text: str, **kwargs: Any) -> None:
 async def reply_refusal(update: Update, refusal: Refusal) -> None:
     """Tell the sender why nothing happened."""
     await reply(update, refusal_text(refusal, locale_of(update.effective_user)))
+
+
+async def is_admin(context: Context, chat: Chat, user_id: int) -> bool:
+    """Whether a person owns or administers a group (False in private chats and when Telegram cannot say)."""
+    if not is_group(chat):
+        return False
+    try:
+        member = await context.bot.get_chat_member(chat.id, user_id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMember.ADMINISTRATOR, ChatMember.OWNER)

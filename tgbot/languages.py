@@ -12,13 +12,12 @@ from __future__ import annotations
 import contextlib
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
 from engine.i18n import LANGUAGES, N_, negotiate
 from tgbot.buttons import answer
 from tgbot.callbacks import Verb, button_data, parse
-from tgbot.context import BotState, Context, display_name, is_group, locale_of, reader_languages, reply
+from tgbot.context import BotState, Context, display_name, is_admin, is_group, locale_of, reader_languages, reply
 from tgbot.render import render, translate
 
 
@@ -47,13 +46,7 @@ def language_keyboard(current: str) -> InlineKeyboardMarkup:
 
 
 async def _may_choose(context: Context, chat: Chat, user_id: int) -> bool:
-    if not is_group(chat):
-        return True
-    try:
-        member = await context.bot.get_chat_member(chat.id, user_id)
-    except TelegramError:
-        return False
-    return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+    return not is_group(chat) or await is_admin(context, chat, user_id)
 
 
 async def language_command(update: Update, context: Context) -> None:

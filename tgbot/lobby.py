@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import Chat, ChatMember, InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.error import TelegramError
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from engine import games
 from engine.core.errors import Refusal, RefusalCode
@@ -22,6 +21,7 @@ from tgbot.context import (
     BotState,
     Context,
     display_name,
+    is_admin,
     is_group,
     is_private,
     locale_of,
@@ -192,8 +192,8 @@ async def cancel_command(update: Update, context: Context) -> None:
         await reply(update, translate(locale, "There is no table to cancel here."))
         return
     hosted = [t for t in tables if t.host_user_id == user.id]
-    is_admin = not hosted and await _is_admin(context, chat, user.id)
-    if not hosted and not is_admin:
+    admin = not hosted and await is_admin(context, chat, user.id)
+    if not hosted and not admin:
         await reply(update, translate(locale, "Only the host or a group admin can cancel a table."))
         return
     choices = hosted or tables
@@ -201,19 +201,10 @@ async def cancel_command(update: Update, context: Context) -> None:
         await _ask_which(update, choices, Verb.PICK_CANCEL, locale)
         return
     try:
-        await room.service.abandon(choices[0].id, user.id, is_admin=is_admin)
+        await room.service.abandon(choices[0].id, user.id, is_admin=admin)
     except Refusal as refusal:
         await reply_refusal(update, refusal)
 
-
-async def _is_admin(context: Context, chat: Chat, user_id: int) -> bool:
-    if not is_group(chat):
-        return False
-    try:
-        member = await context.bot.get_chat_member(chat.id, user_id)
-    except TelegramError:
-        return False
-    return member.status in (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
 
 
 async def pick_leave_button(update: Update, context: Context) -> None:
@@ -240,13 +231,13 @@ async def pick_cancel_button(update: Update, context: Context) -> None:
     room, locale = context.bot_data, locale_of(query.from_user)
     try:
         info = await room.service.info(found.target)
-        is_admin = info.host_user_id != query.from_user.id and await _is_admin(context, query.message.chat,
+        admin = info.host_user_id != query.from_user.id and await is_admin(context, query.message.chat,
                                                                                query.from_user.id)
-        if info.host_user_id != query.from_user.id and not is_admin:
+        if info.host_user_id != query.from_user.id and not admin:
             await answer(query, translate(locale, "Only the host or a group admin can cancel a table."),
                          show_alert=True)
             return
-        await room.service.abandon(info.id, query.from_user.id, is_admin=is_admin)
+        await room.service.abandon(info.id, query.from_user.id, is_admin=admin)
     except Refusal as refusal:
         await answer(query, refusal_text(refusal, locale), show_alert=True)
         return
