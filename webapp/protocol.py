@@ -152,6 +152,7 @@ class UpdateFrame(TypedDict):
     events: list[dict[str, Any]]
     view: dict[str, Any]
     watching: int
+    ref: NotRequired[str]  # on the mover's own update only: the ``ref`` of the move it acknowledges
 
 
 class WatchingFrame(TypedDict):
@@ -281,6 +282,11 @@ def update_frame(
 ) -> UpdateFrame:
     """One change at the table as a seat may see it."""
     return {"type": "update", "seq": seq, "kind": kind, "events": events, "view": view, "watching": watching}
+
+
+def acknowledging(update_text: str, ref: str) -> str:
+    """An update frame's text that also acknowledges the move ``ref`` (the mover's copy): ``ref`` put first."""
+    return '{"ref":' + orjson.dumps(ref).decode() + "," + update_text[1:]
 
 
 def watching_frame(watching: int) -> WatchingFrame:

@@ -1,12 +1,15 @@
-"""Fan-out of a table's updates to its open sockets: one subscription and one task per table, not per socket.
+"""Fan-out of a table's updates to its open sockets: one listener per table, not per socket.
 
-A room subscribes to its table once. For each update it builds each seat's frame once
-from the update's own snapshot (the events as that seat may see them and its view at
-that update; spectators share one), never reading the service's live state, and
-writes it to every socket of that seat. A socket whose peer stops reading is never
-waited for: once its send buffer passes ``LAG_BYTES`` it is skipped and marked
-lagging, and gets a fresh welcome when it has drained, so one slow phone cannot hold
-up a table. A room closes when its last socket leaves.
+A room listens to its table once (``TableService.listen``): the service awaits it with
+each update as it publishes, so there is no queue and no task per table. For each
+update it builds each seat's frame once from the update's own snapshot (the events as
+that seat may see them and its view at that update; spectators share one), never
+reading the service's live state, and writes it to every socket of that seat. The
+mover's own copy also acknowledges the move: it carries the move's ``ref``, so a
+move costs no separate ack frame. A socket whose peer stops reading is never waited
+for: once its send buffer passes ``LAG_BYTES`` it is skipped and marked lagging, and
+gets a fresh welcome when it has drained, so one slow phone cannot hold up a table.
+A room closes when its last socket leaves.
 
 Every welcome and update says how many people are ``watching``: people with the table open
 and no seat at it (one person with two sockets open counts once). When that changes between
@@ -16,7 +19,6 @@ The count is of this process's sockets.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from typing import Any, Protocol
@@ -24,10 +26,10 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from engine.core.events import for_seat
-from engine.service.bus import Subscription, Update
+from engine.service.bus import Listening, Update
 from engine.service.live import TableInfo
 from engine.service.tables import TableService
-from webapp.protocol import ServerFrame, dump, update_frame, watching_frame
+from webapp.protocol import ServerFrame, acknowledging, dump, update_frame, watching_frame
 from webapp.public import PublicTables
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,7 @@ class Member(Protocol):
     user_id: int
     skip: int  # updates up to this room count are already covered by a welcome
     lagging: bool
+    ref: str | None  # the move this socket sent and waits to hear acknowledged, if any
 
     async def welcome(self) -> None:
         """Send the whole view."""
@@ -72,10 +75,9 @@ class Room:
         self.public = rooms.public
         self.table_id = table_id
         self.members: dict[Member, Any] = {}  # member -> its transport
-        self.count = 0  # updates taken from the subscription so far
+        self.count = 0  # updates heard so far
         self.told = 0  # the number watching that the sockets were last told
-        self.sub: Subscription = service.subscribe(table_id)
-        self.task = asyncio.create_task(self._pump(), name=f"room-{table_id}")
+        self.listening: Listening = service.listen(table_id, self.deliver)
 
     def watching(self, info: TableInfo | None = None) -> int:
         """How many people have the table open without a seat (at ``info``, else now)."""
@@ -101,25 +103,12 @@ class Room:
                 await write(member.ws, text)
 
     def covered(self) -> int:
-        """The room count a welcome sent now covers (it includes every update already queued)."""
-        return self.count + self.sub.queue.qsize()
+        """The room count a welcome sent now covers: every update heard so far."""
+        return self.count
 
-    async def _pump(self) -> None:
-        while True:
-            update = await self.sub.get()
-            self.count += 1
-            if self.sub.lagging:  # the queue overflowed: whatever was dropped, a welcome covers it
-                self.sub.lagging = False
-                for member in tuple(self.members):
-                    member.skip = self.covered()
-                    await member.welcome()
-                continue
-            try:
-                await self._fan_out(update)
-            except Exception:
-                log.exception("fan-out failed at table %s", self.table_id)
-
-    async def _fan_out(self, update: Update) -> None:
+    async def deliver(self, update: Update) -> None:
+        """Write an update to every socket at once (the service awaits this as it publishes)."""
+        self.count += 1
         snapshot = update.snapshot
         texts: dict[int | None, str] = {}
         table: dict[str, Any] | None = None  # the web's form of the table, shared by every seat
@@ -143,14 +132,13 @@ class Room:
                 view = self.public.view(snapshot, seat, table)
                 text = texts[seat] = dump(update_frame(update.seq, update.kind, for_seat(update.events, seat), view,
                                                      watching))
+            if update.cause is member and member.ref is not None:
+                text, member.ref = acknowledging(text, member.ref), None
             await write(member.ws, text)
 
     async def close(self) -> None:
         """Stop receiving the table's updates."""
-        self.sub.close()
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
+        self.listening.close()
 
 
 class Rooms:

@@ -24,9 +24,12 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
 4. The client sends intents: ``{"type": "act", "ref": "r1", "seq": n, "action": {...}}``,
    made against ``seq``; ``{"type": "lobby", "ref": "r2", "op": "join|leave|add_ai|start|
    options|cancel", "changes": {...}}``; ``{"type": "resync"}``; ``{"type": "ping", "t": x}``
-   (answered by ``{"type": "pong", "t": x}``). An applied intent gets ``{"type": "ack",
-   "ref", "seq"}``; a refused one ``{"type": "refused", "ref", "code", "message"}`` sent to
-   the sender only, and nothing changed (a move against an old seq: ``code: "stale"``).
+   (answered by ``{"type": "pong", "t": x}``). An applied move is acknowledged by the
+   mover's own copy of its update, which carries the move's ``"ref"`` (a socket that gets
+   no update of its own, being resynced, gets ``{"type": "ack", "ref", "seq"}`` instead);
+   an applied lobby intent gets that ack frame. A refused intent gets ``{"type":
+   "refused", "ref", "code", "message"}``, sent to the sender only, and nothing changed (a
+   move against an old seq: ``code: "stale"``).
 5. A frame that cannot be taken gets ``{"type": "error", "code", "message"}`` and changes
    nothing: ``malformed_frame`` (not JSON, nested over 16 levels, a string that is not
    valid Unicode, an unknown type, wrong fields), ``too_large`` (over 4 KB; over 64 KB
@@ -48,6 +51,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -106,8 +110,9 @@ class TableSocket:
         self.bucket = TokenBucket(settings.flood_rate, settings.flood_burst)
         # refused frames; a client that keeps flooding runs out of these and is closed
         self.strikes = TokenBucket(settings.flood_rate * STRIKE_RATE, settings.flood_burst * STRIKES_PER_BURST)
-        self.skip = 0
+        self.skip = sys.maxsize  # until its welcome, which covers them, the socket gets no update
         self.lagging = False
+        self.ref: str | None = None
         self.room: Room | None = None
 
     def seat(self) -> int | None:
@@ -197,16 +202,21 @@ class TableSocket:
             await self.welcome()
 
     async def _act(self, frame: ActFrame) -> None:
+        self.ref = frame["ref"]  # the room puts it on this socket's copy of the move's update: that is the ack
         try:
-            result = await self.service.act(self.table_id, self.user.id, frame["action"], frame["seq"])
+            result = await self.service.act(self.table_id, self.user.id, frame["action"], frame["seq"], cause=self)
         except Refusal as refusal:
+            self.ref = None
             await self._refused(frame["ref"], refusal)
             return
         except Exception:
+            self.ref = None
             log.exception("move failed at table %s", self.table_id)
             await self._refused(frame["ref"], Refusal(RefusalCode.SERVER_ERROR))
             return
-        await send(self.ws, ack_frame(frame["ref"], result.seq))
+        if self.ref is not None:  # this socket got no update (it was lagging, or a welcome covered it)
+            self.ref = None
+            await send(self.ws, ack_frame(frame["ref"], result.seq))
 
     async def _lobby(self, frame: LobbyFrame) -> None:
         try:

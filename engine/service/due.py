@@ -129,7 +129,7 @@ class DueWork(Moves):
                     row = replace(table.row, meta={**table.row.meta, "reminded": deadline})
                     await self.store.save_table(row, with_seats=False, notice=self._notice(table, "reminder", events))
                     table.row = row
-                    self._publish(table, "reminder", events)
+                    await self._publish(table, "reminder", events)
                 self.timers.reminded(table_id, deadline)
                 return
             events, seats = [], []
@@ -148,5 +148,5 @@ class DueWork(Moves):
             await self.store.save_table(row, notice=self._notice(table, "timed_out", events))
             table.row = row
             self._arm(table)
-            self._publish(table, "timed_out", events)
+            await self._publish(table, "timed_out", events)
         self._kick(table)

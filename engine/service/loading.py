@@ -167,7 +167,7 @@ class LoadedTables:
                                     finish=self._finish_record(table, row, outcome))
         table.row = row
         log.warning("table %s was over but stored as playing; finished it", table.id)
-        self._publish(table, "finished", [public({"type": "finished", **outcome.as_dict(), "seed": row.seed})])
+        await self._publish(table, "finished", [public({"type": "finished", **outcome.as_dict(), "seed": row.seed})])
 
     def _finish_record(self, table: LiveTable, row: TableRow, outcome: Outcome) -> Finish:
         """The results and rating update a finished game adds to the record."""
@@ -210,9 +210,10 @@ class LoadedTables:
             task = asyncio.get_running_loop().create_task(self.peers.release(table_id))
             task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
-    def _publish(self, table: LiveTable, kind: str, events: list[Event] | None = None) -> TableInfo:
+    async def _publish(self, table: LiveTable, kind: str, events: list[Event] | None = None,
+                       cause: object | None = None) -> TableInfo:
         snapshot = table.snapshot()
-        self.bus.publish(Update(table.id, table.seq, kind, tuple(events or ()), snapshot))
+        await self.bus.publish(Update(table.id, table.seq, kind, tuple(events or ()), snapshot, cause))
         return snapshot.info
 
     async def info(self, table_id: str) -> TableInfo:

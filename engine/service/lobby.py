@@ -55,7 +55,7 @@ class Lobby(DueWork):
         table = LiveTable(row, ruleset, parsed)
         self._tables[row.id] = table
         self._evict()
-        return self._publish(table, "lobby")
+        return await self._publish(table, "lobby")
 
     @fresh_on_conflict
     async def join(self, table_id: str, user_id: int, name: str) -> TableInfo:
@@ -71,7 +71,7 @@ class Lobby(DueWork):
             free[0].user_id, free[0].name = user_id, name
             await self.store.upsert_user(user_id, name)
             await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
-            return self._publish(table, "lobby")
+            return await self._publish(table, "lobby")
 
     @fresh_on_conflict
     async def add_ai(self, table_id: str, by_user_id: int) -> TableInfo:
@@ -85,7 +85,7 @@ class Lobby(DueWork):
                 raise Refusal(RefusalCode.TABLE_FULL)
             self._seat_ai(table, free[0])
             await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
-            return self._publish(table, "lobby")
+            return await self._publish(table, "lobby")
 
     @staticmethod
     def _seat_ai(table: LiveTable, seat: SeatRow) -> None:
@@ -119,7 +119,7 @@ class Lobby(DueWork):
                 s.seat = i
             table.row.seats, table.row.size = seats, size
             await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
-            return self._publish(table, "lobby")
+            return await self._publish(table, "lobby")
 
     @fresh_on_conflict
     async def leave(self, table_id: str, user_id: int) -> TableInfo:
@@ -138,7 +138,7 @@ class Lobby(DueWork):
                     table.row.host_user_id = humans[0].user_id or 0
                 kind = "abandoned" if table.row.status == "abandoned" else "lobby"
                 await self.store.save_table(table.row, notice=self._notice(table, kind))
-                return self._publish(table, kind)
+                return await self._publish(table, kind)
             name = row.name
             self._seat_ai(table, row)
             row.name = f"{name} (AI)" if not name.endswith("(AI)") else name
@@ -146,7 +146,7 @@ class Lobby(DueWork):
             left = [public({"type": "left", "seat": seat, "name": name})]
             await self.store.save_table(table.row, notice=self._notice(table, "seat_changed", left))
             self._arm(table)
-            info = self._publish(table, "seat_changed", left)
+            info = await self._publish(table, "seat_changed", left)
         self._kick(table)
         return info
 
@@ -166,7 +166,7 @@ class Lobby(DueWork):
             back = [public({"type": "autopilot", "seat": row.seat, "on": False})]
             await self.store.save_table(table.row, notice=self._notice(table, "seat_changed", back))
             self._arm(table)
-            return self._publish(table, "seat_changed", back)
+            return await self._publish(table, "seat_changed", back)
 
     @fresh_on_conflict
     async def start_game(self, table_id: str, by_user_id: int) -> TableInfo:
@@ -186,7 +186,7 @@ class Lobby(DueWork):
             self._arm(table)
             events = [public({"type": "started", "seed_hash": table.row.seed_hash}),
                       *table.game.start_events(table.state)]
-            info = self._publish(table, "started", events)
+            info = await self._publish(table, "started", events)
         self._kick(table)
         return info
 
@@ -203,7 +203,7 @@ class Lobby(DueWork):
             gone = [public({"type": "abandoned", "seed": table.row.seed})]
             await self.store.save_table(table.row, with_seats=False, notice=self._notice(table, "abandoned", gone))
             self._arm(table)
-            info = self._publish(table, "abandoned", gone)
+            info = await self._publish(table, "abandoned", gone)
         self.autoplay.forget(table.id)
         return info
 
@@ -238,7 +238,7 @@ class Lobby(DueWork):
                     continue
                 table.row.chat_id = new_chat_id
                 await self.store.save_table(table.row, with_seats=False)
-                moved.append(self._publish(table, "chat_moved"))
+                moved.append(await self._publish(table, "chat_moved"))
         return moved
 
     async def expire_idle(self, *, lobby_after: float, game_after: float) -> list[TableInfo]:
@@ -258,7 +258,7 @@ class Lobby(DueWork):
                 row.status, row.deadline = "abandoned", None
                 await self.store.save_table(row, with_seats=False)
                 self._arm(table)
-                expired.append(self._publish(table, "abandoned", [
+                expired.append(await self._publish(table, "abandoned", [
                     public({"type": "expired", "idle": now - touched, "seed": row.seed})]))
             self.autoplay.forget(table.id)
         return expired

@@ -31,8 +31,12 @@ class ActResult:
 class Moves(SharedTables):
     """Applies moves, from people and from the AI, one at a time per table."""
 
-    async def act(self, table_id: str, user_id: int, action: Mapping[str, Any], seq: int) -> ActResult:
-        """A person's move, made against ``seq``; raises Refusal and changes nothing when refused."""
+    async def act(self, table_id: str, user_id: int, action: Mapping[str, Any], seq: int,
+                  cause: object | None = None) -> ActResult:
+        """A person's move, made against ``seq``; raises Refusal and changes nothing when refused.
+
+        ``cause`` rides on the move's update, so whoever asked can find its own update there.
+        """
         table = await self._table(table_id)
         seat = table.require_seat(user_id)
         check_action_shape(action)
@@ -44,11 +48,12 @@ class Moves(SharedTables):
             table.require_status("playing")
             if seq != table.seq:
                 raise Refusal(RefusalCode.STALE)
-            events = await self._commit_move(table, seat, action, auto=False)
+            events = await self._commit_move(table, seat, action, auto=False, cause=cause)
         self._kick(table)
         return ActResult(table.seq, for_seat(events, seat))
 
-    async def _commit_move(self, table: LiveTable, seat: int, action: Mapping[str, Any], *, auto: bool) -> list[Event]:
+    async def _commit_move(self, table: LiveTable, seat: int, action: Mapping[str, Any], *, auto: bool,
+                           cause: object | None = None) -> list[Event]:
         """Apply one move, store it with everything it implies in one transaction, then publish; lock held.
 
         Nothing in memory changes until the store has the move: the table's new row
@@ -88,11 +93,11 @@ class Moves(SharedTables):
             await self.store.save_snapshot(table.id, entry.seq, table.game.snapshot(state))
         if outcome is None:
             self._arm(table)
-            self._publish(table, "moved", events)
+            await self._publish(table, "moved", events, cause)
             return events
         self._arm(table)
         events = [*events, public({"type": "finished", **outcome.as_dict(), "seed": table.row.seed})]
-        self._publish(table, "finished", events)
+        await self._publish(table, "finished", events, cause)
         return events
 
     @staticmethod

@@ -77,7 +77,7 @@ class SharedTables(LoadedTables):
                 start = table.game.new_game(fresh.options, row.size, row.seed)
                 table.row, table.options, table.state, table.seq = fresh.row, fresh.options, fresh.state, fresh.seq
                 events = [public({"type": "started", "seed_hash": row.seed_hash}), *table.game.start_events(start)]
-                self._publish(table, "started", events if fresh.seq == 0 else [])
+                await self._publish(table, "started", events if fresh.seq == 0 else [])
                 return
             if moves_only and notice is not None and notice.seq == table.seq + 1 and notice.events:
                 carried = json.loads(notice.events)  # the notice carries the move: nothing to read
@@ -94,14 +94,14 @@ class SharedTables(LoadedTables):
                 outcome = table.game.outcome(state)
                 if outcome is not None:
                     events = [*events, public({"type": "finished", **outcome.as_dict(), "seed": row.seed})]
-                self._publish(table, "moved" if outcome is None else "finished", events)
+                await self._publish(table, "moved" if outcome is None else "finished", events)
             if moves or row.version == table.row.version:
                 table.row = row
                 return
             table.row, table.options = row, table.game.parse_options(row.options)
             if notice is not None and notice.kind != "meta":
                 shown = json.loads(notice.events) if notice.events else []
-                self._publish(table, notice.kind, [public(data) for data in shown])
+                await self._publish(table, notice.kind, [public(data) for data in shown])
         if table.row.status == "playing":
             self._arm(table)
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.service.autoplay import Autoplay
-from engine.service.bus import MemoryBus, Subscription
+from engine.service.bus import Listener, Listening, MemoryBus, Subscription
 from engine.service.live import TableInfo
 from engine.service.loading import HEAL_EVERY, MAX_LOADED
 from engine.service.lobby import AI_NAMES, Lobby
@@ -101,6 +101,10 @@ class TableService(Lobby):
     def subscribe(self, table_id: str | None = None) -> Subscription:
         """Receive updates of one table (or every table)."""
         return self.bus.subscribe(table_id)
+
+    def listen(self, table_id: str, listener: Listener) -> Listening:
+        """Have ``listener`` awaited with each update of the table as it is published (see ``engine.service.bus``)."""
+        return self.bus.listen(table_id, listener)
 
     @fresh_on_conflict
     async def set_meta(self, table_id: str, key: str, value: Any) -> None:

@@ -197,15 +197,17 @@ class Player:
                 kind = frame["type"]
                 if kind == "error":
                     raise SoakFailure(f"{self.name} got an error frame: {frame}")
-                if kind in ("ack", "refused"):
+                acked = kind == "ack" or (kind == "update" and "ref" in frame)  # a move's own update acknowledges it
+                if acked or kind == "refused":
                     move = self.stats.sent.get(frame["ref"])
-                    if kind == "ack" and move is not None:
+                    if acked and move is not None:
                         move.acked = frame["seq"]
                         self.stats.acked.set()
                     if kind == "refused":
                         self.stats.refused[frame["code"]] = self.stats.refused.get(frame["code"], 0) + 1
                     pending = None
-                    continue
+                    if kind != "update":
+                        continue
                 if "view" not in frame:
                     continue
                 view = frame["view"]

@@ -29,6 +29,7 @@ class FakeSocket:
         self.user_id = user_id
         self.skip = 0
         self.lagging = False
+        self.ref: str | None = None
         self.frames: list[dict[str, Any]] = []
         self.welcomes = 0
 
@@ -93,8 +94,52 @@ async def test_room_closes_when_its_last_socket_leaves(service: TableService) ->
     one, two = FakeSocket(1), FakeSocket(2)
     rooms.join(info.id, one, FakeTransport())
     rooms.join(info.id, two, FakeTransport())
-    assert (len(rooms), service.bus.subscriber_count(info.id)) == (1, 1)
+    assert (len(rooms), service.bus.listener_count(info.id)) == (1, 1)
     await rooms.leave(info.id, one)
     assert len(rooms) == 1
     await rooms.leave(info.id, two)
-    assert (len(rooms), service.bus.subscriber_count(info.id)) == (0, 0)
+    assert (len(rooms), service.bus.listener_count(info.id)) == (0, 0)
+
+
+async def test_the_movers_own_update_acknowledges_its_move_and_no_one_elses_does(service: TableService) -> None:
+    info = await service.create_table("coins", 1, "Ann")
+    await service.join(info.id, 2, "Bob")
+    await service.add_ai(info.id, 1)
+    await service.start_game(info.id, 1)
+    await service.autoplay.idle()
+    rooms = Rooms(service)
+    live = service.live(info.id)
+    assert live is not None
+    (seat,) = live.to_act()
+    mover, other = (FakeSocket(1), FakeSocket(2)) if seat == 0 else (FakeSocket(2), FakeSocket(1))
+    rooms.join(info.id, mover, FakeTransport())
+    rooms.join(info.id, other, FakeTransport())
+    card = service.view_of(live, seat)["state"]["legal"][0]
+    mover.ref = "r7"
+    result = await service.act(info.id, mover.user_id, {"type": "play", "card": card}, live.seq, cause=mover)
+    # written while the move was published, before act returned: nothing is left for a separate ack
+    assert mover.ref is None
+    assert [(f["seq"], f.get("ref")) for f in mover.frames][:1] == [(result.seq, "r7")]
+    assert [(f["seq"], "ref" in f) for f in other.frames][:1] == [(result.seq, False)]
+    assert mover.frames[0]["view"]["you"] == seat and card not in mover.frames[0]["view"]["state"]["hand"]
+    await rooms.close()
+
+
+async def test_a_lagging_mover_keeps_its_ref_for_a_separate_ack(service: TableService) -> None:
+    info = await service.create_table("coins", 1, "Ann")
+    await service.join(info.id, 2, "Bob")
+    await service.add_ai(info.id, 1)
+    await service.start_game(info.id, 1)
+    await service.autoplay.idle()
+    rooms = Rooms(service)
+    live = service.live(info.id)
+    assert live is not None
+    (seat,) = live.to_act()
+    mover, transport = FakeSocket(1 if seat == 0 else 2), FakeTransport()
+    rooms.join(info.id, mover, transport)
+    transport.buffered = LAG_BYTES
+    mover.ref = "r8"
+    card = service.view_of(live, seat)["state"]["legal"][0]
+    await service.act(info.id, mover.user_id, {"type": "play", "card": card}, live.seq, cause=mover)
+    assert (mover.ref, mover.frames, mover.lagging) == ("r8", [], True)
+    await rooms.close()

@@ -174,7 +174,7 @@ async def test_reconnect_with_last_seq_gets_a_fresh_welcome(client: Client, serv
     assert mover.view is not None
     card = mover.view["state"]["legal"][0]
     await mover.send({"type": "act", "ref": "m", "seq": seq, "action": {"type": "play", "card": card}})
-    assert (await mover.until(lambda f: f["type"] == "ack"))["seq"] == seq + 1
+    assert (await mover.until(lambda f: f.get("ref") == "m"))["seq"] == seq + 1
     await service.autoplay.idle()
     _, now = _to_act(service, tid)
     back, welcome = await connect(client, tid, people[1 - seat], last_seq=seq)

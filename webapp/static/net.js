@@ -119,6 +119,8 @@ export class TableSocket {
         this.handlers.onView(frame.view, [], "welcome");
         break;
       case "update":
+        // the mover's own update carries its move's ref: it is the move's acknowledgement
+        if (frame.ref !== undefined) this.settle(frame.ref, { ok: true, seq: frame.seq });
         // lobby changes keep the seq; only moves advance it, so an older seq is all that can be skipped
         if (this.seq !== null && frame.seq < this.seq) break;
         if (this.seq !== null && frame.seq > this.seq + 1) {
