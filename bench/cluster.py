@@ -22,7 +22,8 @@ import time
 import aiohttp
 import asyncpg
 
-from bench.ws import Seat, Server, Table, gather_limited, open_real_table, play, report
+from bench.ws_clients import Seat, Table, gather_limited, open_real_table, play, report
+from bench.ws_servers import Server
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 

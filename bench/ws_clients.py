@@ -1,0 +1,145 @@
+"""The people of ``bench.ws`` and ``bench.cluster``: tables of three sockets that move at a pace or flat out."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from typing import Any
+
+import aiohttp
+
+from bench.ws_servers import TOKEN, pct
+
+PACE = 2.0  # seconds between a table's moves at a person's pace
+
+
+class Seat:
+    """One person's socket."""
+
+    def __init__(self, table: Table, seat: int, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.table, self.seat, self.ws = table, seat, ws
+        self.view: dict[str, Any] = {}
+        self.seq = 0
+        self.sizes: list[int] = []
+
+    async def read(self) -> None:
+        async for msg in self.ws:
+            if msg.type is not aiohttp.WSMsgType.TEXT:
+                break
+            frame = json.loads(msg.data)
+            if frame["type"] == "update":
+                self.sizes.append(len(msg.data))
+            if "view" in frame:
+                self.view = frame["view"]
+            if frame["type"] in ("update", "welcome"):
+                self.seq = frame["seq"]
+                self.table.arrived()
+            elif frame["type"] in ("refused", "error"):
+                self.table.refusals += 1
+
+
+class Table:
+    """Three seats and the move in flight."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.seats: list[Seat] = []
+        self.target = -1
+        self.sent = 0.0
+        self.done: asyncio.Future[float] | None = None
+        self.refusals = 0
+        self.baseline = False
+
+    def arrived(self) -> None:
+        if self.done is not None and not self.done.done() and all(s.seq >= self.target for s in self.seats):
+            self.done.set_result(time.perf_counter() - self.sent)
+
+    async def move(self) -> float | None:
+        """Send one move and wait until every seat has it; the latency, or None if the game is over."""
+        self.done = asyncio.get_running_loop().create_future()
+        if self.baseline:
+            seq = self.seats[0].seq
+            mover, frame = self.seats[seq % 3], {"type": "act", "ref": f"m{seq}", "seq": seq}
+        else:
+            view = self.seats[0].view
+            seq, state = view["seq"], view["state"]
+            if state["phase"] != "play":
+                return None
+            mover = self.seats[state["to_act"][0]]
+            card = self.rng.choice(mover.view["state"]["legal"])
+            frame = {"type": "act", "ref": f"m{seq}", "seq": seq, "action": {"type": "play", "card": card}}
+        self.target = seq + 1
+        self.sent = time.perf_counter()
+        await mover.ws.send_str(json.dumps(frame))
+        return await asyncio.wait_for(self.done, 30)
+
+
+async def gather_limited(n: int, coros: list[Any]) -> list[Any]:
+    gate = asyncio.Semaphore(n)
+
+    async def run(coro: Any) -> Any:
+        async with gate:
+            return await coro
+
+    return await asyncio.gather(*(run(c) for c in coros))
+
+
+def init_data(user_id: int, name: str) -> str:
+    from webapp.auth import sign_init_data
+
+    return sign_init_data(TOKEN, {"id": user_id, "first_name": name})
+
+
+async def open_real_table(session: aiohttp.ClientSession, url: str, t: int) -> tuple[str, list[str]]:
+    auths = [init_data(1_000_000 + 3 * t + i, f"P{t}.{i}") for i in range(3)]
+    head = [{"Authorization": f"tma {a}"} for a in auths]
+    async with session.post(url + "/api/tables", json={"game": "coins", "options": {"target_score": 99}},
+                            headers=head[0]) as resp:
+        table_id = (await resp.json())["id"]
+    for i, op in ((1, "join"), (2, "join"), (0, "start")):
+        async with session.post(f"{url}/api/tables/{table_id}/{op}", headers=head[i]) as resp:
+            assert resp.status == 200, await resp.text()
+    return table_id, auths
+
+
+async def connect_table(session: aiohttp.ClientSession, ws_url: str, auths: list[str], table: Table) -> None:
+    for i, auth in enumerate(auths):
+        ws = await session.ws_connect(ws_url, compress=0, max_msg_size=1 << 20)
+        await ws.send_str(json.dumps({"type": "hello", "init_data": auth, "last_seq": None}))
+        seat = Seat(table, i, ws)
+        table.seats.append(seat)
+        msg = await ws.receive()
+        welcome = json.loads(msg.data)
+        seat.view, seat.seq = welcome["view"], welcome["seq"]
+
+
+async def play(tables: list[Table], seconds: float, pace: float | None) -> list[float]:
+    """Every table moves for ``seconds``: one move per ``pace`` seconds, or back to back when None."""
+    latencies: list[float] = []
+    stop = time.perf_counter() + seconds
+
+    async def run(table: Table) -> None:
+        next_at = time.perf_counter() + (table.rng.random() * pace if pace else 0.0)
+        while True:
+            if pace:
+                await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+                next_at += pace
+            if time.perf_counter() >= stop:
+                return
+            latency = await table.move()
+            if latency is None:
+                return
+            latencies.append(latency)
+
+    await asyncio.gather(*(run(t) for t in tables))
+    return latencies
+
+
+def report(label: str, latencies: list[float], cpu: float, seconds: float) -> float:
+    per_move = cpu / max(1, len(latencies)) * 1e6
+    print(f"  {label:<26} {len(latencies):>7} moves {len(latencies) / seconds:>7.0f}/s   "
+          f"p50 {pct(latencies, 0.50):6.2f} ms   p99 {pct(latencies, 0.99):6.2f} ms   "
+          f"server CPU {per_move:6.0f} µs/move", flush=True)
+    return per_move

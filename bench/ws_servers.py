@@ -1,0 +1,161 @@
+"""The servers ``bench.ws`` and ``bench.cluster`` measure, each in a process of its own.
+
+``serve``: the real app with a bench bot token, every move durably stored before it is
+acknowledged; ``serve_baseline``: a bare aiohttp socket server that answers each frame
+by sending one message to each of its room's three sockets, the baseline for CPU per
+move. ``Server`` starts either as a subprocess and reads its CPU time and memory.
+
+    python -m bench.ws_servers serve|baseline --port N [--data-dir D] [--database URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+from aiohttp import web
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TOKEN = "4242:bench-token-not-a-real-bot"
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], p: float) -> float:
+    """The ``p`` quantile of seconds, in milliseconds."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else float("nan")
+
+
+def serve(port: int, data_dir: str, database: str | None = None) -> None:
+    """The real app with a bench bot token (the bot itself is not started)."""
+    from engine.config import Settings
+    from webapp.app import make_app
+
+    # flat out, one seat can lead trick after trick far faster than a person: no flood limit here
+    settings = Settings(host="127.0.0.1", port=port, data_dir=Path(data_dir), bot_token=TOKEN, ai_delay=0.0,
+                        database_url=database or None, flood_rate=100_000.0, flood_burst=100_000,
+                        max_sockets_per_user=100, max_open_tables_per_user=100,
+                        max_unauthenticated_per_address=100_000, max_unauthenticated_sockets=100_000)
+    _count_commits()
+    web.run_app(make_app(settings, bot=False), host="127.0.0.1", port=port, print=None, access_log=None)
+
+
+def _count_commits() -> None:
+    """Report how the store grouped the moves into commits, when the server stops."""
+    import atexit
+    from unittest import mock
+
+    from engine.store.database import Store
+    from engine.store.writer import Write
+
+    batches: list[tuple[int, float]] = []
+    write_batch = Store._write_batch
+
+    async def counted(self: Store, batch: list[Write]) -> None:
+        t0 = time.perf_counter()
+        await write_batch(self, batch)
+        batches.append((len(batch), time.perf_counter() - t0))
+
+    mock.patch.object(Store, "_write_batch", counted).start()  # for the life of the server process
+
+    def report() -> None:
+        if batches:
+            moves = sum(n for n, _ in batches)
+            walls = sorted(w for _, w in batches)
+            print(f"  (store: {moves} moves in {len(batches)} commits, {moves / len(batches):.1f} a commit; "
+                  f"commit wall p50 {pct(walls, 0.5):.1f} ms, p99 {pct(walls, 0.99):.1f} ms)", file=sys.stderr,
+                  flush=True)
+
+    atexit.register(report)
+
+
+def serve_baseline(port: int) -> None:
+    """A bare aiohttp socket server: a frame from any seat of a room sends one message to each of its three."""
+    rooms: dict[str, list[web.WebSocketResponse]] = {}
+    seqs: dict[str, int] = {}
+
+    async def handler(request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(compress=False, max_msg_size=64 * 1024, heartbeat=30.0)
+        await ws.prepare(request)
+        room_id = request.match_info["room"]
+        sizes = [int(s) for s in request.query["sizes"].split(",")]
+        room = rooms.setdefault(room_id, [])
+        room.append(ws)
+        await ws.send_str('{"type":"welcome","seq":0}')
+        async for _msg in ws:
+            seq = seqs[room_id] = seqs.get(room_id, 0) + 1
+            for peer, size in zip(room, sizes, strict=False):
+                head = f'{{"type":"update","seq":{seq},"pad":"'
+                await peer.send_str(head + "x" * max(0, size - len(head) - 2) + '"}')
+        return ws
+
+    app = web.Application()
+    app.router.add_get("/ws/{room}", handler)
+
+    async def healthz(_request: web.Request) -> web.Response:
+        return web.json_response({"ok": True})
+
+    app.router.add_get("/healthz", healthz)
+    web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
+
+
+class Server:
+    """A server subprocess and its CPU and memory readings."""
+
+    def __init__(self, *args: str) -> None:
+        self.port = free_port()
+        self.proc = subprocess.Popen([sys.executable, __file__, *args, "--port", str(self.port)])
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    async def ready(self, session: aiohttp.ClientSession) -> None:
+        for _ in range(300):
+            try:
+                async with session.get(self.url + "/healthz") as resp:
+                    if resp.status == 200:
+                        return
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def cpu(self) -> float:
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
+
+    def rss_kb(self) -> int:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("serve", "baseline"))
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--data-dir", default="")
+    parser.add_argument("--database", default="")
+    parsed = parser.parse_args()
+    if parsed.mode == "serve":
+        serve(parsed.port, parsed.data_dir, parsed.database)
+    else:
+        serve_baseline(parsed.port)
