@@ -74,13 +74,15 @@ def load_json(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise JsonError("not UTF-8") from None
-    if nesting_depth(text, max_depth) > max_depth:
+    # fast paths for the frames people send: text with no more brackets than the depth allowed cannot
+    # nest deeper, and in text that is itself valid Unicode only a \u escape can make a lone surrogate
+    if text.count("[") + text.count("{") > max_depth and nesting_depth(text, max_depth) > max_depth:
         raise JsonError(f"nested deeper than {max_depth} levels")
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         raise JsonError("not JSON") from None
-    if not _all_unicode(data):
+    if not is_unicode(text) or ("\\u" in text and not _all_unicode(data)):
         raise JsonError("a string holds a lone surrogate")
     return data
 

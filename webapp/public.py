@@ -18,6 +18,7 @@ from typing import Any
 from engine.service.live import Snapshot, TableInfo
 
 HANDLE_CHARS = 16
+HANDLES_KEPT = 1 << 16  # handles remembered, so an update does not hash every seat again; forgotten all at once
 
 
 class PublicTables:
@@ -25,11 +26,17 @@ class PublicTables:
 
     def __init__(self, key: bytes | None = None) -> None:
         self._key = key if key is not None else secrets.token_bytes(32)
+        self._handles: dict[tuple[str, int], str] = {}
 
     def handle(self, table_id: str, user_id: int) -> str:
         """The opaque handle of a person at a table."""
-        digest = hmac.new(self._key, f"{table_id}:{user_id}".encode(), hashlib.sha256).hexdigest()
-        return digest[:HANDLE_CHARS]
+        found = self._handles.get((table_id, user_id))
+        if found is None:
+            if len(self._handles) >= HANDLES_KEPT:
+                self._handles.clear()
+            digest = hmac.new(self._key, f"{table_id}:{user_id}".encode(), hashlib.sha256).hexdigest()
+            found = self._handles[table_id, user_id] = digest[:HANDLE_CHARS]
+        return found
 
     def group_handle(self, chat_id: int) -> str:
         """The opaque handle of a group chat: the same for everyone, never turned back into the chat's id."""

@@ -136,14 +136,14 @@ class LiveTable:
 
     def automatic_to_act(self) -> list[int]:
         """Seats to act now whose move an AI makes: AI players, people on autopilot, stand-ins for a timed-out turn."""
-        seats = self.row.seats
-        return [s for s in sorted(self.to_act()) if seats[s].is_ai or seats[s].autopilot or s in self.standins]
+        seats, standins = self.row.seats, self.standins
+        return [s for s in sorted(self.to_act()) if seats[s].is_ai or seats[s].autopilot or s in standins]
 
     def waiting_people(self) -> list[int]:
         """People (not AI, not on autopilot, not already stood in for) whose move the table awaits."""
-        seats = self.row.seats
+        seats, standins = self.row.seats, self.standins
         return [s for s in sorted(self.to_act())
-                if not seats[s].is_ai and not seats[s].autopilot and s not in self.standins]
+                if not seats[s].is_ai and not seats[s].autopilot and s not in standins]
 
     def snapshot(self) -> Snapshot:
         """The table as it is now, for everyone who renders it."""

@@ -28,7 +28,7 @@ from engine.service.bus import MemoryBus, Update
 from engine.service.live import LiveTable, Snapshot, TableInfo
 from engine.service.peers import LocalPeers, Peers, PostgresPeers
 from engine.service.record import Record
-from engine.service.timers import TurnTimers, deadline_after, remind_time
+from engine.service.timers import TIMERS, TurnTimers, deadline_after, remind_time
 from engine.store.database import Store
 from engine.store.rows import Finish, SeatResult, TableRow
 
@@ -184,7 +184,7 @@ class LoadedTables:
 
     def _deadline(self, table: LiveTable) -> float | None:
         """The deadline the table should have now: set while people are awaited at a timed table."""
-        if table.row.status != "playing" or not table.waiting_people():
+        if table.row.status != "playing" or not TIMERS.get(table.row.timer) or not table.waiting_people():
             return None
         return deadline_after(table.row.timer, self.clock())
 

@@ -28,10 +28,18 @@ def test_nesting_depth_ignores_brackets_inside_strings() -> None:
     assert nesting_depth(DEEP) > 16
 
 
-@pytest.mark.parametrize("text", [DEEP, '{"a": "\\ud800"}', '{"\\udfff": 1}', b"\xff{}"])
+@pytest.mark.parametrize("text", [DEEP, "[" * 17 + "]" * 17, '{"a": "\\ud800"}', '{"\\udfff": 1}', b"\xff{}",
+                                  '{"a": "\ud800"}'])
 def test_load_json_refuses_deep_nesting_and_invalid_unicode(text: str | bytes) -> None:
     with pytest.raises(JsonError):
         load_json(text)
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 16 + "]" * 16, '{"a": "[[[[[[[[[[[[[[[[[[[[[["}', '{"a": "\\u00e9\\ud83d\\ude00"}',
+])
+def test_load_json_takes_what_is_only_near_the_limits(text: str) -> None:
+    assert load_json(text) is not None
 
 
 async def _table(client: Client) -> tuple[str, str]:
