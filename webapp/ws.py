@@ -26,7 +26,8 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
    options|cancel", "changes": {...}}``; ``{"type": "resync"}``; ``{"type": "ping", "t": x}``
    (answered by ``{"type": "pong", "t": x}``). An applied intent gets ``{"type": "ack",
    "ref", "seq"}``; a refused one ``{"type": "refused", "ref", "code", "message"}`` sent to
-   the sender only, and nothing changed (a move against an old seq: ``code: "stale"``).
+   the sender only, and nothing changed (a move against an old seq: ``code: "stale"``; any intent
+   while the database is out of reach: ``code: "unavailable"``).
 5. A frame that cannot be taken gets ``{"type": "error", "code", "message"}`` and changes
    nothing: ``malformed_frame`` (not JSON, nested over 16 levels, a string that is not
    valid Unicode, an unknown type, wrong fields), ``too_large`` (over 4 KB; over 64 KB
@@ -57,6 +58,7 @@ from engine.config import Settings
 from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import Gettext, gettext_for, refusal_text
 from engine.service.tables import TableService
+from engine.store.reach import is_unreachable
 from webapp.api import lobby_op, reader_language
 from webapp.auth import AuthError, WebUser
 from webapp.keys import GATE, PUBLIC, ROOMS, SERVICE, SETTINGS, SOCKETS, VERIFIER
@@ -202,9 +204,8 @@ class TableSocket:
         except Refusal as refusal:
             await self._refused(frame["ref"], refusal)
             return
-        except Exception:
-            log.exception("move failed at table %s", self.table_id)
-            await self._refused(frame["ref"], Refusal(RefusalCode.SERVER_ERROR))
+        except Exception as error:
+            await self._refused(frame["ref"], _failed(error, "move", self.table_id))
             return
         await send(self.ws, ack_frame(frame["ref"], result.seq))
 
@@ -215,9 +216,8 @@ class TableSocket:
         except Refusal as refusal:
             await self._refused(frame["ref"], refusal)
             return
-        except Exception:
-            log.exception("lobby %s failed at table %s", frame["op"], self.table_id)
-            await self._refused(frame["ref"], Refusal(RefusalCode.SERVER_ERROR))
+        except Exception as error:
+            await self._refused(frame["ref"], _failed(error, f"lobby {frame['op']}", self.table_id))
             return
         await send(self.ws, ack_frame(frame["ref"], info.seq))
 
@@ -225,6 +225,15 @@ class TableSocket:
         snapshot = self.service.snapshot(self.table_id)
         spanish = snapshot is not None and snapshot.info.game == "coins"
         await send(self.ws, refused_frame(ref, refusal.code, refusal_text(refusal, self.lang, spanish=spanish)))
+
+
+def _failed(error: Exception, what: str, table_id: str) -> Refusal:
+    """The refusal for an intent that failed on the server: the database out of reach, or a bug (logged)."""
+    if is_unreachable(error):
+        log.warning("%s at table %s: the database is out of reach (%s)", what, table_id, error)
+        return Refusal(RefusalCode.UNAVAILABLE)
+    log.error("%s failed at table %s", what, table_id, exc_info=error)
+    return Refusal(RefusalCode.SERVER_ERROR)
 
 
 async def _hello(ws: web.WebSocketResponse, request: web.Request) -> WebUser | None:
