@@ -72,6 +72,8 @@ class SharedTables(LoadedTables):
             await self._catch_up(table, notice)
         if table.row.status == "playing":
             self._arm(table)
+            if self.drives(table_id):  # a move made on another process may leave this one's AI to act
+                self._kick(table)
 
     async def catch_up_all(self) -> None:
         """Bring every loaded table up to the store (after notices may have been lost)."""
