@@ -11,10 +11,11 @@ import aiohttp
 from tests.soak.harness import Server
 
 TAKEOVER = 60.0  # seconds: several supervisor rounds, on a machine busy with other work
+MOVES = ("started", "moved", "finished")  # the updates that move a game on (others, a reminder say, keep its seq)
 
 
 class Seat:
-    """One player's socket on one process; ``seqs`` lists every update it got, a resync as ``-seq - 1``."""
+    """One player's socket on one process; ``seqs`` lists every move it got, a resync as ``-seq - 1``."""
 
     def __init__(self, ws: aiohttp.ClientWebSocketResponse, you: int, view: dict[str, Any], *,
                  wait: float = TAKEOVER) -> None:
@@ -43,7 +44,7 @@ class Seat:
         # a move may wait for the supervisor round (10 s) of the process that takes a dead one's table over
         frame = await asyncio.wait_for(self.ws.receive_json(), timeout=self.wait)
         if frame["type"] == "update":
-            if frame["view"]["state"] is not None:
+            if frame["view"]["state"] is not None and frame["kind"] in MOVES:
                 self.seqs.append(frame["seq"])
             self.view = frame["view"]
         elif frame["type"] == "welcome":
