@@ -29,7 +29,8 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
    no update of its own, being resynced, gets ``{"type": "ack", "ref", "seq"}`` instead);
    an applied lobby intent gets that ack frame. A refused intent gets ``{"type":
    "refused", "ref", "code", "message"}``, sent to the sender only, and nothing changed (a
-   move against an old seq: ``code: "stale"``).
+   move against an old seq: ``code: "stale"``; any intent while the database is out of
+   reach: ``code: "unavailable"``).
 5. A frame that cannot be taken gets ``{"type": "error", "code", "message"}`` and changes
    nothing: ``malformed_frame`` (not JSON, nested over 16 levels, a string that is not
    valid Unicode, an unknown type, wrong fields), ``too_large`` (over 4 KB; over 64 KB
@@ -61,6 +62,7 @@ from engine.config import Settings
 from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import Gettext, gettext_for, refusal_text
 from engine.service.tables import TableService
+from engine.store.reach import is_unreachable
 from webapp.api import lobby_op, reader_language
 from webapp.auth import AuthError, WebUser
 from webapp.keys import GATE, PUBLIC, ROOMS, SERVICE, SETTINGS, SOCKETS, VERIFIER
@@ -209,10 +211,9 @@ class TableSocket:
             self.ref = None
             await self._refused(frame["ref"], refusal)
             return
-        except Exception:
+        except Exception as error:
             self.ref = None
-            log.exception("move failed at table %s", self.table_id)
-            await self._refused(frame["ref"], Refusal(RefusalCode.SERVER_ERROR))
+            await self._refused(frame["ref"], _failed(error, "move", self.table_id))
             return
         if self.ref is not None:  # this socket got no update (it was lagging, or a welcome covered it)
             self.ref = None
@@ -225,9 +226,8 @@ class TableSocket:
         except Refusal as refusal:
             await self._refused(frame["ref"], refusal)
             return
-        except Exception:
-            log.exception("lobby %s failed at table %s", frame["op"], self.table_id)
-            await self._refused(frame["ref"], Refusal(RefusalCode.SERVER_ERROR))
+        except Exception as error:
+            await self._refused(frame["ref"], _failed(error, f"lobby {frame['op']}", self.table_id))
             return
         await send(self.ws, ack_frame(frame["ref"], info.seq))
 
@@ -235,6 +235,15 @@ class TableSocket:
         snapshot = self.service.snapshot(self.table_id)
         spanish = snapshot is not None and snapshot.info.game == "coins"
         await send(self.ws, refused_frame(ref, refusal.code, refusal_text(refusal, self.lang, spanish=spanish)))
+
+
+def _failed(error: Exception, what: str, table_id: str) -> Refusal:
+    """The refusal for an intent that failed on the server: the database out of reach, or a bug (logged)."""
+    if is_unreachable(error):
+        log.warning("%s at table %s: the database is out of reach (%s)", what, table_id, error)
+        return Refusal(RefusalCode.UNAVAILABLE)
+    log.error("%s failed at table %s", what, table_id, exc_info=error)
+    return Refusal(RefusalCode.SERVER_ERROR)
 
 
 async def _hello(ws: web.WebSocketResponse, request: web.Request) -> WebUser | None:

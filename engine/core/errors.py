@@ -42,6 +42,7 @@ class RefusalCode(StrEnum):
     ABANDONED = "abandoned"
     STALE = "stale"
     SERVER_ERROR = "server_error"
+    UNAVAILABLE = "unavailable"
     UNKNOWN_GAME = "unknown_game"
     # requests (webapp)
     BAD_REQUEST = "bad_request"
@@ -146,6 +147,7 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.ABANDONED: (N_("This table was cancelled."), ()),
     C.STALE: (N_("The table has moved on since you chose; your move was not applied."), ()),
     C.SERVER_ERROR: (N_("Something went wrong; try again."), ()),
+    C.UNAVAILABLE: (N_("The game cannot reach its database just now; try again in a moment."), ()),
     C.UNKNOWN_GAME: (N_("There is no game called '{name}'; the games are: {games}."), ("name", "games")),
     C.BAD_REQUEST: (N_("That request was not understood."), ()),
     C.BODY_NOT_JSON: (N_("The body must be JSON."), ()),

@@ -62,6 +62,12 @@ class DueWork(Moves):
         self._evict()
         return healed
 
+    async def resume(self) -> None:
+        """Back in touch with the other processes after a lost connection: catch up every table in memory (the
+        notices sent meanwhile are lost), then drive again the tables nobody drives (their leases were freed)."""
+        await self.catch_up_all()
+        await self.heal()
+
     async def _heal_loop(self, every: float | None) -> None:
         while True:
             try:

@@ -15,7 +15,7 @@ from engine.core.errors import MalformedAction, Refusal, RefusalCode
 from engine.core.events import Event, for_seat, public
 from engine.service.live import LiveTable
 from engine.service.loading import SNAPSHOT_EVERY, with_standins
-from engine.service.sharing import SharedTables
+from engine.service.sharing import CONFLICT_TRIES, SharedTables
 from engine.service.table_settings import check_action_shape
 from engine.store.rows import LoggedAction
 
@@ -45,10 +45,18 @@ class Moves(SharedTables):
         if seq > table.seq and self.store.is_shared:  # another process moved it and its notice is on the way
             await self.catch_up(table_id)
         async with table.lock:
-            table.require_status("playing")
-            if seq != table.seq:
-                raise Refusal(RefusalCode.STALE)
-            events = await self._commit_move(table, seat, action, auto=False, cause=cause)
+            for attempt in range(1, CONFLICT_TRIES + 1):
+                table.require_status("playing")
+                if seq != table.seq:
+                    raise Refusal(RefusalCode.STALE)
+                try:
+                    events = await self._commit_move(table, seat, action, auto=False, cause=cause)
+                    break
+                except Refusal as refusal:
+                    # the table was caught up: if its seq is still the move's, only its row had changed (another
+                    # process's write), and the move stands against the fresh row
+                    if refusal.code != RefusalCode.STALE or attempt == CONFLICT_TRIES:
+                        raise
         self._kick(table)
         return ActResult(table.seq, for_seat(events, seat))
 

@@ -4,7 +4,9 @@ A notice from another process (``engine.service.peers``) says a table's new ``se
 row version, and carries a move when that is all that changed; a process that has the
 table in memory applies it, or reads what it missed from the log, and publishes each
 change to its own sockets in order. A change that meets another process's write of the
-row (``StaleRow``) is run again on the fresh row (``fresh_on_conflict``).
+row (``StaleRow``) is run again on the fresh row (``fresh_on_conflict``). When this
+process has been out of touch (its listening connection lost), ``catch_up_all`` reads
+what every loaded table missed.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from engine.service.peers import Notice
 from engine.store.database import StaleRow
 from engine.store.rows import LoggedAction
 
+UNTOLD_KINDS = {"lobby": "lobby", "finished": "finished", "abandoned": "abandoned"}  # a row change found by looking
 CONFLICT_TRIES = 4  # a change that meets another process's write reloads the table and tries again
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -66,49 +69,60 @@ class SharedTables(LoadedTables):
         if table is None:
             return
         async with table.lock:
-            if notice is not None and notice.seq <= table.seq and notice.version <= table.row.version:
-                return  # an earlier catch-up already read this change
-            moves_only = notice is not None and notice.kind == "moved" and notice.version == table.row.version
-            row = table.row if moves_only and table.state is not None else await self.store.load_table(table_id)
-            if row is None:
-                return
-            if table.state is None and row.status in ("playing", "finished"):
-                fresh = await self._revive(row)
-                start = table.game.new_game(fresh.options, row.size, row.seed)
-                table.row, table.options, table.state, table.seq = fresh.row, fresh.options, fresh.state, fresh.seq
-                events = [public({"type": "started", "seed_hash": row.seed_hash}), *table.game.start_events(start)]
-                await self._publish(table, "started", events if fresh.seq == 0 else [])
-                return
-            if moves_only and notice is not None and notice.seq == table.seq + 1 and notice.events:
-                carried = json.loads(notice.events)  # the notice carries the move: nothing to read
-                moves = [LoggedAction(notice.seq, carried["seat"], carried["action"])]
-            elif table.state is not None:
-                moves = await self.store.load_actions(table_id, after=table.seq)
-            else:
-                moves = []
-            if moves:
-                table.row = row
-            for entry in moves:
-                state, events = table.game.apply(table.state, entry.seat, entry.action)
-                table.state, table.seq = state, entry.seq
-                outcome = table.game.outcome(state)
-                if outcome is not None:
-                    events = [*events, public({"type": "finished", **outcome.as_dict(), "seed": row.seed})]
-                await self._publish(table, "moved" if outcome is None else "finished", events)
-            if moves or row.version == table.row.version:
-                table.row = row
-                return
-            table.row, table.options = row, table.game.parse_options(row.options)
-            if notice is not None and notice.kind != "meta":
-                shown = json.loads(notice.events) if notice.events else []
-                await self._publish(table, notice.kind, [public(data) for data in shown])
+            await self._catch_up(table, notice)
         if table.row.status == "playing":
             self._arm(table)
+            if self.drives(table_id):  # a move made on another process may leave this one's AI to act
+                self._kick(table)
+
+    async def catch_up_all(self) -> None:
+        """Bring every loaded table up to the store (after notices may have been lost)."""
+        for table_id in list(self._tables):
+            await self.catch_up(table_id)
+
+    async def _catch_up(self, table: LiveTable, notice: Notice | None) -> None:
+        """Catch the table up with the store; the table's lock is held."""
+        if notice is not None and notice.seq <= table.seq and notice.version <= table.row.version:
+            return  # an earlier catch-up already read this change
+        moves_only = notice is not None and notice.kind == "moved" and notice.version == table.row.version
+        row = table.row if moves_only and table.state is not None else await self.store.load_table(table.id)
+        if row is None:
+            return
+        if table.state is None and row.status in ("playing", "finished"):
+            fresh = await self._revive(row)
+            start = table.game.new_game(fresh.options, row.size, row.seed)
+            table.row, table.options, table.state, table.seq = fresh.row, fresh.options, fresh.state, fresh.seq
+            events = [public({"type": "started", "seed_hash": row.seed_hash}), *table.game.start_events(start)]
+            await self._publish(table, "started", events if fresh.seq == 0 else [])
+            return
+        if moves_only and notice is not None and notice.seq == table.seq + 1 and notice.events:
+            carried = json.loads(notice.events)  # the notice carries the move: nothing to read
+            moves = [LoggedAction(notice.seq, carried["seat"], carried["action"])]
+        elif table.state is not None:
+            moves = await self.store.load_actions(table.id, after=table.seq)
+        else:
+            moves = []
+        if moves:
+            table.row = row
+        for entry in moves:
+            state, events = table.game.apply(table.state, entry.seat, entry.action)
+            table.state, table.seq = state, entry.seq
+            outcome = table.game.outcome(state)
+            if outcome is not None:
+                events = [*events, public({"type": "finished", **outcome.as_dict(), "seed": row.seed})]
+            await self._publish(table, "moved" if outcome is None else "finished", events)
+        if moves or row.version == table.row.version:
+            table.row = row
+            return
+        table.row, table.options = row, table.game.parse_options(row.options)
+        if notice is None:  # found by looking, not told: say what the table is now
+            await self._publish(table, UNTOLD_KINDS.get(row.status, "seat_changed"))
+        elif notice.kind not in ("meta", "moved"):  # a move's notice carries the move, already applied here
+            shown = json.loads(notice.events) if notice.events else []
+            await self._publish(table, notice.kind, [public(data) for data in shown])
 
     async def _reload(self, table: LiveTable) -> None:
-        """Another process moved this table on: rebuild it from the store."""
-        row = await self.store.load_table(table.id)
-        if row is not None:
-            fresh = await self._revive(row)
-            table.row, table.state, table.seq = fresh.row, fresh.state, fresh.seq
-            self._tables[table.id] = table
+        """Another process moved this table on (a write of ours met its change): catch up, publishing what it did;
+        the table's lock is held."""
+        await self._catch_up(table, None)
+        self._tables[table.id] = table

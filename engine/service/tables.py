@@ -61,7 +61,7 @@ class TableService(Lobby):
         through in the background, deadlines are armed a window ahead, and stored
         deadlines are kept as they were, so a restart gives nobody extra time.
         """
-        await self.peers.start(self._heard)
+        await self.peers.start(self._heard, self.resume)
         self.store.origin = self.peers.origin
         await self._arm_from_store()
         self.timers.start()

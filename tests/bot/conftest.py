@@ -17,6 +17,7 @@ from engine.config import Settings
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 from tests.fakes.botapi import FakeBotApi
+from tests.postgres import database as database
 from tgbot.app import build_application, start_bot, stop_bot
 from tgbot.limits import rate_limiter
 

@@ -53,7 +53,7 @@ class Follower:
 
     origin = "follower"
 
-    async def start(self, on_notice: Any) -> None:
+    async def start(self, on_notice: Any, on_resume: Any) -> None:
         return None
 
     async def close(self) -> None:

@@ -11,67 +11,13 @@ unacknowledged, and is made again, as a player whose tap went unanswered taps ag
 from __future__ import annotations
 
 import asyncio
-import secrets
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import aiohttp
-import asyncpg
-import pytest
 
 from engine.store.database import Store, database_url
-from tests.service.conftest import POSTGRES
 from tests.soak.harness import Server
-
-TAKEOVER = 60.0  # seconds: several supervisor rounds, on a machine busy with other work
-SHARED = ["postgres"] if POSTGRES else []  # two processes need the PostgreSQL server the test command finds
-
-
-@pytest.fixture(params=SHARED)
-async def database(request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    name = f"cardroom_two_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(POSTGRES)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    admin = await asyncpg.connect(POSTGRES)
-    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await admin.close()
-
-
-class Seat:
-    """One player's socket on one process."""
-
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse, you: int, view: dict[str, Any]) -> None:
-        self.ws, self.you, self.view = ws, you, view
-        self.seqs: list[int] = []
-
-    async def until_seq(self, seq: int) -> dict[str, Any]:
-        while self.view["seq"] < seq or self.view["state"] is None:
-            # a move may wait for the supervisor round (10 s) of the process that takes a dead one's table over
-            frame = await asyncio.wait_for(self.ws.receive_json(), timeout=TAKEOVER)
-            if frame["type"] == "update":
-                if frame["view"]["state"] is not None:
-                    self.seqs.append(frame["seq"])
-                self.view = frame["view"]
-            elif frame["type"] == "welcome":
-                self.seqs.append(-frame["view"]["seq"] - 1)  # a resync: marked, so a gap can never hide
-                self.view = frame["view"]
-        return self.view
-
-
-async def sign_in(session: aiohttp.ClientSession, server: Server, name: str) -> dict[str, str]:
-    async with session.post(server.url + "/api/local/signin", json={"name": name}) as resp:
-        return {"Authorization": f"tma {(await resp.json())['init_data']}"}
-
-
-async def open_socket(session: aiohttp.ClientSession, server: Server, table_id: str, auth: dict[str, str]) -> Seat:
-    ws = await session.ws_connect(f"{server.url}/ws/{table_id}")
-    await ws.send_json({"type": "hello", "init_data": auth["Authorization"][4:], "last_seq": None})
-    welcome = await asyncio.wait_for(ws.receive_json(), timeout=15)
-    assert welcome["type"] == "welcome", welcome
-    return Seat(ws, welcome["you"], welcome["view"])
+from tests.soak.sockets import coins_table, open_socket, sign_in
 
 
 async def test_players_on_three_processes_play_one_table_and_the_ai_survives_its_driver(
@@ -85,11 +31,7 @@ async def test_players_on_three_processes_play_one_table_and_the_ai_survives_its
     try:
         async with aiohttp.ClientSession() as session:
             ann, bob = await sign_in(session, first, "Ann"), await sign_in(session, second, "Bob")
-            async with session.post(first.url + "/api/tables", json={"game": "coins", "options": {
-                    "first_dealer": "seat:2"}}, headers=ann) as resp:
-                table_id = (await resp.json())["id"]
-            assert (await session.post(f"{second.url}/api/tables/{table_id}/join", headers=bob)).status == 200
-            assert (await session.post(f"{first.url}/api/tables/{table_id}/add_ai", headers=ann)).status == 200
+            table_id = await coins_table(session, (first, ann), (second, bob))
             seats = {0: await open_socket(session, first, table_id, ann),
                      1: await open_socket(session, second, table_id, bob)}
             assert (await session.post(f"{first.url}/api/tables/{table_id}/start", headers=ann)).status == 200
