@@ -147,8 +147,8 @@ export class Coach {
     this.position();
   }
 
-  // Above the focus or below it, never over the hand or the main action: the panel lives between the top bar and
-  // the hand, at the end of that band away from what it points at.
+  // Between the top bar and the hand, never over the hand or the main action: at the top of that band or at its
+  // foot, whichever covers less of what the step points at and then of the cards on the table.
   position() {
     if (this.el.hidden || !this.root) return;
     const bar = this.root.querySelector(".topbar");
@@ -157,12 +157,15 @@ export class Coach {
       .filter((r) => r.height > 0);
     const floor = Math.min(window.innerHeight, ...keep.map((r) => r.top)) - GAP;
     const height = this.el.offsetHeight;
-    const focus = [...this.root.querySelectorAll(".coach-focus")].map((el) => el.getBoundingClientRect())
+    const rects = (sel) => [...this.root.querySelectorAll(sel)].map((el) => el.getBoundingClientRect())
       .filter((r) => r.height > 0 && r.bottom > top && r.top < floor);
+    const focus = rects(".coach-focus");
+    const table = rects(".trick .card, .kc-board");
     const atTop = { top, bottom: top + height };
     const atBottom = { top: Math.max(top, floor - height), bottom: floor };
-    const covers = (band) => focus.some((r) => r.top < band.bottom && r.bottom > band.top);
-    const band = covers(atTop) && !covers(atBottom) ? atBottom : atTop;
+    const covered = (band, list) => list.reduce((sum, r) => sum + Math.max(0, Math.min(r.bottom, band.bottom) - Math.max(r.top, band.top)), 0);
+    const cost = (band) => covered(band, focus) * 1000 + covered(band, table);
+    const band = cost(atBottom) < cost(atTop) ? atBottom : atTop;
     this.el.style.top = `${Math.round(band.top)}px`;
     this.el.style.maxHeight = `${Math.max(96, Math.round(floor - band.top))}px`;
     this.el.dataset.place = band === atTop ? "top" : "bottom";
