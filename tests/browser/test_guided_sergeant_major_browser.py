@@ -14,18 +14,22 @@ from tests.browser.guided import Lesson, finish, follow, open_lesson
 PLAY_STEPS = ("lead", "follow", "void")
 PLAYS_JS = ("els => els.map(e => [Number(e.querySelector('.order').textContent), Number(e.dataset.seat), "
             "e.dataset.card])")
-SEQ_PAST = "s => Number(document.querySelector('.table-screen').dataset.seq) > s"
+RINGED_LEGAL_JS = """legal => {
+  const ringed = [...document.querySelectorAll('.hand .card.coach-focus')];
+  return ringed.length === 1 && legal.includes(ringed[0].dataset.card);
+}"""
 
 
 async def move(lesson: Lesson) -> None:
-    """Do what the coach rings: a trump suit, the cards to put away or give, the card to play."""
+    """Do what the coach rings: a trump suit, the cards to put away or give, the card to play; then wait until the
+    page shows the move made (it may still be showing a finished trick)."""
     page = lesson.page
     state = await lesson.state()
     step = await lesson.note_step()
-    before = await lesson.seq()
     if state["phase"] == "trump":
         assert step == "trump"
         await page.locator(".sm-suit-btn.coach-focus").tap()
+        await expect(page.locator(".sm-suit-btn")).to_have_count(0)
     elif state["phase"] in ("kitty", "exchange"):
         assert step in ("kitty", "give"), step
         ringed = page.locator(".hand .card.coach-focus")
@@ -35,15 +39,16 @@ async def move(lesson: Lesson) -> None:
         # in Telegram the confirmation is Telegram's own main button
         await page.wait_for_function("() => window.Telegram.WebApp.MainButton.isVisible")
         await page.evaluate("window.Telegram.WebApp.MainButton.handler()")
+        await page.wait_for_function("() => !window.Telegram.WebApp.MainButton.isVisible")
     else:
         ringed = page.locator(".hand .card.coach-focus")
         if step in PLAY_STEPS:
-            await expect(ringed).to_have_count(1)
+            await page.wait_for_function(RINGED_LEGAL_JS, arg=state["legal"])
         card = await ringed.first.get_attribute("data-card") if await ringed.count() else state["legal"][0]
         assert card in state["legal"]
         await page.locator(f'.hand .card[data-card="{card}"]').tap()
         await page.locator(f'.hand .card[data-card="{card}"]').tap()
-    await page.wait_for_function(SEQ_PAST, arg=before)
+        await expect(page.locator(f'.hand .card[data-card="{card}"]')).to_have_count(0)
 
 
 async def test_sergeant_major_guided_game_to_its_end_following_the_coach(browser: Any, server: Server) -> None:
