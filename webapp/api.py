@@ -285,6 +285,19 @@ async def create_table(request: web.Request) -> web.Response:
     return web.json_response(request.app[PUBLIC].table(info))
 
 
+async def create_lesson(request: web.Request) -> web.Response:
+    """POST /api/lessons {"game"}: a guided first game of that game, started, the caller against AI players."""
+    user = current_user(request)
+    game = (await read_json(request)).get("game")
+    if not isinstance(game, str):
+        raise Refusal(RefusalCode.CREATE_SHAPE)
+    service = request.app[SERVICE]
+    async with user_lock(user.id):
+        await check_open_tables(service, user.id, request.app[SETTINGS].max_open_tables_per_user)
+        info = await service.start_lesson(game, user.id, user.name)
+    return web.json_response(request.app[PUBLIC].table(info))
+
+
 async def table_view(request: web.Request) -> web.Response:
     """GET /api/tables/{id}: the caller's view (their own seat's, or a spectator's)."""
     user = current_user(request)
@@ -317,5 +330,6 @@ def setup_api(app: web.Application) -> None:
     app.router.add_post("/api/local/signin", local_signin)
     app.router.add_get("/api/me", me)
     app.router.add_post("/api/tables", create_table)
+    app.router.add_post("/api/lessons", create_lesson)
     app.router.add_get("/api/tables/{table_id}", table_view)
     app.router.add_post("/api/tables/{table_id}/{op}", table_op)

@@ -47,6 +47,7 @@ class TableInfo:
     deadline: float | None
     to_act: tuple[int, ...]
     result: dict[str, Any] | None
+    lesson: bool = False  # a guided first game: practice, never on record
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat a user sits in, or None."""
@@ -67,7 +68,7 @@ class TableInfo:
             "status": self.status, "host_user_id": self.host_user_id, "chat_id": self.chat_id,
             "seats": [s.as_dict() for s in self.seats], "seq": self.seq, "seed_hash": self.seed_hash,
             "seed": self.seed, "timer": self.timer, "deadline": self.deadline, "to_act": list(self.to_act),
-            "result": self.result,
+            "result": self.result, "lesson": self.lesson,
         }
 
 
@@ -159,6 +160,7 @@ class LiveTable:
             seats=tuple(SeatInfo(s.seat, s.name, s.user_id, s.is_ai, s.autopilot) for s in row.seats),
             seq=self.seq, seed_hash=row.seed_hash, seed=row.seed if revealed else None, timer=row.timer,
             deadline=row.deadline, to_act=tuple(sorted(self.to_act())), result=row.result,
+            lesson=bool(row.meta.get("lesson")),
         )
 
 

@@ -169,8 +169,10 @@ class LoadedTables:
         log.warning("table %s was over but stored as playing; finished it", table.id)
         await self._publish(table, "finished", [public({"type": "finished", **outcome.as_dict(), "seed": row.seed})])
 
-    def _finish_record(self, table: LiveTable, row: TableRow, outcome: Outcome) -> Finish:
-        """The results and rating update a finished game adds to the record."""
+    def _finish_record(self, table: LiveTable, row: TableRow, outcome: Outcome) -> Finish | None:
+        """The results and rating update a finished game adds to the record (none for a lesson: it is practice)."""
+        if row.meta.get("lesson"):
+            return None
         people = tuple((s.user_id if not s.is_ai else None, s.ai_level) for s in row.seats)
         seats = tuple(SeatResult(s.seat, None if s.is_ai else s.user_id, s.name,
                                  outcome.placements[s.seat], outcome.scores[s.seat]) for s in row.seats)

@@ -12,6 +12,7 @@ from engine.core.events import public
 from engine.core.rng import new_seed, seed_hash
 from engine.core.settings import options_dict
 from engine.service.due import DueWork
+from engine.service.lessons import lesson_for
 from engine.service.live import LiveTable, TableInfo
 from engine.service.sharing import fresh_on_conflict
 from engine.service.table_settings import TABLE_SETTINGS, default_size, parse_level, parse_size, parse_timer
@@ -32,8 +33,9 @@ class Lobby(DueWork):
         *,
         chat_id: int | None = None,
         seed: str | None = None,
+        lesson: bool = False,
     ) -> TableInfo:
-        """Open a lobby with the host in seat 0."""
+        """Open a lobby with the host in seat 0 (``lesson``: a guided first game, kept off the record)."""
         ruleset = games.get(game)
         raw = dict(options or {})
         table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
@@ -48,7 +50,8 @@ class Lobby(DueWork):
         row = TableRow(
             id=secrets.token_urlsafe(6), game=ruleset.name, options=options_dict(parsed), size=size, status="lobby",
             host_user_id=host_id, chat_id=chat_id, seed=seed, seed_hash=seed_hash(seed), timer=timer,
-            meta={"ai_level": level}, created_at=now, updated_at=now, seats=seats,
+            meta={"ai_level": level, **({"lesson": True} if lesson else {})}, created_at=now, updated_at=now,
+            seats=seats,
         )
         await self.store.upsert_user(host_id, host_name)
         await self.store.create_table(row)
@@ -56,6 +59,12 @@ class Lobby(DueWork):
         self._tables[row.id] = table
         self._evict()
         return await self._publish(table, "lobby")
+
+    async def start_lesson(self, game: str, user_id: int, name: str) -> TableInfo:
+        """Open and start a guided first game of ``game`` for one person, AI players in the other seats."""
+        lesson = lesson_for(game)
+        info = await self.create_table(game, user_id, name, lesson.options, seed=lesson.seed, lesson=True)
+        return await self.start_game(info.id, user_id)
 
     @fresh_on_conflict
     async def join(self, table_id: str, user_id: int, name: str) -> TableInfo:

@@ -234,7 +234,7 @@ class App {
   newGameForm() {
     const games = this.config.games || [];
     const fields = h("div", { class: "fields" });
-    const gameSelect = h("select", { name: "game", id: "game-select", onchange: () => renderFields() },
+    const gameSelect = h("select", { name: "game", id: "game-select", onchange: () => { renderFields(); nameLesson(); } },
       games.map((g) => h("option", { value: g.name, text: gameTitle(g.name, g.title) })));
     const error = h("p", { class: "error", role: "alert" });
     const pick = (name, label, choices, value) => h("div", { class: "field", dataset: { field: name } },
@@ -268,6 +268,12 @@ class App {
       }
     };
     renderFields();
+    const learn = h("button", { class: "btn learn-btn", type: "button", onclick: () => this.startLesson(gameSelect.value, error) });
+    const nameLesson = () => {
+      const g = games.find((x) => x.name === gameSelect.value);
+      learn.textContent = t("coach_learn", { game: gameTitle(gameSelect.value, g && g.title) });
+    };
+    nameLesson();
     const form = h("form", { class: "new-game", onsubmit: async (ev) => {
       ev.preventDefault();
       const g = games.find((x) => x.name === gameSelect.value);
@@ -292,8 +298,20 @@ class App {
         rulesButton(() => gameSelect.value, () => null, { label: true })),
       fields,
       h("button", { class: "btn primary create-btn", type: "submit", text: t("create_table") }),
+      h("div", { class: "learn" }, learn, h("p", { class: "hint", text: t("coach_learn_hint") })),
       error);
     return form;
+  }
+
+  // A guided first game of ``game``: a started table against AI players, with the coach.
+  async startLesson(game, error) {
+    try {
+      const info = await this.api.post("/api/lessons", { game });
+      this.openTable(info.id);
+    } catch (err) {
+      if (err.status === 401) this.authFailed();
+      else error.textContent = err.message || t("error_generic");
+    }
   }
 }
 

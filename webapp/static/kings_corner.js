@@ -119,6 +119,7 @@ class KingsTable extends TableRenderer {
     const mine = this.isMyTurn();
     this.noteTurn(mine);
     this.render();
+    if (this.ctx.shown) this.ctx.shown(this.view, []);
     for (const done of this.waiters.splice(0)) done();
   }
 

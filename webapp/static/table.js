@@ -9,6 +9,7 @@ import * as tg from "./tg.js";
 import { rulesButton } from "./rules.js";
 import { DealBook, fairBadge, fairPanel } from "./fair.js";
 import { soundButton } from "./sound.js";
+import { Coach } from "./coach.js";
 
 // A game's title in the page's language (the server's English title when the page has none).
 export function gameTitle(game, fallback) {
@@ -89,6 +90,7 @@ export class TableScreen {
   }
 
   destroy() {
+    if (this.coach) this.coach.destroy();
     this.socket.close();
     if (this.renderer) this.renderer.destroy();
     tg.mainButton(null);
@@ -125,6 +127,10 @@ export class TableScreen {
     this.el.dataset.seq = String(view.seq);
     this.el.dataset.status = view.table.status;
     this.showTitle(view.table);
+    if (view.table.lesson && !this.coach) {
+      this.coach = new Coach(this, view.table.game);
+      this.coach.mount(this.el, this.body);
+    }
     if (view.table.status === "lobby") {
       this.dropRenderer();
       renderLobby(this.body, view, this.lobbyContext());
@@ -203,7 +209,14 @@ export class TableScreen {
       isBusy: () => this.busy,
       showResult: () => this.showGameOver(this.view),
       playAgain: () => this.playAgain(),
+      shown: (view, events) => { if (this.coach) this.coach.see(view, events); },
+      holding: () => Boolean(this.coach && this.coach.holding()),
     };
+  }
+
+  // The coach of a guided game let its step go: frames it held may show now.
+  coachResumed() {
+    if (this.renderer && this.renderer.pacer) this.renderer.pacer.pump();
   }
 
   async act(action) {
@@ -275,12 +288,25 @@ export class TableScreen {
         h("div", { class: "seed" }, fairPanel(view, this.deals, (seat) => this.seatName(seat))),
         this.renderer && this.renderer.showScores ? h("button", { class: "btn link score-btn", type: "button",
           text: t("score_sheet"), onclick: () => this.renderer.showScores() }) : null,
+        table.lesson ? h("p", { class: "lesson-done", text: t("coach_lesson_done") }) : null,
         h("div", { class: "row" },
-          h("button", { class: "btn primary play-again", type: "button", onclick: () => this.playAgain(), text: t("play_again") }),
+          table.lesson
+            ? h("button", { class: "btn primary real-game", type: "button", onclick: () => this.realGame(), text: t("coach_real_game") })
+            : h("button", { class: "btn primary play-again", type: "button", onclick: () => this.playAgain(), text: t("play_again") }),
           h("button", { class: "btn", type: "button", onclick: close, text: t("view_table") })),
         h("button", { class: "btn link", type: "button", onclick: () => this.app.goHome(), text: t("home") })));
     document.querySelectorAll(".sheet-backdrop").forEach((el) => el.remove());
     this.el.append(sheet);
+  }
+
+  // After a guided game: a real table of the same game with its usual settings, in the lobby to start.
+  async realGame() {
+    try {
+      const info = await this.app.api.post("/api/tables", { game: this.view.table.game, options: {} });
+      this.app.openTable(info.id);
+    } catch (err) {
+      toast(err.message || t("error_generic"), "error");
+    }
   }
 
   async playAgain() {

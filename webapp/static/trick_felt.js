@@ -53,6 +53,7 @@ export class TrickPacer {
       const wait = this.holdUntil - Date.now();
       // your own move shows at once, with everything before it: the page never lags behind your hand
       const mine = this.queue.some(([view, events]) => events.some((e) => e.type === "played" && e.seat === view.you));
+      if (this.table.ctx.holding && this.table.ctx.holding() && !mine) return; // a guided game's coach resumes it
       if (wait > 0 && !mine) {
         this.timer = setTimeout(() => this.pump(), wait);
         return;
@@ -61,6 +62,7 @@ export class TrickPacer {
       const flights = this.note(events);
       this.table.apply(view, events, kind);
       this.animate(flights);
+      if (this.table.ctx.shown) this.table.ctx.shown(view, events);
     }
     if (Date.now() < this.holdUntil) {
       this.timer = setTimeout(() => this.pump(), this.holdUntil - Date.now());

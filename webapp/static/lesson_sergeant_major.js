@@ -1,0 +1,130 @@
+// The guided first game of Sergeant Major: trumps, the kitty, following suit, tricks, up and down, and the
+// exchange, each told when it happens (coach.js runs it). Every hint comes from the player's own view.
+
+import { t } from "./i18n.js";
+import { cardName, parseCard, suitName } from "./cards.js";
+
+const DECK = "french";
+const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+const SUITS = ["hearts", "diamonds", "clubs", "spades"];
+
+const rank = (card) => RANKS.indexOf(parseCard(card).rank);
+const suitOf = (card) => parseCard(card).suit;
+const cardSel = (card) => `.hand .card[data-card="${card}"]`;
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
+// The play that takes a trick so far (sergeant-major.md §3.2: the highest trump, else the highest of the suit led).
+export function best(plays, trump) {
+  const led = suitOf(plays[0].card);
+  const score = (card) => (suitOf(card) === trump ? 100 : suitOf(card) === led ? 0 : -100) + rank(card);
+  return plays.reduce((top, p) => (score(p.card) > score(top.card) ? p : top));
+}
+
+// Low cards that are not trumps first: the ones to give or throw away.
+const cheapest = (cards, trump, n) => [...cards].sort((a, b) => (suitOf(a) === trump) - (suitOf(b) === trump)
+  || rank(a) - rank(b)).slice(0, n);
+
+function longestSuit(hand) {
+  const weight = (suit) => hand.filter((c) => suitOf(c) === suit).reduce((sum, c) => sum + 20 + rank(c), 0);
+  return [...SUITS].sort((a, b) => weight(b) - weight(a))[0];
+}
+
+// On your turn to play: the lowest legal card that takes the trick so far, else the lowest; leading, the highest.
+function playHint(s, you) {
+  const legal = [...(s.legal || [])].sort((a, b) => rank(a) - rank(b));
+  if (!legal.length) return null;
+  if (!s.trick.length) return legal[legal.length - 1];
+  const taking = legal.find((card) => best([...s.trick, { seat: you, card }], s.trump).seat === you);
+  return taking || legal[0];
+}
+
+export function facts(view, events, memory, screen) {
+  const s = view.state;
+  memory.plays = memory.plays || [];
+  let won = null;
+  let handOver = null;
+  let named = null;
+  for (const e of events) {
+    if (e.type === "played") {
+      if (memory.plays.length === 3) memory.plays = [];
+      memory.plays.push({ seat: e.seat, card: e.card });
+    } else if (e.type === "trick_won") {
+      won = { seat: e.seat, plays: memory.plays, trump: s.trump };
+      memory.plays = [];
+    } else if (e.type === "hand_over") handOver = e;
+    else if (e.type === "trump_named") named = e;
+  }
+  const you = view.you;
+  const mine = !s.over && you !== null && s.turn === you;
+  const choice = mine ? s.choose : null;
+  const led = s.trick.length ? suitOf(s.trick[0].card) : null;
+  return {
+    s, you, won, handOver, named, mine, choice, led, over: s.over,
+    canFollow: led !== null && (s.hand || []).some((c) => suitOf(c) === led),
+    play: mine && s.phase === "play" ? playHint(s, you) : null,
+    name: (seat) => screen.seatName(seat),
+  };
+}
+
+function trickWords(f) {
+  const top = best(f.won.plays, f.won.trump);
+  const params = { name: f.name(top.seat), card: cardName(top.card, DECK), suit: suitName(suitOf(f.won.plays[0].card), DECK) };
+  return t(suitOf(top.card) === f.won.trump ? "coach_sm_trick_trump" : "coach_sm_trick_high", params);
+}
+
+function handWords(f) {
+  const e = f.handOver;
+  const rows = e.tricks.map((n, seat) => t("coach_sm_hand_row", { name: f.name(seat), n, target: e.targets[seat], result: signed(e.results[seat]) }));
+  return t("coach_sm_hand_over", { rows: rows.join("; ") });
+}
+
+// The exchange this player took part in, once it is done: [{gave, returned, other, giver}].
+function myExchanges(f) {
+  return (f.s.exchanges || []).filter((x) => x.gave && (x.seat === f.you || x.to === f.you));
+}
+
+function exchangeWords(f) {
+  return myExchanges(f).map((x) => {
+    const names = (cards) => cards.map((c) => cardName(c, DECK)).join(", ");
+    return x.seat === f.you
+      ? t("coach_sm_exchange_gave", { name: f.name(x.to), gave: names(x.gave), back: names(x.returned) })
+      : t("coach_sm_exchange_got", { name: f.name(x.seat), gave: names(x.gave), back: names(x.returned) });
+  }).join(" ");
+}
+
+const playStep = (id, when, key) => ({
+  id, when: (f) => Boolean(f.play) && when(f), until: (f) => !f.mine || f.s.phase !== "play",
+  say: (f) => `${t(key, { suit: f.led ? suitName(f.led, DECK) : "", trump: f.s.trump ? suitName(f.s.trump, DECK) : "" })} ${t("coach_sm_ringed", { card: cardName(f.play, DECK) })}`,
+  focus: (f) => cardSel(f.play),
+});
+
+export const steps = [
+  { id: "welcome", ack: true, when: () => true, say: () => t("coach_sm_welcome"), focus: () => ".scorebar" },
+  {
+    id: "trump", when: (f) => Boolean(f.mine && f.s.phase === "trump"), until: (f) => f.s.phase !== "trump",
+    say: (f) => t("coach_sm_trump", { suit: suitName(longestSuit(f.s.hand || []), DECK) }),
+    focus: (f) => `.sm-suit-btn[data-suit="${longestSuit(f.s.hand || [])}"]`,
+  },
+  {
+    id: "kitty", when: (f) => Boolean(f.choice && f.choice.type === "discard"), until: (f) => !f.choice || f.choice.type !== "discard",
+    say: () => t("coach_sm_kitty"),
+    focus: (f) => cheapest(f.choice.from, f.s.trump, f.choice.count).map(cardSel),
+  },
+  { id: "trick_high", ack: true, when: (f) => Boolean(f.won && suitOf(best(f.won.plays, f.won.trump).card) !== f.won.trump), say: trickWords, focus: () => ".trick.done .card.win" },
+  { id: "trick_trump", ack: true, when: (f) => Boolean(f.won && suitOf(best(f.won.plays, f.won.trump).card) === f.won.trump && suitOf(f.won.plays[0].card) !== f.won.trump), say: trickWords, focus: () => ".trick.done .card.win" },
+  { id: "hand_over", ack: true, when: (f) => Boolean(f.handOver), say: handWords },
+  {
+    id: "give", when: (f) => Boolean(f.choice && f.choice.type === "give"), until: (f) => !f.choice || f.choice.type !== "give",
+    say: (f) => t("coach_sm_give", { name: f.name(f.choice.to), n: f.choice.count }),
+    focus: (f) => cheapest(f.choice.from, null, f.choice.count).map(cardSel),
+  },
+  { id: "exchange", ack: true, when: (f) => f.s.phase !== "exchange" && myExchanges(f).length > 0, say: exchangeWords, focus: () => ".hand .card.fresh" },
+  { id: "trump_named", ack: true, when: (f) => Boolean(f.named && f.named.seat !== f.you), say: (f) => t("coach_sm_trump_named", { name: f.name(f.named.seat), suit: suitName(f.named.suit, DECK) }), focus: () => ".sm-trump" },
+  playStep("lead", (f) => !f.s.trick.length, "coach_sm_lead"),
+  playStep("follow", (f) => f.s.trick.length > 0 && f.canFollow, "coach_sm_follow"),
+  playStep("void", (f) => f.s.trick.length > 0 && !f.canFollow, "coach_sm_void"),
+  {
+    id: "watch", when: (f) => !f.mine && !f.over && f.s.phase === "play", until: (f) => f.mine || f.over,
+    say: (f) => t("coach_sm_watch", { name: f.name(f.s.turn) }), focus: (f) => `.player[data-seat="${f.s.turn}"]`,
+  },
+];
