@@ -16,6 +16,10 @@ host as ``host_seat``, never a Telegram user id or chat id.
 ``GET /api/me?limit=20&before=<table id>`` lists the caller's open tables newest first,
 ``limit`` (1 to 50, default 20) at a time, each with the caller's own seat as ``you``;
 ``next`` in the answer is the ``before`` of the next page, or null on the last one.
+
+``POST /api/lessons`` with ``{"game": name}`` opens a guided first game of that game: a
+table already started against AI players, from the game's lesson seed and short options
+(``engine.service.lessons``); a lesson goes on no record and changes no rating.
 """
 
 from __future__ import annotations
