@@ -1,7 +1,10 @@
 """Notifications: the table's message in its chat, players' turn messages, the summary and the clean-up.
 
 The notifier follows every table through ``service.subscribe(None)`` and owns every
-message the bot keeps up to date. Each table is one lane of an ``Outbox``: its one
+message the bot keeps up to date, in layers: ``tgbot.postings`` posts, edits and
+deletes each kept message (written down first), ``tgbot.turn_messages`` keeps each
+person's private turn message, ``tgbot.table_texts`` says what the table's message in
+its chat reads, and this module follows the tables. Each table is one lane of an ``Outbox``: its one
 worker brings everything the table shows up to date (its group message, each turn
 message, the summary) from the newest snapshot, so many changes become one pass and
 two passes of one table never overlap. What was sent lives in the bot's own records
@@ -22,11 +25,9 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Hashable
-from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
-from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import NetworkError, RetryAfter
 from telegram.ext import ExtBot
 
 from engine import games
@@ -34,11 +35,13 @@ from engine.service.bus import Subscription, Update
 from engine.service.live import Snapshot, TableInfo
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import BotState
-from tgbot.keyboards import lobby_keyboard, options_keyboard
 from tgbot.limits import BACKGROUND
 from tgbot.outbox import Outbox
-from tgbot.records import HOME, SENDING, SENT, SUMMARY, TABLE, UNCERTAIN, Ledger, Record, Records, turn_purpose
+from tgbot.postings import retry_seconds
+from tgbot.records import HOME, SENDING, SENT, SUMMARY, TABLE, Record, Records
 from tgbot.render import render, translate
+from tgbot.table_texts import home_locale, standings, table_message
+from tgbot.turn_messages import TurnMessages
 
 log = logging.getLogger(__name__)
 
@@ -47,18 +50,15 @@ RETRY_FIRST, RETRY_MAX = 0.5, 60.0
 EXPIRY_CHECK_EVERY = 600.0  # seconds between looks for idle lobbies and games
 
 
-class Notifier:
+class Notifier(TurnMessages):
     """Keeps each table's messages in step with the table."""
 
     def __init__(self, bot: ExtBot[None], room: BotState, *, status_interval: float = 4.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.bot = bot
+        super().__init__(bot, Records(room.service.store))
         self.room = room
         self.status_interval = status_interval
         self.clock = clock
-        self.records = Records(room.service.store)
-        self.ledger = Ledger()
-        self.gone_chats: set[int] = set()  # groups the bot was removed from: their tables say nothing there
         self._lanes = Outbox(self._sync)
         self._subscription: Subscription | None = None
         self._task: asyncio.Task[None] | None = None
@@ -74,7 +74,6 @@ class Notifier:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._failures: dict[str, int] = {}
         self._hints: dict[tuple[int, int], Record] = {}
-        self._shown: dict[tuple[int, int], str] = {}
         self._chat_locks: dict[int, asyncio.Lock] = {}
 
     # life cycle -----------------------------------------------------------------
@@ -273,7 +272,7 @@ class Notifier:
             if home is not None and home.chat_id not in self.gone_chats:
                 await self._sync_table(info, snapshot, home)
         except RetryAfter as error:  # Telegram's flood control: try again when it says
-            self._retry(table_id, _seconds(error.retry_after) + 0.05)
+            self._retry(table_id, retry_seconds(error.retry_after) + 0.05)
             return
         except NetworkError as error:  # a lost answer or a 5xx: try again a little later
             failures = self._failures[table_id] = self._failures.get(table_id, 0) + 1
@@ -314,71 +313,6 @@ class Notifier:
                 await self.records.drop(info.id, purpose)
         return home
 
-    # turn messages ----------------------------------------------------------------
-
-    async def _sync_turns(self, info: TableInfo, snapshot: Snapshot, home: Record | None) -> None:
-        records = await self.records.of(info.id)
-        people = {s.user_id for s in info.seats if s.user_id is not None and s.user_id != info.chat_id}
-        people |= {int(p.split(":", 1)[1]) for p in records if p.startswith("turn:")}
-        for user_id in sorted(people):
-            await self._sync_turn(info, snapshot, home, user_id, records.get(turn_purpose(user_id)))
-
-    def _turn_of(self, info: TableInfo, seat: int | None) -> int | None:
-        """The id of the seat's current turn, when a person is awaited in it."""
-        if seat is None or info.status != "playing":
-            return None
-        turn = self._turns.get(info.id, {}).get(seat)
-        row = info.seats[seat]
-        if turn is None or row.is_ai or row.autopilot or seat in self._passed.get(info.id, set()):
-            return None
-        return turn
-
-    def _reminder_due(self, info: TableInfo, seat: int | None) -> bool:
-        reminded = self._reminded.get(info.id)
-        return reminded is not None and seat is not None and reminded[0] == info.deadline and seat in reminded[1]
-
-    async def _sync_turn(self, info: TableInfo, snapshot: Snapshot, home: Record | None, user_id: int,
-                         record: Record | None) -> None:
-        seat = info.seat_of(user_id)
-        turn = self._turn_of(info, seat)
-        person = await self.room.service.store.user_settings(user_id) or {}
-        if not person.get("can_message"):
-            return  # blocked or never started: nothing to send, and an open message waits until they are back
-        if not person.get("notify", True):
-            turn = None
-        if record is not None and record.state != SENT:
-            record = await self._settle(info.id, record)
-        if record is not None and seat is not None and (info.id, seat) in self._first_sight:
-            self._first_sight.discard((info.id, seat))
-            if turn is not None and record.data.get("turn") is not None:  # after a restart: it is this turn's
-                self._turns[info.id][seat] = turn = int(record.data["turn"])
-        reminder = self._reminder_due(info, seat)
-        if record is not None:
-            if turn is not None and record.data.get("turn") == turn:
-                if reminder and not record.data.get("reminder"):
-                    text, markup = self._turn_message(info, snapshot, home, seat, reminder=True)
-                    if await self._edit(record, text, markup):
-                        await self.records.put(info.id, record.but(data={**record.data, "reminder": True}))
-                return
-            if not await self._delete(record):
-                return
-            await self.records.drop(info.id, record.purpose)
-        if turn is None:
-            return
-        text, markup = self._turn_message(info, snapshot, home, seat, reminder=reminder)
-        fresh = Record(turn_purpose(user_id), user_id, None, None, SENDING, {"turn": turn, "reminder": reminder})
-        await self._send(info.id, fresh, text, markup)
-
-    def _turn_message(self, info: TableInfo, snapshot: Snapshot, home: Record | None, seat: int | None, *,
-                      reminder: bool) -> tuple[str, InlineKeyboardMarkup]:
-        locale = _locale(home)
-        chat_title = (home.data.get("title") if home is not None else None) or None
-        view = snapshot.view(seat)
-        text = render("turn.html", locale, table=info, chat_title=chat_title, state=view.get("state") or {},
-                      reminder=reminder)
-        button = self.room.links.open_button(translate(locale, "Open table"), info.id, private=True)
-        return text, InlineKeyboardMarkup([[button]])
-
     # the table's message in its chat ---------------------------------------------------
 
     async def _sync_table(self, info: TableInfo, snapshot: Snapshot, home: Record) -> None:
@@ -390,7 +324,7 @@ class Notifier:
             record = await self._settle(info.id, record)
         if info.status == "abandoned":
             if record is not None and not record.data.get("closed"):
-                text = render("cancelled.html", _locale(home), table=info, expired=info.id in self._expired)
+                text = render("cancelled.html", home_locale(home), table=info, expired=info.id in self._expired)
                 token = BACKGROUND.set(True)
                 try:
                     await self._edit(record, text, None)
@@ -398,7 +332,7 @@ class Notifier:
                     BACKGROUND.reset(token)
                 await self.records.put(info.id, record.but(data={**record.data, "closed": True}))
             elif record is None and info.id in self._expired:
-                text = render("cancelled.html", _locale(home), table=info, expired=True)
+                text = render("cancelled.html", home_locale(home), table=info, expired=True)
                 await self._send(info.id, Record(TABLE, home.chat_id, home.thread_id, None, SENDING,
                                                  {"closed": True}), text, None)
             self._expired.discard(info.id)
@@ -426,7 +360,7 @@ class Notifier:
                 self._retry(info.id, wait)
                 return
         self._urgent.discard(info.id)
-        text, markup = await self._table_message(info, snapshot, home)
+        text, markup = await table_message(self.room, info, snapshot, home)
         if info.status == "playing":
             self._last_status[info.id] = self.clock()
         token = BACKGROUND.set(True)
@@ -439,39 +373,13 @@ class Notifier:
         finally:
             BACKGROUND.reset(token)
 
-    async def _table_message(self, info: TableInfo, snapshot: Snapshot, home: Record
-                             ) -> tuple[str, InlineKeyboardMarkup | None]:
-        room, private, locale = self.room, home.chat_id > 0, _locale(home)
-        people = await self._people(info)
-        if info.status == "lobby":
-            seated = {s.user_id for s in info.seats}
-            invited = [(int(u), str(n)) for u, n in home.data.get("invited") or () if int(u) not in seated]
-            text = render("lobby.html", locale, table=info, people=people, links=room.links,
-                          options=_described(info), private=private, invited=invited)
-            if info.id in room.options_open:
-                return text, options_keyboard(info, locale)
-            return text, lobby_keyboard(info, room.links, locale, private=private)
-        view = snapshot.view(None)
-        text = render("status.html", locale, table=info, people=people, state=view.get("state") or {})
-        button = room.links.open_button(translate(locale, "Open table"), info.id, private=private)
-        return text, InlineKeyboardMarkup([[button]])
-
-    async def _people(self, info: TableInfo) -> dict[int, dict[str, Any]]:
-        """Each seated person's settings (may the bot write to them, do they want turn messages)."""
-        people: dict[int, dict[str, Any]] = {}
-        for seat in info.seats:
-            if seat.user_id is not None:
-                found = await self.room.service.store.user_settings(seat.user_id)
-                people[seat.seat] = found or {"id": seat.user_id, "notify": True, "can_message": False}
-        return people
-
     async def _finish(self, info: TableInfo, home: Record) -> None:
         summary = await self.records.get(info.id, SUMMARY)
         if summary is not None and summary.state != SENT:
             summary = await self._settle(info.id, summary)
         if summary is None:
-            locale = _locale(home)
-            text = render("summary.html", locale, table=info, result=info.result or {}, order=_standings(info))
+            locale = home_locale(home)
+            text = render("summary.html", locale, table=info, result=info.result or {}, order=standings(info))
             rematch = InlineKeyboardButton(translate(locale, "Rematch"),
                                            callback_data=button_data(Verb.REMATCH, info.id))
             sent = await self._send(info.id, Record(SUMMARY, home.chat_id, home.thread_id, None, SENDING), text,
@@ -484,159 +392,8 @@ class Notifier:
         if record is not None and await self._delete(record):
             await self.records.drop(info.id, TABLE)
 
-    # Telegram calls, each written down first ---------------------------------------------
-
-    async def _send(self, table_id: str, record: Record, text: str,
-                    markup: InlineKeyboardMarkup | None) -> Record | None:
-        """Post a message for ``record``'s purpose; the record is stored before the call and completed after it."""
-        chat_id = record.chat_id
-        if chat_id in self.gone_chats:
-            return None
-        shown = _shown_key(text, markup)
-        pending = record.but(state=SENDING, data={**record.data, "after": self.ledger.top(chat_id),
-                                                  "markup": markup.to_dict() if markup else None})
-        await self.records.put(table_id, pending)
-        try:
-            message: Message = await self.bot.send_message(
-                chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True,
-                message_thread_id=record.thread_id)
-        except RetryAfter:
-            await self.records.drop(table_id, record.purpose)
-            raise
-        except ChatMigrated as error:
-            await self.records.drop(table_id, record.purpose)
-            await self.chat_migrated(chat_id, int(error.new_chat_id))
-            return None
-        except Forbidden:
-            await self.records.drop(table_id, record.purpose)
-            await self._refused(chat_id)
-            return None
-        except BadRequest as error:
-            await self.records.drop(table_id, record.purpose)
-            log.warning("could not send to chat %s: %s", chat_id, error)
-            return None
-        except NetworkError:  # the answer was lost: the message may or may not exist
-            uncertain = pending.but(state=UNCERTAIN)
-            await self.records.put(table_id, uncertain)
-            found = await self._settle(table_id, uncertain)
-            if found is None:
-                raise  # it was not posted: the pass is tried again
-            return found
-        self._shown[(chat_id, message.message_id)] = shown
-        done = pending.but(state=SENT, message_id=message.message_id)
-        await self.records.put(table_id, done)
-        return done
-
-    async def _settle(self, table_id: str, record: Record) -> Record | None:
-        """Find out whether a send whose answer was lost was posted; the record as it is then (None: it was not)."""
-        chat_id, after = record.chat_id, int(record.data.get("after") or 0)
-        raw = record.data.get("markup")
-        markup = InlineKeyboardMarkup.de_json(raw, self.bot) if raw else None
-        for candidate in self.ledger.candidates(chat_id, after):
-            try:  # the lost message has exactly this keyboard: Telegram says "not modified" only for it
-                await self.bot.edit_message_reply_markup(chat_id, candidate, reply_markup=markup)
-            except BadRequest as error:
-                said = error.message.lower()
-                if "not modified" in said:
-                    break
-                if "can't be edited" in said:  # someone else's message
-                    continue
-                await self.records.drop(table_id, record.purpose)  # nothing there: the send never arrived
-                return None
-            except Forbidden:
-                await self.records.drop(table_id, record.purpose)
-                return None
-            break  # an edit went through: only a message of ours nobody saw can take it
-        else:
-            await self.records.drop(table_id, record.purpose)
-            return None
-        self.ledger.saw(chat_id, candidate)
-        found = record.but(state=SENT, message_id=candidate)
-        await self.records.put(table_id, found)
-        return found
-
-    async def _edit(self, record: Record, text: str, markup: InlineKeyboardMarkup | None) -> bool:
-        """Edit a message unless it already shows this; False when it is gone."""
-        chat_id, message_id = record.chat_id, record.message_id
-        if message_id is None or chat_id in self.gone_chats:
-            return chat_id in self.gone_chats
-        shown = _shown_key(text, markup)
-        if self._shown.get((chat_id, message_id)) == shown:
-            return True
-        try:
-            await self.bot.edit_message_text(text, chat_id, message_id, parse_mode=ParseMode.HTML,
-                                             reply_markup=markup, disable_web_page_preview=True)
-        except ChatMigrated as error:
-            await self.chat_migrated(chat_id, int(error.new_chat_id))
-            return True
-        except Forbidden:
-            await self._refused(chat_id)
-            return True
-        except BadRequest as error:
-            if "not modified" not in error.message.lower():
-                log.info("message %s in chat %s cannot be edited: %s", message_id, chat_id, error)
-                self._shown.pop((chat_id, message_id), None)
-                return False
-        self._shown[(chat_id, message_id)] = shown
-        return True
-
-    async def _delete(self, record: Record) -> bool:
-        """Delete a message; one already gone (or too old to delete) counts as deleted. False: try again later."""
-        if record.message_id is None:
-            return True
-        try:
-            await self.bot.delete_message(record.chat_id, record.message_id)
-        except Forbidden:  # blocked, or removed from the group: deleted once they are back
-            await self._refused(record.chat_id)
-            return False
-        except (BadRequest, ChatMigrated) as error:  # RetryAfter and lost answers are tried again
-            log.info("could not delete message %s in chat %s: %s", record.message_id, record.chat_id, error)
-        self._shown.pop((record.chat_id, record.message_id), None)
-        return True
-
     async def _refused(self, chat_id: int) -> None:
         if chat_id > 0:
             await self.cannot_message(chat_id)
         else:
             self.chat_gone(chat_id)
-
-
-def _seconds(after: Any) -> float:
-    return float(after.total_seconds()) if hasattr(after, "total_seconds") else float(after)
-
-
-def _locale(home: Record | None) -> str | None:
-    value = home.data.get("locale") if home is not None else None
-    return value if isinstance(value, str) else None
-
-
-def _shown_key(text: str, markup: InlineKeyboardMarkup | None) -> str:
-    return text + "\x00" + ("" if markup is None else repr(markup.to_dict()))
-
-
-def _described(info: TableInfo) -> list[tuple[str, Any]]:
-    game = games.get(info.game)
-    shown = [(s.label, info.options.get(s.name, s.default)) for s in game.settings]
-    if game.min_players != game.max_players:
-        shown.insert(0, ("Players", info.size))
-    if info.timer != "none":
-        shown.append(("Turn timer", info.timer))
-    return shown
-
-
-def _standings(info: TableInfo) -> list[dict[str, Any]]:
-    """Seats from first place down, with their scores."""
-    result = info.result or {}
-    scores = list(result.get("scores") or [])
-    placements = list(result.get("placements") or [])
-    winners = set(result.get("winners") or [])
-    rows = []
-    for seat in info.seats:
-        rows.append({
-            "name": seat.name, "user_id": seat.user_id, "is_ai": seat.is_ai,
-            "score": scores[seat.seat] if seat.seat < len(scores) else None,
-            "place": placements[seat.seat] if seat.seat < len(placements) else None,
-            "winner": seat.seat in winners,
-        })
-    rows.sort(key=lambda r: (r["place"] is None, r["place"] or 0))
-    return rows

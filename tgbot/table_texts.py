@@ -1,0 +1,78 @@
+"""What a table's message in its chat says: its lobby or its status, the options listed, the standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import InlineKeyboardMarkup
+
+from engine import games
+from engine.service.live import Snapshot, TableInfo
+from tgbot.context import BotState
+from tgbot.keyboards import lobby_keyboard, options_keyboard
+from tgbot.records import Record
+from tgbot.render import render, translate
+
+
+def home_locale(home: Record | None) -> str | None:
+    """The language of the chat a table's messages go to (None: not settled)."""
+    value = home.data.get("locale") if home is not None else None
+    return value if isinstance(value, str) else None
+
+
+def described(info: TableInfo) -> list[tuple[str, Any]]:
+    """The options a lobby message lists: each setting's label and value."""
+    game = games.get(info.game)
+    shown = [(s.label, info.options.get(s.name, s.default)) for s in game.settings]
+    if game.min_players != game.max_players:
+        shown.insert(0, ("Players", info.size))
+    if info.timer != "none":
+        shown.append(("Turn timer", info.timer))
+    return shown
+
+
+def standings(info: TableInfo) -> list[dict[str, Any]]:
+    """Seats from first place down, with their scores."""
+    result = info.result or {}
+    scores = list(result.get("scores") or [])
+    placements = list(result.get("placements") or [])
+    winners = set(result.get("winners") or [])
+    rows = []
+    for seat in info.seats:
+        rows.append({
+            "name": seat.name, "user_id": seat.user_id, "is_ai": seat.is_ai,
+            "score": scores[seat.seat] if seat.seat < len(scores) else None,
+            "place": placements[seat.seat] if seat.seat < len(placements) else None,
+            "winner": seat.seat in winners,
+        })
+    rows.sort(key=lambda r: (r["place"] is None, r["place"] or 0))
+    return rows
+
+
+async def table_message(room: BotState, info: TableInfo, snapshot: Snapshot, home: Record
+                        ) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The table's message in its chat as it should be now: the lobby with its buttons, or the status."""
+    private, locale = home.chat_id > 0, home_locale(home)
+    people = await seated_people(room, info)
+    if info.status == "lobby":
+        seated = {s.user_id for s in info.seats}
+        invited = [(int(u), str(n)) for u, n in home.data.get("invited") or () if int(u) not in seated]
+        text = render("lobby.html", locale, table=info, people=people, links=room.links,
+                      options=described(info), private=private, invited=invited)
+        if info.id in room.options_open:
+            return text, options_keyboard(info, locale)
+        return text, lobby_keyboard(info, room.links, locale, private=private)
+    view = snapshot.view(None)
+    text = render("status.html", locale, table=info, people=people, state=view.get("state") or {})
+    button = room.links.open_button(translate(locale, "Open table"), info.id, private=private)
+    return text, InlineKeyboardMarkup([[button]])
+
+
+async def seated_people(room: BotState, info: TableInfo) -> dict[int, dict[str, Any]]:
+    """Each seated person's settings by seat (may the bot write to them, do they want turn messages)."""
+    people: dict[int, dict[str, Any]] = {}
+    for seat in info.seats:
+        if seat.user_id is not None:
+            found = await room.service.store.user_settings(seat.user_id)
+            people[seat.seat] = found or {"id": seat.user_id, "notify": True, "can_message": False}
+    return people
