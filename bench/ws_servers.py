@@ -38,7 +38,7 @@ def pct(values: list[float], p: float) -> float:
 def serve(port: int, data_dir: str, database: str | None = None) -> None:
     """The real app with a bench bot token (the bot itself is not started)."""
     from engine.config import Settings
-    from webapp.app import make_app
+    from webapp.app import freeze_start_up, make_app
 
     # flat out, one seat can lead trick after trick far faster than a person: no flood limit here
     settings = Settings(host="127.0.0.1", port=port, data_dir=Path(data_dir), bot_token=TOKEN, ai_delay=0.0,
@@ -46,7 +46,10 @@ def serve(port: int, data_dir: str, database: str | None = None) -> None:
                         max_sockets_per_user=100, max_open_tables_per_user=100,
                         max_unauthenticated_per_address=100_000, max_unauthenticated_sockets=100_000)
     _count_commits()
-    web.run_app(make_app(settings, bot=False), host="127.0.0.1", port=port, print=None, access_log=None)
+    app = make_app(settings, bot=False)
+    app.on_startup.append(freeze_start_up)  # as python -m webapp does
+    app.on_startup.append(_count_collections)  # from then on
+    web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
 
 
 def _count_commits() -> None:
@@ -74,6 +77,33 @@ def _count_commits() -> None:
             print(f"  (store: {moves} moves in {len(batches)} commits, {moves / len(batches):.1f} a commit; "
                   f"commit wall p50 {pct(walls, 0.5):.1f} ms, p99 {pct(walls, 0.99):.1f} ms)", file=sys.stderr,
                   flush=True)
+
+    atexit.register(report)
+
+
+async def _count_collections(_app: web.Application) -> None:
+    """Report the garbage collector's pauses in the server once started, when it stops (each holds up every table)."""
+    import atexit
+    import gc
+
+    pauses: list[tuple[int, float]] = []
+    began = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses.append((info["generation"], time.perf_counter() - began[0]))
+
+    gc.callbacks.append(timed)
+
+    def report() -> None:
+        for generation in (0, 1, 2):
+            walls = sorted(w for g, w in pauses if g == generation)
+            if walls:
+                print(f"  (collections of generation {generation}: {len(walls)}, p99 {pct(walls, 0.99):.1f} ms, "
+                      f"longest {walls[-1] * 1000:.1f} ms, {sum(walls) * 1000:.0f} ms in all)", file=sys.stderr,
+                      flush=True)
 
     atexit.register(report)
 

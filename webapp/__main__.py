@@ -7,7 +7,7 @@ import logging
 from aiohttp import web
 
 from engine.config import Settings
-from webapp.app import make_app
+from webapp.app import freeze_start_up, make_app
 
 
 def main() -> None:
@@ -19,7 +19,9 @@ def main() -> None:
     else:
         ready = f"Serving the Mini App on http://{settings.host}:{settings.port}/ with the bot."
     # print() is called by aiohttp once the socket listens, so the address is only shown when it works.
-    web.run_app(make_app(settings), host=settings.host, port=settings.port, access_log=None,
+    app = make_app(settings)
+    app.on_startup.append(freeze_start_up)
+    web.run_app(app, host=settings.host, port=settings.port, access_log=None,
                 print=lambda _: logging.getLogger("webapp").info(ready), shutdown_timeout=5.0)
 
 

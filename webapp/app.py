@@ -8,6 +8,7 @@ or the last.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import hmac
 import logging
@@ -64,6 +65,18 @@ async def _bot_ctx(app: web.Application) -> AsyncIterator[None]:
     runner.start()
     yield
     await runner.stop()
+
+
+async def freeze_start_up(_app: web.Application) -> None:
+    """Once started, put what start-up made (modules, templates, catalogs) out of the garbage collector's way.
+
+    A full collection walks every object it tracks; the ~120,000 that start-up leaves
+    never become garbage, and walking them again and again makes each full collection a
+    pause in every table's move (``bench.ws`` prints the pauses). ``python -m webapp``
+    does this; tests, which start many apps in one process, do not.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def make_app(
