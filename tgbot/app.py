@@ -240,7 +240,28 @@ class BotRunner:
             self.health.update(state="running", error=None, retry_in=None)
             log.info("the bot is running (after %d attempt(s))", self.health["attempts"])
             self.started.set()
-            return
+            if self.settings.public_url:  # webhook: every process takes the calls it gets; nothing to hand over
+                return
+            await self._keep_leading()  # polling: only the leader may ask Telegram for updates
+            self.standing_by.clear()
+
+    async def _keep_leading(self) -> None:
+        """While this process polls, look now and then whether it still leads; return once another one does.
+
+        The lease lives on this process's database connection: when that connection is
+        lost, PostgreSQL frees it and another process may take it and start polling, and
+        Telegram answers two pollers with a conflict. So the poller that finds it no longer
+        leads stops polling and stands by, and takes the lead again when it is free.
+        """
+        service = self.application.bot_data.service
+        while True:
+            await asyncio.sleep(self.STANDBY_CHECK)
+            if not (service.drives(BOT_LEADER) or await service.claim(BOT_LEADER)):
+                break
+        log.warning("another process leads the bot now: this one stops polling and stands by")
+        updater = self.application.updater
+        if updater is not None and updater.running:
+            await updater.stop()
 
     async def stop(self) -> None:
         """Stop trying, and stop the bot if it runs."""

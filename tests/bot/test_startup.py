@@ -84,6 +84,50 @@ async def test_a_process_that_does_not_lead_registers_nothing_and_polls_nothing(
         assert fake.calls_to("deleteWebhook") == [] and not runner.started.is_set()
 
 
+class Switchable(Follower):
+    """Peers whose lease of every table the test gives and takes away (a lost connection frees it)."""
+
+    origin = "switchable"
+
+    def __init__(self) -> None:
+        self.leading = True
+
+    async def lease(self, table_id: str) -> bool:
+        return self.leading
+
+    def holds(self, table_id: str) -> bool:
+        return self.leading
+
+
+async def test_a_poller_that_loses_the_lead_stops_polling_and_takes_it_back_when_it_is_free(
+    aiohttp_client: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: TableService,
+) -> None:
+    monkeypatch.setattr(BotRunner, "STANDBY_CHECK", 0.05)
+    peers = Switchable()
+    process = TableService(service.store, peers=peers, heal_every=None)
+    async with FakeBotApi(bot_username=BOT_USERNAME) as fake:
+        settings = Settings(bot_token=fake.token, bot_api_base_url=fake.base_url, data_dir=tmp_path)  # polling
+        client = await aiohttp_client(make_app(settings, service=process))
+        application = client.app[BOT]
+        runner = application.bot_data.runner
+        await asyncio.wait_for(runner.started.wait(), timeout=10)
+        assert application.updater.running
+
+        peers.leading = False  # its connection dropped, and another process took the lead
+        await asyncio.wait_for(runner.standing_by.wait(), timeout=10)
+        assert not application.updater.running
+        assert (await (await client.get("/healthz")).json())["bot"]["state"] == "standby"
+        polls = len(fake.calls_to("getUpdates"))
+        await asyncio.sleep(0.3)
+        assert len(fake.calls_to("getUpdates")) == polls, "a process that does not lead asks Telegram nothing"
+
+        runner.started.clear()
+        peers.leading = True  # the lead is free again
+        await asyncio.wait_for(runner.started.wait(), timeout=10)
+        assert application.updater.running
+        assert (await (await client.get("/healthz")).json())["bot"]["state"] == "running"
+
+
 def test_every_process_checks_the_same_webhook_secret_derived_from_the_token() -> None:
     one, two = Settings(bot_token="1:abc"), Settings(bot_token="1:abc")
     assert webhook_secret(one) == webhook_secret(two) != webhook_secret(Settings(bot_token="1:abd"))
