@@ -38,6 +38,7 @@ class DueWork(Moves):
         (``ai_turn``), so an AI turn left by a crash or a restart is resumed too.
         """
         healed = 0
+        await self.catch_up_behind()
         for table in list(self._tables.values()):
             if table.row.status != "playing":
                 continue

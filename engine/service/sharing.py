@@ -17,7 +17,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from engine.core.events import public
 from engine.service.live import LiveTable
-from engine.service.loading import LoadedTables
+from engine.service.loading import LoadedTables, log
 from engine.service.peers import Notice
 from engine.store.database import StaleRow
 from engine.store.rows import LoggedAction
@@ -49,6 +49,8 @@ def fresh_on_conflict(
 class SharedTables(LoadedTables):
     """Keeps loaded tables in step with the other processes on the same database."""
 
+    _behind: set[str]  # tables whose catch-up after a notice failed (the store out of reach): the supervisor retries
+
     async def claim(self, table_id: str) -> bool:
         """Drive the table from this process if no other does (its AI, timers and notifications); whether it does."""
         return await self.peers.lease(table_id)
@@ -61,7 +63,22 @@ class SharedTables(LoadedTables):
         """Another process changed a table: catch up if this process has it in memory and is behind."""
         table = self._tables.get(notice.table_id)
         if table is not None and (notice.seq > table.seq or notice.version > table.row.version):
-            await self.catch_up(notice.table_id, notice)
+            try:
+                await self.catch_up(notice.table_id, notice)
+            except Exception:
+                log.warning("table %s: catching up with another process failed; the supervisor tries again",
+                            notice.table_id, exc_info=True)
+                self._behind.add(notice.table_id)
+
+    async def catch_up_behind(self) -> None:
+        """Try again the catch-ups that failed (each stays behind until one succeeds)."""
+        for table_id in sorted(self._behind):
+            self._behind.discard(table_id)
+            try:
+                await self.catch_up(table_id)
+            except Exception:
+                self._behind.add(table_id)
+                raise
 
     async def catch_up(self, table_id: str, notice: Notice | None = None) -> None:
         """Bring a loaded table up to the store (another process changed it) and publish what changed, in order."""

@@ -151,3 +151,26 @@ async def test_one_move_sent_to_two_processes_at_once_is_applied_once(process: P
     refused = [r for r in results if isinstance(r, Refusal)]
     assert len(applied) == 1 and len(refused) == 1 and refused[0].code == "stale"
     assert [(a.seq, a.seat) for a in await one.store.load_actions(table_id)] == [(1, 0)]
+
+
+async def test_a_catch_up_that_fails_is_tried_again_by_the_supervisor(
+    process: Process, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = await process(), await process()
+    table_id = await three_people(one)
+    await two.info(table_id)
+    load_table = two.store.load_table
+    failed = asyncio.Event()
+
+    async def out_of_reach(table_id: str) -> object:  # the second process's pool lost the database for a moment
+        failed.set()
+        raise ConnectionError("the database is out of reach")
+
+    monkeypatch.setattr(two.store, "load_table", out_of_reach)
+    await one.set_meta(table_id, "seen", 1)  # a row change: catching up reads the row
+    await asyncio.wait_for(failed.wait(), timeout=10)
+    await asyncio.sleep(0)
+    assert (await two.get_meta(table_id, "seen")) is None  # still behind
+    monkeypatch.setattr(two.store, "load_table", load_table)
+    await two.heal()  # the next supervisor round
+    assert (await two.get_meta(table_id, "seen")) == 1
