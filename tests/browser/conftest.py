@@ -47,10 +47,9 @@ STUB = """(() => {
   window.Telegram = { WebApp: {
     initData: %(init_data)s,
     initDataUnsafe: %(unsafe)s,
-    version: "8.0", platform: "android", colorScheme: "light",
-    themeParams: {bg_color: "#ffffff", text_color: "#000000", hint_color: "#707579", link_color: "#2481cc",
-      button_color: "#2481cc", button_text_color: "#ffffff", secondary_bg_color: "#efeff3"},
-    viewportHeight: 844, viewportStableHeight: 844,
+    version: "8.0", platform: "android", colorScheme: %(scheme)s,
+    themeParams: %(theme)s,
+    viewportHeight: %(height)d, viewportStableHeight: %(height)d,
     safeAreaInset: {top: 0, bottom: 0, left: 0, right: 0},
     contentSafeAreaInset: {top: 0, bottom: 0, left: 0, right: 0},
     ready: record("ready"), expand: record("expand"), onEvent: record("onEvent"),
@@ -66,13 +65,24 @@ STUB = """(() => {
 """
 
 
-def telegram_stub(user: dict[str, Any], start_param: str | None = None) -> str:
-    """The stand-in for telegram-web-app.js: this user's initData signed with the test bot token."""
+LIGHT_THEME = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579", "link_color": "#2481cc",
+               "button_color": "#2481cc", "button_text_color": "#ffffff", "secondary_bg_color": "#efeff3"}
+
+
+def telegram_stub(user: dict[str, Any], start_param: str | None = None, scheme: str = "light",
+                  height: int = 844) -> str:
+    """The stand-in for telegram-web-app.js: this user's initData signed with the test bot token.
+
+    ``scheme`` "dark" is Telegram saying dark and sending no colours: the page fills every one itself;
+    ``height`` the viewport's height Telegram reports.
+    """
     auth_date = int(time.time())
     extra = {"start_param": start_param} if start_param else {}
     init_data = sign_init_data(TEST_TOKEN, user, auth_date, **extra)
     unsafe = {"user": user, "auth_date": auth_date, **extra}
-    return STUB % {"init_data": json.dumps(init_data), "unsafe": json.dumps(unsafe)}
+    theme = LIGHT_THEME if scheme == "light" else {}
+    return STUB % {"init_data": json.dumps(init_data), "unsafe": json.dumps(unsafe), "scheme": json.dumps(scheme),
+                   "theme": json.dumps(theme), "height": height}
 
 
 @dataclass
@@ -151,18 +161,18 @@ async def _offline(route: Route) -> None:
 
 async def open_phone(
     browser: Browser, server: Server, user: dict[str, Any] | None = None, *, start_param: str | None = None,
-    path: str = "/", locale: str = "en-US",
+    path: str = "/", locale: str = "en-US", scheme: str = "light", viewport: ViewportSize = PHONE,
 ) -> Phone:
     """A new browser profile at phone size, signed in as ``user`` through the Telegram stub (or with no Telegram).
 
-    ``locale`` is the browser's language (its Accept-Language).
+    ``locale`` is the browser's language (its Accept-Language); ``scheme`` the colour scheme Telegram says.
     """
-    context = await browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+    context = await browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=True, has_touch=True,
                                         locale=locale)
     await context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server.url)
                         else _offline(route))
     if user is not None:
-        stub = telegram_stub(user, start_param)
+        stub = telegram_stub(user, start_param, scheme, viewport["height"])
         await context.route(TELEGRAM_JS, lambda route: route.fulfill(status=200, content_type="text/javascript",
                                                                       body=stub))
     page = await context.new_page()

@@ -100,6 +100,7 @@ export function cardEl(card, deck, { onTap = null, classes = "" } = {}) {
   }
   el.dataset.card = card;
   el.classList.add(`suit-${deck}-${c.suit}`);
+  if (!onTap) el.setAttribute("role", "img"); // a picture of a card, named by its words
   el.setAttribute("aria-label", cardName(card, deck));
   el.innerHTML = faceSvg(c.rank, c.suit, deck);
   return el;

@@ -156,8 +156,9 @@ class CoinsTable extends TableRenderer {
           h("span", { text: tn("cards_n", s.hand_counts[seat]) })),
         h("span", { class: "won", text: t("won_n", { n: s.won_cards[seat] }) }),
         s.dealer === seat ? h("span", { class: "badge dealer", title: t("dealer"), text: t("dealer") }) : null),
-      h("div", { class: "bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(s.target_score),
-        "aria-valuenow": String(score) }, h("span", { style: `width:${pct}%` })));
+      h("div", { class: "bar", role: "progressbar", "aria-label": name, "aria-valuemin": "0",
+        "aria-valuemax": String(s.target_score), "aria-valuenow": String(score),
+        "aria-valuetext": t("score_of", { n: score, target: s.target_score }) }, h("span", { style: `width:${pct}%` })));
   }
 
   renderFelt(s, seats) {

@@ -8,8 +8,9 @@ import { t, tn, tNames } from "./i18n.js";
 import * as tg from "./tg.js";
 import { cue } from "./sound.js";
 import { KingsBook, scoreSheetButton, showScoreSheet } from "./scoresheet.js";
-import { DECK, boardEl, cardEl, cardName, fitHand, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
+import { DECK, boardEl, cardEl, cardName, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
   spaceName, splitTurns, turnLine } from "./kings_corner_parts.js";
+import { fanOut } from "./fan.js";
 import { BOARD_EVENTS, applyEvent, flyDraw, flyMove, reducedMotion, sleep, snapshot, spaceOf } from "./kings_corner_replay.js";
 
 // The table's own styles, loaded before the first render (a top-level await holds the import until then).
@@ -43,9 +44,13 @@ class KingsTable extends TableRenderer {
       this.actions = h("div", { class: "actions kc-actions" }));
     container.append(this.el);
     tg.mainButton(null);
+    // the fan is laid out for the hand's width: a phone turned or a resized window lays it out again
+    this.onResize = () => { if (!this.running) this.render(); };
+    window.addEventListener("resize", this.onResize);
   }
 
   destroy() {
+    window.removeEventListener("resize", this.onResize);
     this.queue = [];
     this.skip = true;
     super.destroy();
@@ -348,7 +353,7 @@ class KingsTable extends TableRenderer {
     }
     const cards = sortKings(s.hand || []);
     const mine = this.isMyTurn();
-    fitHand(this.hand, cards.length);
+    const els = [];
     for (const card of cards) {
       const selected = Boolean(this.sel && this.sel.card === card);
       const playable = moves.byCard.has(card);
@@ -356,8 +361,12 @@ class KingsTable extends TableRenderer {
         this.drawn.has(card) ? "kc-new" : ""].join(" ");
       const el = cardEl(card, DECK, { classes, onTap: () => this.tapCard(card) });
       el.setAttribute("aria-pressed", String(selected));
-      this.hand.append(el);
+      els.push(el);
     }
+    const width = (this.el.clientWidth || window.innerWidth) - 12; // the table's padding
+    const tall = window.innerHeight >= 760;
+    const rows = fanOut(this.hand, els, width, Math.min(60, (window.innerWidth - 40) / 6), tall ? 3 : 2);
+    this.el.dataset.handRows = String(rows); // a short phone's board gives way to a second row
   }
 
   renderActions(s, moves) {

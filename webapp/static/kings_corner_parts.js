@@ -63,18 +63,21 @@ export function pileEl(space, cards, marks = {}, onTap = null) {
     ? t(corner ? "kc_pile_empty_corner" : "kc_pile_empty_side", { space: spaceName(space) })
     : n === 1 ? t("kc_pile_one", { space: spaceName(space), card: cardName(cards[0], DECK) })
       : tn("kc_pile_aria", n, { space: spaceName(space), bottom: cardName(cards[0], DECK), top: cardName(cards[n - 1], DECK) });
-  const stack = h("div", { class: "kc-stack" });
+  const stack = h("div", { class: "kc-stack", "aria-hidden": "true" });
   if (n === 0) stack.append(h("div", { class: "kc-slot", text: corner ? t("kc_slot_king") : "" }));
   else {
     stack.append(cardEl(cards[0], DECK, { classes: "kc-bottom" }));
     if (n > 2) stack.append(h("div", { class: "kc-depth", "aria-hidden": "true" }));
     if (n > 1) stack.append(cardEl(cards[n - 1], DECK, { classes: "kc-top" }));
   }
-  const el = h("button", { class: classes, type: "button", dataset: { space, count: String(n) }, "aria-label": label,
+  // The pile is named by words in the page, not an aria-label, so a page translator translates them too; the short
+  // name, the cards and the count are drawn for the eye and hidden from screen readers, which hear the words.
+  const el = h("button", { class: classes, type: "button", dataset: { space, count: String(n) },
     onclick: onTap ? () => onTap(space) : null },
-  h("span", { class: "kc-label", text: t(`kc_short_${space}`) }),
+  h("span", { class: "sr-only", text: label }),
+  h("span", { class: "kc-label", "aria-hidden": "true", text: t(`kc_short_${space}`) }),
   stack,
-  n > 1 ? h("span", { class: "kc-count", text: String(n) }) : null);
+  n > 1 ? h("span", { class: "kc-count", "aria-hidden": "true", text: String(n) }) : null);
   if (!onTap) el.disabled = true;
   return el;
 }
@@ -209,16 +212,6 @@ export function seatFigure(s, seat) {
   if (s.options.scoring === "corners") return tn("kc_corners_n", s.collected[seat]);
   if (s.options.scoring === "penalty") return tn("kc_total_n", s.totals[seat]);
   return null;
-}
-
-// The hand in one overlapping row while every card keeps a strip wide enough to tap; wrapped beyond that.
-export function fitHand(hand, n) {
-  const width = hand.parentElement ? hand.parentElement.clientWidth - 12 : 360; // the table's padding
-  const cardW = Math.min(60, (window.innerWidth - 40) / 6);
-  const step = n > 1 ? Math.min(cardW + 3, (width - cardW) / (n - 1)) : cardW;
-  hand.classList.toggle("fan", step >= cardW * 0.42);
-  hand.style.setProperty("--kc-overlap", `${(step - cardW).toFixed(1)}px`);
-  hand.style.setProperty("--cols", String(Math.min(8, Math.ceil(n / 2))));
 }
 
 export { cardEl, cardName };

@@ -7,6 +7,7 @@
 import { h } from "./dom.js";
 import { t, lang, languages } from "./i18n.js";
 import * as tg from "./tg.js";
+import { openSheet } from "./sheet.js";
 
 const CHOICE_KEY = "cardroom.lang";
 const COOKIE = "cardroom_lang";
@@ -86,19 +87,13 @@ export function languageSelect() {
 
 // The table's top bar: a small button with the language's code that opens a sheet of the languages.
 export function languageButton() {
-  return h("button", { class: "icon-btn lang-btn", type: "button", "aria-label": t("language"), "aria-haspopup": "dialog",
+  return h("button", { class: "icon-btn lang-btn", type: "button", "aria-label": t("language_code", { code: lang.toUpperCase() }), "aria-haspopup": "dialog",
     text: lang.toUpperCase(), onclick: () => openLanguageSheet() });
 }
 
 function openLanguageSheet() {
-  const close = () => backdrop.remove();
-  const backdrop = h("div", { class: "sheet-backdrop lang-sheet", role: "dialog", "aria-modal": "true",
-    "aria-labelledby": "lang-title", onclick: (ev) => { if (ev.target === backdrop) close(); } },
-  h("div", { class: "sheet" },
-    h("h2", { id: "lang-title", text: t("language") }),
-    h("div", { class: "lang-list" }, Object.entries(languages).map(([code, name]) => h("button", {
-      class: `btn${code === lang ? " primary" : ""}`, type: "button", lang: code, dataset: { lang: code },
+  const sheet = openSheet(t("language"), h("div", { class: "lang-list" }, Object.entries(languages).map(([code, name]) =>
+    h("button", { class: `btn${code === lang ? " primary" : ""}`, type: "button", lang: code, dataset: { lang: code },
       "aria-current": code === lang ? "true" : null, text: name,
-      onclick: () => { close(); chooseLanguage(code); } })))));
-  document.body.append(backdrop);
+      onclick: () => { sheet.close(); chooseLanguage(code); } }))), { cls: "lang-sheet" });
 }

@@ -103,8 +103,8 @@ export function playerPanel(tb, seat, where) {
     h("div", { class: "pline small" },
       where === "bottom" ? null : h("span", { class: "count" }, backEl("mini"), h("span", { text: String(s.hand_counts[seat]) })),
       tricks),
-    h("div", { class: `bar${maximum ? " max" : ""}`, role: "progressbar", "aria-valuemin": "0",
-      "aria-valuemax": String(target), "aria-valuenow": String(won) }, h("span", { style: `width:${pct}%` })),
+    h("div", { class: `bar${maximum ? " max" : ""}`, role: "progressbar", "aria-label": tb.ctx.name(seat),
+      "aria-valuemin": "0", "aria-valuemax": String(target), "aria-valuenow": String(won), "aria-valuetext": tricks.textContent }, h("span", { style: `width:${pct}%` })),
     h("div", { class: "pline small sm-score" },
       prevBadge(s, seat),
       h("span", { class: "sm-total", text: t(s.score_kind === "running" ? "sm_total_running" : "sm_total_ledger",
@@ -243,7 +243,7 @@ function kittyPanel(tb, s, panel) {
   if (s.kitty_count) {
     const backs = [];
     for (let i = 0; i < s.kitty_count; i += 1) backs.push(backEl());
-    panel.append(h("div", { class: "sm-kitty", "aria-label": t("sm_kitty") }, backs));
+    panel.append(h("div", { class: "sm-kitty", role: "group", "aria-label": t("sm_kitty") }, backs));
   }
 }
 

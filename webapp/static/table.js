@@ -68,7 +68,7 @@ export class TableScreen {
     this.busy = false;
     this.sheetShownFor = null;
     this.body = h("div", { class: "table-body" });
-    this.conn = h("span", { class: "conn", title: t("connecting"), "aria-label": t("connecting") });
+    this.conn = h("span", { class: "conn", role: "img", title: t("connecting"), "aria-label": t("connecting") });
     this.el = h("section", { class: "screen table-screen", dataset: { table: tableId } },
       h("header", { class: "topbar" },
         h("button", { class: "icon-btn home-btn", type: "button", "aria-label": t("home"), onclick: () => app.goHome() },

@@ -1,5 +1,7 @@
 // Telegram WebApp wrapper: theme, viewport, safe areas, buttons and haptics; every call is a no-op outside Telegram.
 
+import { hex, parseColour, readable } from "./contrast.js";
+
 const W = (window.Telegram && window.Telegram.WebApp) || null;
 
 export const inTelegram = Boolean(W && W.initData);
@@ -14,13 +16,34 @@ function safe(fn) {
   try { return fn(); } catch { return undefined; }
 }
 
+// Text colours that must read on the page's backgrounds (4.5:1), and the button colour that must carry its label.
+const SURFACES = ["--bg", "--bg2", "--panel"];
+const READABLE = [["--text", SURFACES], ["--hint", SURFACES], ["--link", SURFACES], ["--danger", SURFACES],
+  ["--accent", ["--accent-text"]]];
+
+// A theme's colours are the theme's, but some pairs fall short of 4.5:1 (Telegram's light hint on its grey,
+// white on its blue): those colours are moved just far enough to read.
+function keepReadable(root) {
+  const style = getComputedStyle(root);
+  const colour = (name) => parseColour(style.getPropertyValue(name));
+  for (const [name, against] of READABLE) {
+    const fg = colour(name);
+    const bgs = against.map(colour).filter(Boolean);
+    if (!fg || !bgs.length) continue;
+    const fixed = readable(fg, bgs, 4.5);
+    if (fixed !== fg) root.style.setProperty(name, hex(fixed));
+  }
+}
+
 function applyTheme() {
   const root = document.documentElement;
   const params = (W && W.themeParams) || {};
+  if (W && W.colorScheme) root.dataset.scheme = W.colorScheme;
   for (const [key, variable] of Object.entries(THEME)) {
     if (params[key]) root.style.setProperty(variable, params[key]);
+    else root.style.removeProperty(variable);
   }
-  if (W && W.colorScheme) root.dataset.scheme = W.colorScheme;
+  keepReadable(root);
 }
 
 function applyViewport() {

@@ -1,0 +1,40 @@
+// A hand of cards in overlapping rows: one row while every card keeps a strip a thumb can tap, otherwise two rows
+// (three on a tall phone), each laid over the bottom of the one above. The left edge and the top of every card, where its rank and suit
+// are printed, stay in view, and every card keeps at least STRIP px of width to tap. A hand too big even for that
+// scrolls sideways inside itself rather than narrowing the strips.
+
+import { h } from "./dom.js";
+
+export const STRIP = 46; // a 44 px tap target and a little to spare
+export const SHOWN = 50; // px of an upper row's cards left in view: the rank, the suit and a tap's height
+const GAP = 3;
+const RATIO = 1.44; // a card's height over its width
+
+// Row sizes, the step between cards in a row and whether the rows are wider than ``width``, for ``n`` cards
+// ``cardW`` wide in at most ``maxRows`` rows.
+export function fanLayout(n, width, cardW, maxRows = 2) {
+  if (n <= 1 || n * (cardW + GAP) - GAP <= width) return { rows: n ? [n] : [], step: cardW + GAP, scrolls: false };
+  const perRow = Math.max(1, 1 + Math.floor((width - cardW) / STRIP));
+  const count = Math.min(maxRows, Math.ceil(n / perRow));
+  const base = Math.floor(n / count);
+  const rows = Array.from({ length: count }, (_, i) => base + (i < n % count ? 1 : 0));
+  const step = Math.max(STRIP, Math.min(cardW + GAP, (width - cardW) / Math.max(1, rows[0] - 1)));
+  return { rows, step, scrolls: cardW + (rows[0] - 1) * step > width + 0.5 };
+}
+
+// Lay ``cards`` (elements, in reading order) into ``hand`` as the rows of a fan ``width`` px wide; the number of rows.
+export function fanOut(hand, cards, width, cardW, maxRows = 2) {
+  const { rows, step, scrolls } = fanLayout(cards.length, width, cardW, maxRows);
+  const cardH = cardW * RATIO;
+  hand.style.setProperty("--card-w", `${cardW.toFixed(1)}px`);
+  hand.style.setProperty("--fan-overlap", `${(step - cardW).toFixed(1)}px`);
+  hand.style.setProperty("--fan-row-overlap", `${Math.max(0, cardH - SHOWN).toFixed(1)}px`);
+  hand.dataset.rows = String(rows.length);
+  hand.classList.toggle("fan-scrolls", scrolls);
+  let next = 0;
+  for (const size of rows) {
+    hand.append(h("div", { class: "fan-row" }, cards.slice(next, next + size)));
+    next += size;
+  }
+  return rows.length;
+}
