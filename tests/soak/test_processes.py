@@ -17,7 +17,7 @@ import aiohttp
 
 from engine.store.database import Store, database_url
 from tests.soak.harness import Server
-from tests.soak.sockets import coins_table, open_socket, sign_in
+from tests.soak.sockets import coins_table, open_socket, play_until, sign_in
 
 
 async def test_players_on_three_processes_play_one_table_and_the_ai_survives_its_driver(
@@ -68,4 +68,46 @@ async def test_players_on_three_processes_play_one_table_and_the_ai_survives_its
         assert sum(a.auto for a in log) == sum(1 for a in log if a.seat == 2)  # only the AI moved automatically
     finally:
         for server in (first, second, third):
+            server.stop()
+
+
+async def test_three_people_on_three_processes_play_a_whole_game_and_each_sees_every_move_in_order(
+    database: str, tmp_path: Path
+) -> None:
+    shared_dir = tmp_path / "data"
+    servers = [Server(shared_dir, database) for _ in range(3)]
+    for server, name in zip(servers, ("first", "second", "third"), strict=True):
+        server.log_path = tmp_path / f"{name}.log"
+    await asyncio.gather(*(server.start() for server in servers))
+    try:
+        async with aiohttp.ClientSession() as session:
+            people = [await sign_in(session, server, name) for server, name in zip(servers, ("Ann", "Bob", "Cat"),
+                                                                                   strict=True)]
+            async with session.post(servers[0].url + "/api/tables", json={"game": "coins", "options": {
+                    "target_score": 2, "first_dealer": "seat:2"}}, headers=people[0]) as resp:
+                table_id = (await resp.json())["id"]
+            for server, person in zip(servers[1:], people[1:], strict=True):  # each joins through their own process
+                assert (await session.post(f"{server.url}/api/tables/{table_id}/join", headers=person)).status == 200
+            assert (await session.post(f"{servers[2].url}/api/tables/{table_id}/start",
+                                       headers=people[0])).status == 200
+            seats = {seat: await open_socket(session, server, table_id, person)
+                     for seat, (server, person) in enumerate(zip(servers, people, strict=True))}
+            assert [socket.you for socket in seats.values()] == [0, 1, 2]
+            last = await play_until(seats, 0, lambda view: False)
+            views = [socket.view for socket in seats.values()]
+            assert all(v["table"]["status"] == "finished" and v["seq"] == last for v in views)
+            assert views[0]["table"]["result"] == views[1]["table"]["result"] == views[2]["table"]["result"]
+            assert views[0]["table"]["seed"] is not None  # revealed at the end, on every process alike
+            # every move, in order, once, on every process (seq 0 is the deal, for a socket that opened before it)
+            for socket in seats.values():
+                assert socket.seqs == list(range(socket.seqs[0], last + 1)) and socket.seqs[0] <= 1, socket.seqs
+        store = Store(database_url(database, tmp_path))
+        await store.open()
+        log = await store.load_actions(table_id)
+        row = await store.load_table(table_id)
+        await store.close()
+        assert [a.seq for a in log] == list(range(1, last + 1)) and not any(a.auto for a in log)
+        assert row is not None and row.status == "finished"
+    finally:
+        for server in servers:
             server.stop()
