@@ -6,6 +6,8 @@ moves exactly once per turn, and when the first process is killed Ann's phone re
 to the third, another process takes the AI over, and the game goes on. The kill may
 come while a move is on its way to the first process; that move is then lost
 unacknowledged, and is made again, as a player whose tap went unanswered taps again.
+
+And three people, each on a process of their own, play a whole game to its end.
 """
 
 from __future__ import annotations
