@@ -6,9 +6,10 @@ Every route but /api/config and /api/local/signin reads the user from the
 object, is nested too deep or holds invalid Unicode, ``bad_options``, ``bad_name``,
 ``bad_init_data`` for signed sign-in data that makes no sense, ...), 401 (no valid
 sign-in), 403 (not allowed), 404 (no such table), 408 (the body did not arrive within
-``body_timeout``), 409 (refused by the table's state), 413 (over 16 KB) or 429
+``body_timeout``), 409 (refused by the table's state), 413 (over 16 KB), 429
 (``too_many_tables``: a user may have a seat at no more than ``max_open_tables_per_user``
-tables in the lobby or being played).
+tables in the lobby or being played) or 503 (``unavailable``: the database is out of reach
+just now; the same request may work a moment later).
 
 Tables leave in the web's form (``webapp.public``): seat names and opaque handles, the
 host as ``host_seat``, never a Telegram user id or chat id.
@@ -39,6 +40,7 @@ from engine.core.settings import Setting
 from engine.i18n import gettext_for, negotiate, refusal_text
 from engine.service.live import TableInfo
 from engine.service.tables import TableService
+from engine.store.reach import is_unreachable
 from webapp.auth import AuthError, WebUser, new_local_user
 from webapp.keys import LANG, LANG_COOKIE, PUBLIC, SERVICE, SETTINGS, VERIFIER
 from webapp.protocol import JsonError, load_json
@@ -66,6 +68,8 @@ def refusal_status(code: str) -> int:
         return 400
     if code in TOO_MANY:
         return 429
+    if code == RefusalCode.UNAVAILABLE:
+        return 503
     return 409
 
 
@@ -94,6 +98,12 @@ async def errors_middleware(
         code = {413: "too_large", 404: "not_found", 405: "method_not_allowed", 408: "request_timeout"}.get(
             exc.status, "bad_request")
         return json_error(exc.status, code, exc.reason)
+    except Exception as exc:
+        if not request.path.startswith("/api/") or not is_unreachable(exc):
+            raise
+        log.warning("%s %s: the database is out of reach (%s)", request.method, request.path, exc)
+        unavailable = Refusal(RefusalCode.UNAVAILABLE)
+        return json_error(503, unavailable.code, refusal_text(unavailable, request.get(LANG) or None))
 
 
 def reader_language(request: web.Request, user: WebUser) -> str | None:

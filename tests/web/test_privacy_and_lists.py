@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
+from typing import Any
 
 from engine.config import Settings
 from engine.service.tables import TableService
@@ -123,3 +124,18 @@ async def test_listings_come_from_the_store_not_from_the_tables_in_memory(
     assert [t["id"] for t in listed["tables"]] == created[::-1][:2] and listed["next"] == created[1]
     rest = await (await client.get(f"/api/me?limit=2&before={listed['next']}", headers=ann)).json()
     assert [t["id"] for t in rest["tables"]] == created[:1] and rest["next"] is None
+
+
+async def test_a_request_while_the_database_is_out_of_reach_gets_503_in_words(
+    bot_client: Client, service: TableService, monkeypatch: Any
+) -> None:
+    async def out_of_reach(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionRefusedError(111, "Connect call failed")
+
+    monkeypatch.setattr(service.store, "table_ids_of_user", out_of_reach)
+    resp = await bot_client.get("/api/me", headers={**tma(signed(7, language_code="ru"))})
+    body = await resp.json()
+    assert (resp.status, body["code"]) == (503, "unavailable")
+    assert body["message"] == "Игра сейчас не может связаться со своей базой данных; попробуй ещё раз через минуту."
+    monkeypatch.undo()
+    assert (await bot_client.get("/api/me", headers=tma(signed(7)))).status == 200
