@@ -42,9 +42,6 @@ class Notifications(Protocol):
     async def home(self, table_id: str) -> Record | None:
         """Where a table's messages go, once known."""
 
-    async def table_of_message(self, chat_id: int, message_id: int) -> str | None:
-        """The table whose lobby, status or summary this message is."""
-
     async def cannot_message(self, user_id: int) -> None:
         """Telegram refused a private message to this person."""
 

@@ -30,7 +30,7 @@ from tgbot.context import (
     thread_of,
 )
 from tgbot.languages import group_language
-from tgbot.records import SUMMARY
+from tgbot.records import SUMMARY, table_of_message
 from tgbot.render import refusal_text, render, translate
 
 GAME_ALIASES = {
@@ -137,7 +137,7 @@ async def _replied_table(update: Update, context: Context) -> str | None:
     if replied is None or message is None or (message.is_topic_message and
                                               replied.message_id == message.message_thread_id):
         return None  # in a topic every message "replies" to the topic's first message
-    return await context.bot_data.notifier.table_of_message(replied.chat.id, replied.message_id)
+    return await table_of_message(context.bot_data.service.store, replied.chat.id, replied.message_id)
 
 
 async def _ask_which(update: Update, tables: list[TableInfo], verb: Verb, locale: str | None) -> None:

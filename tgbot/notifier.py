@@ -85,11 +85,18 @@ class Notifier(TurnMessages):
         self._subscription = self.room.service.subscribe(None)
         self._task = asyncio.create_task(self._follow(self._subscription), name="bot-notifier")
         self._expiry = asyncio.create_task(self._expire_loop(), name="bot-expiry")
+        self.room.service.when_resumed(self._resumed)
         for table in self.room.service.tables():  # tables revived at start: bring their messages up to date
             if table.row.status in ("lobby", "playing"):
                 snapshot = table.snapshot()
                 self._latest[table.id] = snapshot
                 self._track_turns(table.id, None, snapshot.info)
+                self._lanes.submit(table.id)
+
+    def _resumed(self) -> None:
+        """Back in touch with the database: the passes skipped meanwhile (no lease could be claimed) are made now."""
+        for table in self.room.service.tables():
+            if table.row.status in ("lobby", "playing"):
                 self._lanes.submit(table.id)
 
     async def stop(self) -> None:
@@ -209,13 +216,6 @@ class Notifier(TurnMessages):
     async def home(self, table_id: str) -> Record | None:
         """Where a table's messages go, once known."""
         return await self.records.get(table_id, HOME)
-
-    async def table_of_message(self, chat_id: int, message_id: int) -> str | None:
-        """The table whose lobby, status or summary this message is."""
-        for row in await self.room.service.store.bot_messages_in_chat(chat_id):
-            if row["message_id"] == message_id and row["purpose"] in (TABLE, SUMMARY):
-                return str(row["table_id"])
-        return None
 
     # people and chats ----------------------------------------------------------------
 

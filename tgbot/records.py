@@ -121,3 +121,11 @@ class Ledger:
             if message_id not in seen:
                 found.append(message_id)
         return found
+
+
+async def table_of_message(store: Store, chat_id: int, message_id: int) -> str | None:
+    """The table whose lobby, status or summary this message is."""
+    for row in await store.bot_messages_in_chat(chat_id):
+        if row["message_id"] == message_id and row["purpose"] in (TABLE, SUMMARY):
+            return str(row["table_id"])
+    return None

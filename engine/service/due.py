@@ -9,6 +9,7 @@ deadline was left with nobody acting on it, loaded or not (the store knows ``ai_
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
 
 from engine.core.errors import Refusal
@@ -24,6 +25,7 @@ class DueWork(Moves):
     _healer: asyncio.Task[None] | None
     _scanned_until: float
     _first_round: asyncio.Event
+    _resumed: list[Callable[[], None]]  # adapters told when this process is back in touch with the others
 
     async def idle(self) -> None:
         """Wait until the first supervisor round has run and no AI seat anywhere is about to move."""
@@ -63,11 +65,17 @@ class DueWork(Moves):
         self._evict()
         return healed
 
+    def when_resumed(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` each time this process is back in touch with the others (an adapter's work it let wait)."""
+        self._resumed.append(hook)
+
     async def resume(self) -> None:
         """Back in touch with the other processes after a lost connection: catch up every table in memory (the
         notices sent meanwhile are lost), then drive again the tables nobody drives (their leases were freed)."""
         await self.catch_up_all()
         await self.heal()
+        for hook in self._resumed:
+            hook()
 
     async def _heal_loop(self, every: float | None) -> None:
         while True:

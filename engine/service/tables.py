@@ -50,6 +50,7 @@ class TableService(Lobby):
         self.timers = TurnTimers(clock, self._timer_due, run_loop=run_timers)
         self._healer = None
         self._behind = set()
+        self._resumed = []
         self._scanned_until = 0.0  # deadlines up to here are armed
         self._first_round = asyncio.Event()
 

@@ -11,9 +11,9 @@ import pytest
 
 from engine.config import Settings
 from engine.service.tables import TableService
-from tests.bot.conftest import BOT_USERNAME
+from tests.bot.conftest import ANN, BOT_USERNAME, GROUP, make_harness
 from tests.fakes.botapi import FakeBotApi
-from tgbot.app import BotRunner, webhook_secret
+from tgbot.app import BotRunner, stop_bot, webhook_secret
 from webapp.app import make_app
 from webapp.keys import BOT
 
@@ -133,3 +133,27 @@ def test_every_process_checks_the_same_webhook_secret_derived_from_the_token() -
     assert webhook_secret(one) == webhook_secret(two) != webhook_secret(Settings(bot_token="1:abd"))
     assert webhook_secret(Settings(bot_token="1:abc", webhook_secret="mine")) == "mine"
     assert set(webhook_secret(one)) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+async def test_messages_a_process_could_not_send_while_the_database_was_away_go_out_once_it_is_back(
+    tmp_path: Path, service: TableService,
+) -> None:
+    peers = Switchable()
+    process = TableService(service.store, peers=peers, heal_every=None)
+    await process.start()
+    harness = await make_harness(process)
+    try:
+        peers.leading = False  # the connection is lost: no table's lease can be claimed, so nothing is sent
+        info = await process.create_table("coins", ANN, "Ann", chat_id=GROUP)
+        await harness.settle()
+        assert [c for c in harness.fake.calls_to("sendMessage") if c.params.get("chat_id") == GROUP] == []
+        peers.leading = True
+        await process.resume()  # back in touch: every table is caught up and the skipped passes are made
+        await harness.settle()
+        sent = [c for c in harness.fake.calls_to("sendMessage") if c.params.get("chat_id") == GROUP]
+        assert len(sent) == 1 and "Ann" in sent[0].params["text"], [c.params for c in sent]
+        assert await harness.application.bot_data.notifier.home(info.id) is not None
+    finally:
+        await stop_bot(harness.application)
+        await harness.fake.close()
+        await process.close()
