@@ -136,6 +136,7 @@ class Stats:
     # what the store checks already verified, so each check replays only the tables that changed since:
     replayed: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # table -> (status, version, log length)
     verified: set[str] = field(default_factory=set)  # refs of acked moves found stored as sent
+    status: dict[str, str] = field(default_factory=dict)  # each table's stored status at the last check
 
 
 class Player:
@@ -275,6 +276,7 @@ async def check_store(server: Server, stats: Stats, figures: KillFigures) -> Non
             stored += len(log)
             if [a.seq for a in log] != list(range(1, len(log) + 1)):
                 figures.problems.append(f"table {table_id} has seqs {[a.seq for a in log]}")
+            stats.status[table_id] = row.status
             seen = (row.status, row.version, len(log))
             if row.status not in ("playing", "finished") or stats.replayed.get(table_id) == seen:
                 continue  # unchanged since a check that replayed it
@@ -316,7 +318,8 @@ async def check_ai_tables_move(server: Server, stats: Stats, figures: KillFigure
                 return data
 
         waiting: dict[str, int] = {}
-        for table_id in sorted(stats.tables):
+        # the tables still being played at the last store check (a finished one has no AI turn to resume)
+        for table_id in sorted(t for t in stats.tables if stats.status.get(t, "playing") == "playing"):
             table = (await view(table_id))["table"]
             if table["status"] == "playing" and any(table["seats"][s]["is_ai"] for s in table["to_act"]):
                 waiting[table_id] = table["seq"]
