@@ -69,58 +69,28 @@ def make_player(game: str, level: str, playouts: int | None) -> AiPlayer:
     return player
 
 
-Job = tuple[str, str, str, str, int, int, dict[str, Any], int | None, bool]
-
-
-class PlayedTricks:
-    """The finished tricks of the current Sergeant Major hand, from the public events every seat saw.
-
-    The view shows only the current and the last trick; ``--played`` hands the searching
-    players this list as ``view["played"]`` to measure what a view that carried it would give.
-    """
-
-    def __init__(self) -> None:
-        self.tricks: list[list[dict[str, Any]]] = []
-        self.current: list[dict[str, Any]] = []
-
-    def see(self, events: Sequence[Any]) -> None:
-        """Follow one move's public events."""
-        for event in events:
-            data = event.for_seat(None)
-            kind = data.get("type")
-            if kind == "played":
-                self.current.append({"seat": data["seat"], "card": data["card"]})
-            elif kind == "trick_won":
-                self.tricks.append(self.current)
-                self.current = []
-            elif kind in ("play_started", "hand_over"):
-                self.tricks, self.current = [], []
+Job = tuple[str, str, str, str, int, int, dict[str, Any], int | None]
 
 
 def play_game(job: Job) -> Tally:
     """One game: the ``subject`` level in seat ``rot``, the ``opponent`` level in every other seat."""
-    name, subject, opponent, seed, rot, n, options, playouts, with_played = job
+    name, subject, opponent, seed, rot, n, options, playouts = job
     game = get(name)
     players = [make_player(name, subject if s == rot else opponent, playouts) for s in range(n)]
     state = game.new_game(options, n, seed)
     tally = Tally(games=1)
-    played = PlayedTricks() if with_played else None
     for move in range(MOVE_CAP):
         if game.outcome(state) is not None:
             break
         seat = min(game.to_act(state))
         legal = game.legal_actions(state, seat)
         view = game.view(state, seat)
-        if played is not None:
-            view["played"] = [list(t) for t in played.tricks]
         t0 = time.perf_counter()
         action = players[seat].choose(view, legal, f"{seed}:{rot}:{move}")
         elapsed = time.perf_counter() - t0
         if seat == rot and (len(legal) > 1 or view.get("choose")):
             tally.times.append(elapsed)
-        state, events = game.apply(state, seat, action)
-        if played is not None:
-            played.see(events)
+        state, _ = game.apply(state, seat, action)
     outcome = game.outcome(state)
     if outcome is None:
         return tally  # capped: counted as a game not won
@@ -174,10 +144,10 @@ def report(label: str, n: int, tally: Tally, seconds: float) -> str:
 
 
 def run(name: str, lineup: str, n: int, options: dict[str, Any], deals: int, seed: str, jobs: int,
-        playouts: int | None, with_played: bool = False) -> tuple[Tally, float]:
+        playouts: int | None) -> tuple[Tally, float]:
     """Every deal of a line-up, the tested level in each seat in turn."""
     subject, opponent = LINEUPS[lineup]
-    work: list[Job] = [(name, subject, opponent, f"{seed}:{name}:{n}:{d}", rot, n, options, playouts, with_played)
+    work: list[Job] = [(name, subject, opponent, f"{seed}:{name}:{n}:{d}", rot, n, options, playouts)
                        for d in range(deals) for rot in range(n)]
     total = Tally()
     started = time.perf_counter()
@@ -203,8 +173,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="a game option (repeatable), e.g. scoring=corners")
     parser.add_argument("--playouts", type=int, default=None, help="override the search levels' playout budget")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (timings are fairest with 1)")
-    parser.add_argument("--played", action="store_true",
-                        help="Sergeant Major: add the hand's finished tricks to each view (see PlayedTricks)")
     parser.add_argument("--seed", default="bench", help="prefix of the deal seeds")
     args = parser.parse_args(argv)
     extra: dict[str, Any] = {}
@@ -223,11 +191,8 @@ def main(argv: list[str] | None = None) -> int:
             options = {"first_dealer": "seat:0"}
         for n in sizes:
             for lineup in args.lineups:
-                with_played = args.played and name == "sergeant_major"
-                tally, seconds = run(name, lineup, n, options, args.deals, args.seed, args.jobs, args.playouts,
-                                     with_played)
+                tally, seconds = run(name, lineup, n, options, args.deals, args.seed, args.jobs, args.playouts)
                 label = f"{name if name != 'sergeant_major' else args.variant} {lineup}"
-                label += " +played" if with_played else ""
                 print(report(label, n, tally, seconds), flush=True)
     return 0
 

@@ -132,8 +132,11 @@ def test_ai_sm_samples_never_put_a_card_where_the_seat_knows_it_is_not(variant: 
     for other in (a, b):
         assert not state.hands[other] & seen.not_in[other], (other, view)
     assert not seen.not_away & ~(state.hands[a] | state.hands[b])
-    # A seat that did not follow suit in a trick the seat saw holds none of that suit.
-    for trick in (view["trick"], view["last_trick"] if view["trick_no"] else []):
+    # Every card of the hand's finished tricks is counted out of play.
+    played = [FRENCH.parse(item["card"]) for trick in view["played"] for item in trick]
+    assert not seen.unseen & sum(1 << card for card in played)
+    # A seat that did not follow suit in a trick of this hand holds none of that suit.
+    for trick in (view["trick"], *view["played"]):
         led = FRENCH.parse(trick[0]["card"]) // WIDTH if trick else -1
         for item in trick[1:]:
             if FRENCH.parse(item["card"]) // WIDTH != led and item["seat"] != seat:

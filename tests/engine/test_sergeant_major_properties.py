@@ -1,5 +1,6 @@
 """Sergeant Major properties over random legal play in every variant: cards conserved, someone can always
-act, replay rebuilds the state, and no hidden card reaches a seat through a view or an event."""
+act, replay rebuilds the state, every view's ``played`` is the hand's finished tricks as the public events
+showed them, and no hidden card reaches a seat through a view or an event."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from engine.core.cards import FRENCH
 from engine.core.events import Event, for_seat
 from engine.core.rules import replay
 from engine.games.sergeant_major import GAME, VARIANTS, SMState
+from engine.games.sergeant_major.state import Phase
 
 OPTION_SETS: list[dict[str, Any]] = [
     *({"variant": v} for v in VARIANTS),
@@ -41,9 +43,48 @@ def card_names(value: Any) -> set[str]:
     return set()
 
 
+class FinishedTricks:
+    """The finished tricks of the current hand, followed from the public events alone."""
+
+    def __init__(self) -> None:
+        self.tricks: list[list[dict[str, Any]]] = []
+        self.current: list[dict[str, Any]] = []
+
+    def see(self, events: list[Event]) -> None:
+        for data in for_seat(events, None):
+            if data["type"] == "dealt":  # a new hand: nothing of it is played yet
+                self.tricks, self.current = [], []
+            elif data["type"] == "played":
+                self.current.append({"seat": data["seat"], "card": data["card"]})
+            elif data["type"] == "trick_won":
+                assert len(self.current) == 3 and data["seat"] in {t["seat"] for t in self.current}
+                self.tricks.append(self.current)
+                self.current = []
+
+
+def assert_played_is_the_finished_tricks(state: SMState, finished: FinishedTricks) -> None:
+    """Every seat and a spectator see the same ``played``: the hand's finished tricks, in order."""
+    views = [GAME.view(state, seat) for seat in (0, 1, 2, None)]
+    for view in views:
+        assert view["played"] == finished.tricks
+        assert view["trick"] == finished.current
+    if state.phase is Phase.PLAY:
+        tricks = views[0]["played"]
+        assert len(tricks) == views[0]["trick_no"]
+        if tricks:
+            assert tricks[-1] == views[0]["last_trick"]
+        cards = [t["card"] for trick in tricks for t in trick]
+        assert len(set(cards)) == len(cards) == 3 * len(tricks)
+
+
+def played_mask(state: SMState) -> int:
+    """The cards of the hand's finished tricks."""
+    return sum(1 << card for trick in state.played for _, card in trick)
+
+
 def assert_cards_conserved(state: SMState) -> None:
     deal = state.deal
-    places = [*state.hands, deal.kitty, deal.discards, deal.face_up, deal.removed, state.won,
+    places = [*state.hands, deal.kitty, deal.discards, deal.face_up, deal.removed, played_mask(state),
               *(given for _, _, given in deal.escrow), *(1 << card for _, card in state.trick)]
     seen = 0
     for mask in places:
@@ -81,8 +122,11 @@ def random_action(state: SMState, seat: int, rnd: random.Random) -> dict[str, An
 def play_randomly(options: dict[str, Any], seed: str, rnd: random.Random, cap: int, *, audit: bool) -> SMState:
     state = GAME.new_game(options, 3, seed)
     assert_cards_conserved(state)
+    finished = FinishedTricks()
+    finished.see(GAME.start_events(state))
     if audit:
         assert_nothing_hidden_leaks(state, state, GAME.start_events(state))
+        assert_played_is_the_finished_tricks(state, finished)
     log: list[tuple[int, dict[str, Any]]] = []
     for _ in range(cap):
         if GAME.outcome(state) is not None:
@@ -98,7 +142,9 @@ def play_randomly(options: dict[str, Any], seed: str, rnd: random.Random, cap: i
         state, events = GAME.apply(state, seat, action)
         log.append((seat, action))
         assert_cards_conserved(state)
+        finished.see(events)
         if audit:
+            assert_played_is_the_finished_tricks(state, finished)
             json.dumps([e.data for e in events])
             assert_nothing_hidden_leaks(before, state, events)
     assert replay(GAME, options, 3, seed, log) == state

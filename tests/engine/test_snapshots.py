@@ -86,6 +86,12 @@ def test_a_snapshot_changed_afterwards_leaves_the_state_alone() -> None:
     assert all(e["type"] != "forged" for e in (*state.last_turn, *state.this_turn))
 
 
+def older_shape(state: dict[str, Any]) -> dict[str, Any]:
+    """A Sergeant Major state as stored before the hand's finished tricks were kept: only their cards."""
+    played = state.pop("played")
+    return {**state, "won": sum(1 << card for trick in played for _, card in trick)}
+
+
 @pytest.mark.parametrize(
     ("change", "why"),
     [
@@ -97,6 +103,7 @@ def test_a_snapshot_changed_afterwards_leaves_the_state_alone() -> None:
         (lambda d: d["state"].update(phase="dancing"), "no such phase"),
         (lambda d: d["state"]["hands"].__setitem__(0, "K-spades"), "a card mask of the wrong kind"),
         (lambda d: d["state"]["deal"].pop("kitty"), "a nested record missing a field"),
+        (lambda d: d.update(state=older_shape(d["state"])), "an older state shape"),
     ],
 )
 def test_restore_refuses_anything_but_a_snapshot_of_this_game(change: Any, why: str) -> None:

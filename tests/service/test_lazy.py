@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from engine.games.sergeant_major import GAME as SERGEANT_MAJOR
 from engine.service.tables import TableService
 from engine.store.rows import LoggedAction
 from tests.service.conftest import StoreFactory
@@ -131,4 +132,48 @@ async def test_a_long_game_revives_from_its_snapshot_and_the_moves_after_it(
     await second.start()
     after = {user: await second.view(table_id, user) for user in (ANN, BOB, CAT, None)}
     assert after == before and replayed == [10]  # only the two moves after the snapshot were read
+    await second.close()
+
+
+async def test_a_snapshot_of_an_older_state_shape_is_set_aside_and_the_whole_log_replayed(
+    store_factory: StoreFactory, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("engine.service.moves.SNAPSHOT_EVERY", 5)
+    first = TableService(await store_factory(), heal_every=None)
+    await first.start()
+    info = await first.create_table("sergeant_major", ANN, "Ann", {"first_dealer": "seat:0"})
+    for user, name in ((BOB, "Bob"), (CAT, "Cat")):
+        await first.join(info.id, user, name)
+    await first.start_game(info.id, ANN)
+    for _ in range(12):  # trump, the discard and ten cards: three finished tricks
+        table = first.live(info.id)
+        assert table is not None
+        (seat,) = SERGEANT_MAJOR.to_act(table.state)
+        player = table.row.seats[seat].user_id
+        assert player is not None
+        await first.act(info.id, player, SERGEANT_MAJOR.legal_actions(table.state, seat)[0], table.seq)
+    before = {user: await first.view(info.id, user) for user in (ANN, BOB, CAT, None)}
+    assert len(before[None]["state"]["played"]) == 3
+    await first.close()
+
+    store = await store_factory()
+    found = await store.load_snapshot(info.id)
+    assert found is not None and found[0] == 10
+    seq, data = found
+    # The shape stored before the hand's finished tricks were kept: only their cards, as one mask.
+    old = data["state"]
+    old["won"] = sum(1 << card for trick in old.pop("played") for _, card in trick)
+    await store.save_snapshot(info.id, seq, data)
+    replayed: list[int] = []
+    real_load = store.load_actions
+
+    async def watch(table: str, after: int = 0) -> list[LoggedAction]:
+        replayed.append(after)
+        return await real_load(table, after)
+
+    monkeypatch.setattr(store, "load_actions", watch)
+    second = TableService(store, heal_every=None)
+    await second.start()
+    after = {user: await second.view(info.id, user) for user in (ANN, BOB, CAT, None)}
+    assert after == before and replayed == [10, 0]  # the snapshot was refused, the whole log replayed
     await second.close()

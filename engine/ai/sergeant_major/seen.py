@@ -2,12 +2,12 @@
 
 Every card the seat cannot see is somewhere: in one of the two other hands or *away* (the kitty
 not yet taken, the dealer's discards, cards in transit in the 9-5-2 Variation, a random removed
-card, and the cards of tricks played before the last one, which the view does not show unless it
-carries a ``played`` list of the hand's finished tricks).
+card). The cards of the hand's finished tricks (the view's ``played``) and of the current trick
+are out of play: counting them is what tells the seat which trumps and high cards are still out.
 The seat knows some cards cannot be in some places (sergeant_major/RULES.md §3.3, §4):
 
-- a seat that did not follow suit in the current or the last trick holds none of that suit (in
-  any finished trick of the hand, where the view lists them under ``played``);
+- a seat that did not follow suit in the current trick or any finished trick of the hand holds
+  none of that suit;
 - in its own exchange (§4.3), the cards the receiver kept are in the receiver's hand, the cards
   returned are in the giver's, and the receiver holds no card of a given suit above the lowest
   card it returned there (exchange ranking), apart from the kitty cards the §4.6 reveal showed;
@@ -123,10 +123,7 @@ def read_view(view: Mapping[str, Any]) -> Seen:
         options=options,
     )
     known = seen.hand | sum(1 << c for _, c in trick)
-    # The last trick belongs to this hand only once a trick of it is finished.
-    last = [(int(t["seat"]), FRENCH.parse(t["card"])) for t in view.get("last_trick") or []] if trick_no else []
-    known |= sum(1 << c for _, c in last)
-    # The finished tricks of this hand, where the view carries them (every seat saw them played).
+    # The finished tricks of this hand (every seat saw them played).
     played = [[(int(t["seat"]), FRENCH.parse(t["card"])) for t in done] for done in view.get("played") or ()]
     for done in played:
         known |= sum(1 << c for _, c in done)
@@ -149,7 +146,6 @@ def read_view(view: Mapping[str, Any]) -> Seen:
     seen.pending = [(int(p["seat"]), int(p["to"]), int(p["count"])) for p in view.get("pending_exchanges") or ()]
     seen.unseen = FULL & ~known
     _voids(seen, trick)
-    _voids(seen, last)
     for done in played:
         _voids(seen, done)
     _exchanges(seen, view)

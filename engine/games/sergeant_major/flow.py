@@ -53,7 +53,7 @@ def open_hand(opts: SMOptions, seed: str, match: Match, dealt: Dealt, events: li
         transfers=(), escrow=(), exchanges=(), known=(0,) * N, public_known=0, revealed=(0,) * N,
         bid_high=0, bid_by=-1, passed=0,
     )
-    state = SMState(opts, seed, Phase.TRUMP, match, deal, hands, match.dealer, (), 0, (0,) * N, 0, (-1,) * N, ())
+    state = SMState(opts, seed, Phase.TRUMP, match, deal, hands, match.dealer, (), 0, (0,) * N, (), (-1,) * N, ())
     events.extend(dealt_events(match, hands, targets, face_up))
     return begin(state, events)
 
@@ -214,7 +214,7 @@ def start_play(state: SMState, events: list[Event]) -> SMState:
         tricks = set_at(tricks, d, 1)
     events.append(public({"type": "play_started", "leader": eldest(d), "tricks": list(tricks),
                           "trump": None if state.deal.trump is None else DECK.suits[state.deal.trump]}))
-    return evolve(state, phase=Phase.PLAY, turn=eldest(d), trick=(), trick_no=0, tricks=tricks, won=0,
+    return evolve(state, phase=Phase.PLAY, turn=eldest(d), trick=(), trick_no=0, tricks=tricks, played=(),
                   first_up=(-1,) * N)
 
 

@@ -42,7 +42,7 @@ def play(state: SMState, seat: int, card: Card) -> tuple[SMState, list[Event]]:
     if len(trick) < N:
         return new_state(
             state.options, state.seed, PLAY, state.match, state.deal, hands, (seat + 1) % N, trick,
-            state.trick_no, state.tricks, state.won, state.first_up, state.last_trick,
+            state.trick_no, state.tricks, state.played, state.first_up, state.last_trick,
         ), events
     return _finish_trick(state, hands, trick, events)
 
@@ -65,7 +65,7 @@ def _finish_trick(
     rules = opts.rules
     new = new_state(
         opts, state.seed, PLAY, state.match, deal, hands, w, (), trick_no, tuple(tricks),
-        state.won | 1 << cards[0] | 1 << cards[1] | 1 << cards[2], first_up, trick,
+        (*state.played, trick), first_up, trick,
     )
     # §3.2 end check after every trick (and §5.7, §5.8); §6 SM-D5: at once, the rest is not played
     if rules.trick_end:

@@ -51,6 +51,7 @@ PLAY, OVER = Phase.PLAY, Phase.OVER
 
 
 Exchange = tuple[int, int, Mask, Mask]  # giver, receiver, given, returned
+Trick = tuple[tuple[int, Card], ...]  # (seat, card) in play order
 Transfer = tuple[int, int, int]  # giver, receiver, count
 
 
@@ -95,7 +96,11 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class SMState:
-    """One playthrough. ``trick`` is ``(seat, card)`` in play order; ``trick_no`` counts finished tricks."""
+    """One playthrough. ``trick`` is ``(seat, card)`` in play order; ``trick_no`` counts finished tricks.
+
+    ``played`` holds the finished tricks of this hand in order: public, every seat saw them played
+    (§3.3). ``last_trick`` is the latest finished trick, kept on show into the next hand.
+    """
 
     options: SMOptions
     seed: str
@@ -104,12 +109,12 @@ class SMState:
     deal: Deal
     hands: tuple[Mask, ...]
     turn: int
-    trick: tuple[tuple[int, Card], ...]
+    trick: Trick
     trick_no: int
     tricks: tuple[int, ...]
-    won: Mask  # cards of the finished tricks of this hand
+    played: tuple[Trick, ...]
     first_up: tuple[int, ...]
-    last_trick: tuple[tuple[int, Card], ...]
+    last_trick: Trick
 
 
 def position(dealer: int, seat: int) -> int:

@@ -1,7 +1,9 @@
 """What one seat may know (RULES.md §3.3): the view, and the cards hidden from that seat.
 
 Never the seed, the kitty before the dealer takes it, the discards (except to the dealer),
-another seat's hand, or exchanged cards (except to the two parties).
+another seat's hand, or exchanged cards (except to the two parties). The cards played in
+tricks are public: the view carries the current trick, the last one and ``played``, every
+finished trick of the hand in order (what everyone at a real table saw played).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from engine.games.sergeant_major.state import (
     N,
     Phase,
     SMState,
+    Trick,
     position,
     texts,
 )
@@ -48,7 +51,7 @@ def hidden_mask(state: SMState, seat: int | None) -> Mask:
     return mask & ~deal.public_known
 
 
-def _trick(trick: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
+def _trick(trick: Trick) -> list[dict[str, Any]]:
     return [{"seat": s, "card": TEXT[c]} for s, c in trick]
 
 
@@ -106,6 +109,7 @@ def view(state: SMState, seat: int | None, name: str, title: str) -> dict[str, A
         "tricks_per_hand": rules.hand_size,
         "trick": _trick(state.trick),
         "last_trick": _trick(state.last_trick),
+        "played": [_trick(done) for done in state.played],
         "trump": None if deal.trump is None else SUITS[deal.trump],
         "call": deal.call,
         "calls_used": [[c for i, c in enumerate(CALLS) if used >> i & 1] for used in m.calls_used]
