@@ -10,10 +10,14 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from engine import games
 from engine.i18n import N_
 from engine.service.live import TableInfo
+from engine.service.table_settings import AI_LEVELS
 from engine.service.timers import TIMERS
 from tgbot.callbacks import Verb, button_data
 from tgbot.links import Links
 from tgbot.render import show_value, translate
+
+# The AI levels by the names the Mini App's form gives them.
+AI_LEVEL_NAMES = {"easy": N_("Easy"), "strong": N_("Strong"), "expert": N_("Expert")}
 
 
 def lobby_keyboard(info: TableInfo, links: Links, locale: str | None, *, private: bool = False) -> InlineKeyboardMarkup:
@@ -41,6 +45,13 @@ class Choice:
     label: str
     values: tuple[Any, ...]
     current: Any
+    names: dict[Any, str] | None = None  # values shown by a translated name, not as they are
+
+    def shown(self, value: Any, locale: str | None) -> str:
+        """A value of this setting as people read it."""
+        if self.names is not None and value in self.names:
+            return translate(locale, self.names[value])
+        return show_value(value)
 
     def next_index(self) -> int:
         """The index of the value after the current one (the first when the current one is not a preset)."""
@@ -57,13 +68,14 @@ def choices(info: TableInfo) -> list[Choice]:
     if game.min_players != game.max_players:
         found.append(Choice("players", "Players", tuple(range(game.min_players, game.max_players + 1)), info.size))
     found.append(Choice("timer", "Turn timer", tuple(TIMERS), info.timer))
+    found.append(Choice("ai_level", N_("AI players"), AI_LEVELS, info.ai_level, AI_LEVEL_NAMES))
     return found
 
 
 def options_keyboard(info: TableInfo, locale: str | None) -> InlineKeyboardMarkup:
     """One button per setting (label: value), then Done."""
     rows = [
-        [InlineKeyboardButton(f"{translate(locale, c.label)}: {show_value(c.current)}",
+        [InlineKeyboardButton(f"{translate(locale, c.label)}: {c.shown(c.current, locale)}",
                               callback_data=button_data(Verb.SET_OPTION, info.id, i, c.next_index()))]
         for i, c in enumerate(choices(info))
     ]

@@ -15,7 +15,7 @@ from tgbot.buttons import answer, pressed_table
 from tgbot.callbacks import Verb, parse
 from tgbot.context import Context, locale_of
 from tgbot.keyboards import choices
-from tgbot.render import refusal_text, show_value, translate
+from tgbot.render import refusal_text, translate
 
 
 async def _host_in_lobby(update: Update, context: Context) -> tuple[CallbackQuery, TableInfo] | None:
@@ -74,7 +74,7 @@ async def set_option_button(update: Update, context: Context) -> None:
     except Refusal as refusal:
         await answer(query, refusal_text(refusal, locale), show_alert=True)
         return
-    await answer(query, f"{translate(locale, choice.label)}: {show_value(value)}")
+    await answer(query, f"{translate(locale, choice.label)}: {choice.shown(value, locale)}")
 
 
 def pressed_args(data: str | None) -> tuple[int, int] | None:

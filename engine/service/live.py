@@ -47,6 +47,7 @@ class TableInfo:
     deadline: float | None
     to_act: tuple[int, ...]
     result: dict[str, Any] | None
+    ai_level: str  # the level of the AI players the lobby seats (engine.service.table_settings.AI_LEVELS)
     lesson: bool = False  # a guided first game: practice, never on record
 
     def seat_of(self, user_id: int | None) -> int | None:
@@ -68,7 +69,7 @@ class TableInfo:
             "status": self.status, "host_user_id": self.host_user_id, "chat_id": self.chat_id,
             "seats": [s.as_dict() for s in self.seats], "seq": self.seq, "seed_hash": self.seed_hash,
             "seed": self.seed, "timer": self.timer, "deadline": self.deadline, "to_act": list(self.to_act),
-            "result": self.result, "lesson": self.lesson,
+            "result": self.result, "ai_level": self.ai_level, "lesson": self.lesson,
         }
 
 
@@ -160,7 +161,7 @@ class LiveTable:
             seats=tuple(SeatInfo(s.seat, s.name, s.user_id, s.is_ai, s.autopilot) for s in row.seats),
             seq=self.seq, seed_hash=row.seed_hash, seed=row.seed if revealed else None, timer=row.timer,
             deadline=row.deadline, to_act=tuple(sorted(self.to_act())), result=row.result,
-            lesson=bool(row.meta.get("lesson")),
+            ai_level=row.meta.get("ai_level", "easy"), lesson=bool(row.meta.get("lesson")),
         )
 
 

@@ -37,7 +37,7 @@ async def test_options_keyboard_changes_settings_for_the_host(bot: Harness) -> N
     lobby, table_id = bot.fake.last_message(GROUP), await bot.table_id()
     await bot.send(bot.fake.press(ANN, lobby, "Options"))
     labels = [b["text"] for b in lobby.buttons]
-    assert labels == ["Target score: 10", "First dealer: random", "Turn timer: none", "Done"]
+    assert labels == ["Target score: 10", "First dealer: random", "Turn timer: none", "AI players: Easy", "Done"]
     await bot.send(bot.fake.press(ANN, lobby, "Turn timer: none"))
     assert (await bot.service.info(table_id)).timer == "live"
     assert "Turn timer: live" in [b["text"] for b in lobby.buttons]
@@ -46,6 +46,22 @@ async def test_options_keyboard_changes_settings_for_the_host(bot: Harness) -> N
     assert "Target score 15" in lobby.plain
     await bot.send(bot.fake.press(ANN, lobby, "Done"))
     assert [b["text"] for b in lobby.buttons] == ["Join", "Leave", "Add AI", "Options", "Start", "Open table"]
+
+
+async def test_options_keyboard_offers_every_ai_level_and_the_ai_added_plays_at_it(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann")
+    await bot.send(bot.fake.message(GROUP, ANN, "/new sergeant"))
+    lobby, table_id = bot.fake.last_message(GROUP), await bot.table_id()
+    await bot.send(bot.fake.press(ANN, lobby, "Options"))
+    await bot.send(bot.fake.press(ANN, lobby, "AI players: Easy"))
+    assert (await bot.service.info(table_id)).ai_level == "strong"
+    await bot.send(bot.fake.press(ANN, lobby, "AI players: Strong"))
+    assert (await bot.service.info(table_id)).ai_level == "expert"
+    assert "AI players: Expert" in [b["text"] for b in lobby.buttons]
+    await bot.send(bot.fake.press(ANN, lobby, "Done"))
+    await bot.send(bot.fake.press(ANN, lobby, "Add AI"))
+    row = await bot.service.store.load_table(table_id)
+    assert row is not None and [s.ai_level for s in row.seats if s.is_ai] == ["expert"]
 
 
 async def test_new_in_a_private_chat_starts_a_game_against_ai_with_a_web_app_button(public_bot: Harness) -> None:

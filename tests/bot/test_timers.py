@@ -93,7 +93,7 @@ def test_group_status_names_a_seat_on_autopilot() -> None:
     seats = (SeatInfo(0, "Bob", BOB, False, True), SeatInfo(1, "Ada (AI)", None, True, False),
              SeatInfo(2, "Cleo", 99, False, False))
     table = TableInfo("t1", "coins", "Coins", {}, 3, "playing", BOB, GROUP, seats, 7, "h", None, "live", None,
-                      (2,), None)
+                      (2,), None, "easy")
     people = {0: {"can_message": True}, 2: {"can_message": True}}
     text = render("status.html", None, table=table, people=people, state={"scores": [1, 2, 3], "target_score": 10})
     assert "Bob: 1 (away: an AI plays for them)" in text
