@@ -8,9 +8,15 @@ Wilson interval, and its decision time p50/p95 (decisions with a choice only). F
 Major it also prints the mean tricks over target per hand with a 95% bootstrap interval, and
 the same figure for an easy player in the same chairs of the same deals (the ``easy`` line-up).
 
+A search level stops at its playout budget or its time cap per decision, whichever comes first;
+on a busy machine the cap cuts the search short, so the results depend on the load. With
+``--uncapped`` the search levels always spend their whole playout budget (every figure then
+depends on the seeds alone) and decision times are the process's CPU time, which other
+processes on the machine do not inflate.
+
     python -m bench.ai --game sergeant_major --deals 10 --jobs 2
     python -m bench.ai --game kings_corner --players 2 3 4 --deals 30
-    python -m bench.ai --game coins --deals 20
+    python -m bench.ai --game coins --deals 20 --uncapped
 """
 
 from __future__ import annotations
@@ -59,24 +65,27 @@ class Tally:
         self.times.extend(other.times)
 
 
-def make_player(game: str, level: str, playouts: int | None) -> AiPlayer:
-    """A fresh player for a level, with its playout budget overridden when asked."""
+def make_player(game: str, level: str, playouts: int | None, uncapped: bool = False) -> AiPlayer:
+    """A fresh player for a level, with its playout budget overridden and its time cap lifted when asked."""
     if level == "random":
         return RandomPlayer()
     player = player_for(game, level)
     if playouts is not None and hasattr(player, "playouts"):
         player.playouts = playouts
+    if uncapped and hasattr(player, "seconds"):
+        player.seconds = None
     return player
 
 
-Job = tuple[str, str, str, str, int, int, dict[str, Any], int | None]
+Job = tuple[str, str, str, str, int, int, dict[str, Any], int | None, bool]
 
 
 def play_game(job: Job) -> Tally:
     """One game: the ``subject`` level in seat ``rot``, the ``opponent`` level in every other seat."""
-    name, subject, opponent, seed, rot, n, options, playouts = job
+    name, subject, opponent, seed, rot, n, options, playouts, uncapped = job
+    clock = time.process_time if uncapped else time.perf_counter
     game = get(name)
-    players = [make_player(name, subject if s == rot else opponent, playouts) for s in range(n)]
+    players = [make_player(name, subject if s == rot else opponent, playouts, uncapped) for s in range(n)]
     state = game.new_game(options, n, seed)
     tally = Tally(games=1)
     for move in range(MOVE_CAP):
@@ -85,9 +94,9 @@ def play_game(job: Job) -> Tally:
         seat = min(game.to_act(state))
         legal = game.legal_actions(state, seat)
         view = game.view(state, seat)
-        t0 = time.perf_counter()
+        t0 = clock()
         action = players[seat].choose(view, legal, f"{seed}:{rot}:{move}")
-        elapsed = time.perf_counter() - t0
+        elapsed = clock() - t0
         if seat == rot and (len(legal) > 1 or view.get("choose")):
             tally.times.append(elapsed)
         state, _ = game.apply(state, seat, action)
@@ -144,10 +153,10 @@ def report(label: str, n: int, tally: Tally, seconds: float) -> str:
 
 
 def run(name: str, lineup: str, n: int, options: dict[str, Any], deals: int, seed: str, jobs: int,
-        playouts: int | None) -> tuple[Tally, float]:
+        playouts: int | None, uncapped: bool = False) -> tuple[Tally, float]:
     """Every deal of a line-up, the tested level in each seat in turn."""
     subject, opponent = LINEUPS[lineup]
-    work: list[Job] = [(name, subject, opponent, f"{seed}:{name}:{n}:{d}", rot, n, options, playouts)
+    work: list[Job] = [(name, subject, opponent, f"{seed}:{name}:{n}:{d}", rot, n, options, playouts, uncapped)
                        for d in range(deals) for rot in range(n)]
     total = Tally()
     started = time.perf_counter()
@@ -172,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option (repeatable), e.g. scoring=corners")
     parser.add_argument("--playouts", type=int, default=None, help="override the search levels' playout budget")
+    parser.add_argument("--uncapped", action="store_true",
+                        help="no time cap per decision: the whole playout budget, times in CPU seconds")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (timings are fairest with 1)")
     parser.add_argument("--seed", default="bench", help="prefix of the deal seeds")
     args = parser.parse_args(argv)
@@ -179,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     for item in args.option:
         key, _, value = item.partition("=")
         extra[key] = int(value) if value.isdigit() else {"true": True, "false": False}.get(value, value)
-    print(f"{args.deals} deals per line-up, each played once per seat; {args.jobs} job(s)")
+    capped = "no time cap, decision times in CPU ms" if args.uncapped else "decision times in wall-clock ms"
+    print(f"{args.deals} deals per line-up, each played once per seat; {args.jobs} job(s); {capped}")
     print("| game, line-up (tested vs others) | n | games | won [95% Wilson] | par | p50 ms | p95 ms |"
           " tricks over target per hand [95% bootstrap] | time")
     print("|---|---|---|---|---|---|---|---|")
@@ -191,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
             options = {"first_dealer": "seat:0"}
         for n in sizes:
             for lineup in args.lineups:
-                tally, seconds = run(name, lineup, n, options, args.deals, args.seed, args.jobs, args.playouts)
+                tally, seconds = run(name, lineup, n, options, args.deals, args.seed, args.jobs, args.playouts,
+                                     args.uncapped)
                 label = f"{name if name != 'sergeant_major' else args.variant} {lineup}"
                 print(report(label, n, tally, seconds), flush=True)
     return 0
