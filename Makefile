@@ -57,5 +57,5 @@ bench: install-test
 #   .venv/bin/pybabel init -i locale/messages.pot -d locale -l de   and list it in engine/i18n.py LANGUAGES.
 messages: install-test
 	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 -k plurals:1,2 -k translate:2 -k N_ \
-	  -o locale/messages.pot --project=Cardroom --sort-by-file .
-	$(VENV)/bin/pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching --ignore-obsolete
+	  -o locale/messages.pot --project=Cardroom --sort-by-file --width 100 .
+	$(VENV)/bin/pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching --ignore-obsolete --width 100
