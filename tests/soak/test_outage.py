@@ -72,6 +72,7 @@ async def test_sockets_on_two_processes_get_every_move_once_when_postgresql_rest
     await store.open()
     log = await store.load_actions(table_id)
     await store.close()
-    assert [a.seq for a in log] == list(range(1, seq + 1))
+    # no gap and nothing twice; the AI may have made one more move between the last look and the processes' stop
+    assert [a.seq for a in log] == list(range(1, len(log) + 1)) and len(log) >= seq
     assert sum(a.auto for a in log) == sum(1 for a in log if a.seat == 2)  # only the AI moved automatically
     assert any(a.seat == 2 for a in log[outage_seq:])  # and it went on moving after the outage
