@@ -67,16 +67,24 @@ async def _bot_ctx(app: web.Application) -> AsyncIterator[None]:
     await runner.stop()
 
 
+# a young collection every 10,000 new objects, not 700; a full one after 100 of the middle ones, not 10
+COLLECT_AFTER = (10_000, 20, 100)
+
+
 async def freeze_start_up(_app: web.Application) -> None:
     """Once started, put what start-up made (modules, templates, catalogs) out of the garbage collector's way.
 
     A full collection walks every object it tracks; the ~120,000 that start-up leaves
     never become garbage, and walking them again and again makes each full collection a
-    pause in every table's move (``bench.ws`` prints the pauses). ``python -m webapp``
-    does this; tests, which start many apps in one process, do not.
+    pause in every table's move (``bench.ws`` prints the pauses). Collections then come
+    less often (``COLLECT_AFTER``): at 1000 tables ``bench.ws`` saw no full collection
+    at all, 0.4 s of collecting in all against 2.2 s, and the p99 at the pace fell from
+    33 to 25 ms. ``python -m webapp`` does this; tests, which start many apps in one
+    process, do not.
     """
     gc.collect()
     gc.freeze()
+    gc.set_threshold(*COLLECT_AFTER)
 
 
 def make_app(
