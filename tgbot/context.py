@@ -68,7 +68,8 @@ class BotState:
     def __init__(self) -> None:
         self.options_open: set[str] = set()  # lobbies whose message shows the Options keyboard
         self.reachable: set[int] = set()  # people known to have started the bot (saves a write per message)
-        self.languages: dict[int, str | None] = {}  # people's /language choices (None: none), read once each
+        self.languages: dict[int, str | None] = {}  # people's /language choices (None: none), as last read
+        self.languages_read: dict[int, float] = {}  # when each was read (another process may change it)
         self._links: Links | None = None
         self.webhook_secret: str | None = None  # the secret_token given to setWebhook (the route must check it)
         self.health: dict[str, Any] = {"state": "stopped"}  # how starting the bot went (for /healthz)

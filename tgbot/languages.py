@@ -10,6 +10,7 @@ Anything the catalogs do not have falls back to English as a whole.
 from __future__ import annotations
 
 import contextlib
+import time
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
@@ -20,13 +21,22 @@ from tgbot.callbacks import Verb, button_data, parse
 from tgbot.context import BotState, Context, display_name, is_admin, is_group, locale_of, reader_languages, reply
 from tgbot.render import render, translate
 
+LANGUAGE_FRESH = 60.0  # seconds a person's /language choice is taken as read; then it is read again
+
 
 async def learn_language(update: Update, context: Context) -> None:
-    """Before any handler: know the language this person chose, once per person and process."""
-    user, known = update.effective_user, context.bot_data.languages
+    """Before any handler: know the language this person chose, read again once a minute at most.
+
+    Another process may have taken the person's /language: read again after
+    ``LANGUAGE_FRESH`` seconds, the choice reaches every process within a minute.
+    """
+    room = context.bot_data
+    user, known = update.effective_user, room.languages
     reader_languages.set(known)
-    if user is not None and user.id not in known:
-        known[user.id] = await context.bot_data.service.store.user_language(user.id)
+    now = time.monotonic()
+    if user is not None and (user.id not in known or now - room.languages_read.get(user.id, now) > LANGUAGE_FRESH):
+        known[user.id] = await room.service.store.user_language(user.id)
+        room.languages_read[user.id] = now
 
 
 async def group_language(room: BotState, chat: Chat, host_locale: str | None) -> str:
@@ -80,6 +90,7 @@ async def language_button(update: Update, context: Context) -> None:
     else:
         await store.set_user_language(user.id, display_name(user), code)
         context.bot_data.languages[user.id] = code
+        context.bot_data.languages_read[user.id] = time.monotonic()
     await answer(query, translate(code, N_("Language set: English")))
     with contextlib.suppress(TelegramError):  # the same language pressed twice: the message already says so
         await query.edit_message_text(render("language.html", code, group=is_group(chat)), parse_mode="HTML",

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.i18n import gettext_for
 from tests.bot.conftest import ANN, BOB, GROUP, Harness
+from tgbot import languages
 
 
 async def test_an_admin_sets_the_groups_language_and_its_tables_speak_russian(bot: Harness) -> None:
@@ -46,3 +49,18 @@ async def test_the_command_menus_are_set_in_every_language(bot: Harness) -> None
     for language in ("ru", "ko", "lv"):
         help_line = [c["description"] for c in by_language[language] if c["command"] == "help"]
         assert help_line and help_line[0] == gettext_for(language)("What I can do") != "What I can do"
+
+
+async def test_a_language_chosen_on_another_process_reaches_this_one_within_a_minute(
+    bot: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="en")
+    bot.fake.world.start(ANN)
+    await bot.send(bot.fake.message(ANN, ANN, "/stats"))  # this process reads her choice: none yet
+    assert "No finished games yet." in bot.fake.last_message(ANN).plain
+    await bot.service.store.set_user_language(ANN, "Ann", "ru")  # /language pressed on another process
+    await bot.send(bot.fake.message(ANN, ANN, "/stats"))
+    assert "No finished games yet." in bot.fake.last_message(ANN).plain  # within the minute: still as read
+    monkeypatch.setattr(languages, "LANGUAGE_FRESH", 0.0)  # the minute has passed
+    await bot.send(bot.fake.message(ANN, ANN, "/stats"))
+    assert gettext_for("ru")("No finished games yet.") in bot.fake.last_message(ANN).plain
