@@ -7,35 +7,19 @@ exactly what a second ``python -m webapp`` holds; they share nothing but the dat
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from engine.core.errors import Refusal
 from engine.service.bus import Subscription, Update
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
-from tests.service.conftest import POSTGRES
+from tests.postgres import database as database
 from tests.service.helpers import ANN, BOB, CAT
 
 Process = Callable[[], Awaitable[TableService]]
-SHARED = ["postgres"] if POSTGRES else []  # these need the PostgreSQL server the README's test command finds
-
-
-@pytest.fixture(params=SHARED)
-async def database(request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    """A fresh PostgreSQL database for the test."""
-    name = f"cardroom_procs_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(POSTGRES)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    admin = await asyncpg.connect(POSTGRES)
-    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await admin.close()
 
 
 @pytest.fixture

@@ -6,13 +6,12 @@
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import asyncpg
 import pytest
 
+from tests.postgres import fresh_database
 from tests.soak.harness import Server, run_fuzz, run_kills, tracebacks
 
 POSTGRES = os.environ.get("CARDROOM_TEST_POSTGRES", "")
@@ -26,14 +25,8 @@ async def database(request: pytest.FixtureRequest) -> AsyncIterator[str | None]:
     if request.param == "sqlite":
         yield None
         return
-    name = f"cardroom_soak_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(POSTGRES)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    admin = await asyncpg.connect(POSTGRES)
-    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await admin.close()
+    async with fresh_database("cardroom_soak") as url:
+        yield url
 
 
 async def test_soak_kills_lose_no_acknowledged_move_and_every_table_moves_on(

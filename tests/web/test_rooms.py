@@ -6,6 +6,7 @@ import asyncio
 import json
 from typing import Any
 
+from engine.service.live import LiveTable
 from engine.service.tables import TableService
 from webapp.rooms import LAG_BYTES, Rooms
 
@@ -101,22 +102,27 @@ async def test_room_closes_when_its_last_socket_leaves(service: TableService) ->
     assert (len(rooms), service.bus.listener_count(info.id)) == (0, 0)
 
 
-async def test_the_movers_own_update_acknowledges_its_move_and_no_one_elses_does(service: TableService) -> None:
+async def _a_person_to_move(service: TableService) -> tuple[Rooms, LiveTable, int]:
+    """A started Coins table of Ann (user 1), Bob (user 2) and an AI with a person to act, and a room set."""
     info = await service.create_table("coins", 1, "Ann")
     await service.join(info.id, 2, "Bob")
     await service.add_ai(info.id, 1)
     await service.start_game(info.id, 1)
     await service.autoplay.idle()
-    rooms = Rooms(service)
     live = service.live(info.id)
     assert live is not None
     (seat,) = live.to_act()
+    return Rooms(service), live, seat
+
+
+async def test_the_movers_own_update_acknowledges_its_move_and_no_one_elses_does(service: TableService) -> None:
+    rooms, live, seat = await _a_person_to_move(service)
     mover, other = (FakeSocket(1), FakeSocket(2)) if seat == 0 else (FakeSocket(2), FakeSocket(1))
-    rooms.join(info.id, mover, FakeTransport())
-    rooms.join(info.id, other, FakeTransport())
+    rooms.join(live.id, mover, FakeTransport())
+    rooms.join(live.id, other, FakeTransport())
     card = service.view_of(live, seat)["state"]["legal"][0]
     mover.ref = "r7"
-    result = await service.act(info.id, mover.user_id, {"type": "play", "card": card}, live.seq, cause=mover)
+    result = await service.act(live.id, mover.user_id, {"type": "play", "card": card}, live.seq, cause=mover)
     # written while the move was published, before act returned: nothing is left for a separate ack
     assert mover.ref is None
     assert [(f["seq"], f.get("ref")) for f in mover.frames][:1] == [(result.seq, "r7")]
@@ -126,20 +132,12 @@ async def test_the_movers_own_update_acknowledges_its_move_and_no_one_elses_does
 
 
 async def test_a_lagging_mover_keeps_its_ref_for_a_separate_ack(service: TableService) -> None:
-    info = await service.create_table("coins", 1, "Ann")
-    await service.join(info.id, 2, "Bob")
-    await service.add_ai(info.id, 1)
-    await service.start_game(info.id, 1)
-    await service.autoplay.idle()
-    rooms = Rooms(service)
-    live = service.live(info.id)
-    assert live is not None
-    (seat,) = live.to_act()
+    rooms, live, seat = await _a_person_to_move(service)
     mover, transport = FakeSocket(1 if seat == 0 else 2), FakeTransport()
-    rooms.join(info.id, mover, transport)
+    rooms.join(live.id, mover, transport)
     transport.buffered = LAG_BYTES
     mover.ref = "r8"
     card = service.view_of(live, seat)["state"]["legal"][0]
-    await service.act(info.id, mover.user_id, {"type": "play", "card": card}, live.seq, cause=mover)
+    await service.act(live.id, mover.user_id, {"type": "play", "card": card}, live.seq, cause=mover)
     assert (mover.ref, mover.frames, mover.lagging) == ("r8", [], True)
     await rooms.close()
