@@ -80,9 +80,9 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
     if read_timeout is not None:
         builder = builder.read_timeout(read_timeout).write_timeout(read_timeout).connect_timeout(read_timeout)
     application = cast(App, builder.build())
-    room = application.bot_data
-    room.settings, room.service = settings, service
-    notifier = room.notifier = Notifier(application.bot, room, status_interval=status_interval,
+    bot_state = application.bot_data
+    bot_state.settings, bot_state.service = settings, service
+    notifier = bot_state.notifier = Notifier(application.bot, bot_state, status_interval=status_interval,
                                         **({"clock": clock} if clock is not None else {}))
     if isinstance(limiter, ChatPacedRateLimiter):
         limiter.on_message = notifier.ledger.saw
@@ -161,16 +161,16 @@ async def start_bot(application: App, settings: Settings) -> None:
     does not lead in polling mode raises ``Standby`` and tries again later.
     """
     await application.initialize()  # each step may be tried again after a failure: none of them is done twice
-    room = application.bot_data
-    room.bind_links(application.bot.username)
+    bot_state = application.bot_data
+    bot_state.bind_links(application.bot.username)
     if not application.running:
         await application.start()
-    leader = await room.service.claim(BOT_LEADER)
+    leader = await bot_state.service.claim(BOT_LEADER)
     if leader:
         await commands.set_commands(application.bot)
-    room.notifier.start()
+    bot_state.notifier.start()
     if settings.public_url:
-        secret = room.webhook_secret = webhook_secret(settings)
+        secret = bot_state.webhook_secret = webhook_secret(settings)
         if leader:
             await application.bot.set_webhook(f"{settings.webapp_url}{WEBHOOK_PATH}", secret_token=secret,
                                               allowed_updates=Update.ALL_TYPES)
@@ -185,9 +185,9 @@ async def stop_bot(application: Application[Any, Any, Any, Any, Any, Any]) -> No
     """Stop polling, the notifier and the Application."""
     if application.updater is not None and application.updater.running:
         await application.updater.stop()
-    room = application.bot_data
-    if isinstance(room, BotState):
-        await room.notifier.stop()
+    bot_state = application.bot_data
+    if isinstance(bot_state, BotState):
+        await bot_state.notifier.stop()
     if application.running:
         await application.stop()
     await application.shutdown()

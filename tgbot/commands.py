@@ -17,11 +17,11 @@ from telegram.ext import ExtBot
 from engine import games
 from engine.core.errors import Refusal
 from engine.i18n import LANGUAGES, N_
+from tgbot.arguments import game_name
 from tgbot.buttons import answer
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import Context, display_name, is_private, locale_of, reply, reply_refusal
 from tgbot.links import TABLE_PAYLOAD
-from tgbot.lobby import game_name
 from tgbot.render import has_template, render, translate
 
 GROUP_COMMANDS = (
@@ -88,18 +88,18 @@ async def start_command(update: Update, context: Context) -> None:
 
 async def table_deeplink(update: Update, context: Context, table_id: str) -> None:
     """``?start=t_<table>``: confirm the seat, offer the table, and (now that we may) send turn messages."""
-    room, user = context.bot_data, update.effective_user
+    bot_state, user = context.bot_data, update.effective_user
     assert user is not None
     locale = locale_of(user)
     try:
-        info = await room.service.info(table_id)
+        info = await bot_state.service.info(table_id)
     except Refusal as refusal:
         await reply_refusal(update, refusal)
         return
-    button = room.links.open_button(translate(locale, "Open table"), info.id, private=True)
+    button = bot_state.links.open_button(translate(locale, "Open table"), info.id, private=True)
     await reply(update, render("hello.html", locale, table=info, seated=info.seat_of(user.id) is not None),
                 reply_markup=InlineKeyboardMarkup([[button]]))
-    room.notifier.refresh(info.id)
+    bot_state.notifier.refresh(info.id)
 
 
 async def help_command(update: Update, context: Context) -> None:

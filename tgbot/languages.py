@@ -30,21 +30,21 @@ async def learn_language(update: Update, context: Context) -> None:
     Another process may have taken the person's /language: read again after
     ``LANGUAGE_FRESH`` seconds, the choice reaches every process within a minute.
     """
-    room = context.bot_data
-    user, known = update.effective_user, room.languages
+    bot_state = context.bot_data
+    user, known = update.effective_user, bot_state.languages
     reader_languages.set(known)
     now = time.monotonic()
-    if user is not None and (user.id not in known or now - room.languages_read.get(user.id, now) > LANGUAGE_FRESH):
-        known[user.id] = await room.service.store.user_language(user.id)
-        room.languages_read[user.id] = now
+    if user is not None and (user.id not in known or now - bot_state.languages_read.get(user.id, now) > LANGUAGE_FRESH):
+        known[user.id] = await bot_state.service.store.user_language(user.id)
+        bot_state.languages_read[user.id] = now
 
 
-async def group_language(room: BotState, chat: Chat, host_locale: str | None) -> str:
+async def group_language(bot_state: BotState, chat: Chat, host_locale: str | None) -> str:
     """The group's language; the first table's host settles it when no admin has chosen one."""
-    found = await room.service.store.chat_language(chat.id)
+    found = await bot_state.service.store.chat_language(chat.id)
     if found is not None:
         return found
-    return await room.service.store.set_chat_language(chat.id, negotiate(host_locale), by=None, keep=True)
+    return await bot_state.service.store.set_chat_language(chat.id, negotiate(host_locale), by=None, keep=True)
 
 
 def language_keyboard(current: str) -> InlineKeyboardMarkup:

@@ -7,14 +7,13 @@ looks the same whichever way (bot or Mini App) someone joined.
 
 from __future__ import annotations
 
-from typing import Any
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from engine import games
-from engine.core.errors import Refusal, RefusalCode
+from engine.core.errors import Refusal
 from engine.i18n import N_
 from engine.service.live import TableInfo
+from tgbot.arguments import parse_new_args
 from tgbot.buttons import STRAY, answer, pressed_table
 from tgbot.callbacks import Verb, button_data, parse
 from tgbot.context import (
@@ -33,53 +32,15 @@ from tgbot.languages import group_language
 from tgbot.records import SUMMARY, table_of_message
 from tgbot.render import refusal_text, render, translate
 
-GAME_ALIASES = {
-    "coins": "coins", "sergeant_major": "sergeant_major", "sergeant": "sergeant_major", "358": "sergeant_major",
-    "3-5-8": "sergeant_major", "kings_corner": "kings_corner", "kings": "kings_corner",
-    "kings_in_the_corner": "kings_corner",
-}  # fmt: skip
-OPTION_ALIASES = {"target": "target_score"}
 
-
-MAX_SHOWN = 24  # characters of a word quoted back in a refusal
-
-
-def _shown(word: str) -> str:
-    return word if len(word) <= MAX_SHOWN else word[:MAX_SHOWN] + "…"
-
-
-def game_name(word: str) -> str:
-    """The registered game a word names; raises Refusal("unknown_game")."""
-    key = word.strip().lower().replace("-", "_")
-    if len(key) > MAX_SHOWN:
-        games.get(_shown(key))  # refused, naming only the start of what was typed
-    return games.get(GAME_ALIASES.get(key, key)).name
-
-
-def parse_new_args(args: list[str]) -> tuple[str, dict[str, Any]]:
-    """``/new [game] [name=value ...]`` -> the game and its raw options; raises Refusal."""
-    game, rest = "coins", list(args)
-    if rest and "=" not in rest[0]:
-        game = game_name(rest.pop(0))
-    if len(rest) > 8:
-        raise Refusal(RefusalCode.TOO_MANY_OPTIONS)
-    options: dict[str, Any] = {}
-    for word in rest:
-        name, sep, value = word.partition("=")
-        if not sep or not name or not value or len(word) > 64:
-            raise Refusal(RefusalCode.OPTION_NOT_UNDERSTOOD, word=_shown(word))
-        options[OPTION_ALIASES.get(name.lower(), name.lower())] = value
-    return game, options
-
-
-async def tables_in_chat(room: BotState, chat_id: int, *statuses: str) -> list[TableInfo]:
+async def tables_in_chat(bot_state: BotState, chat_id: int, *statuses: str) -> list[TableInfo]:
     """Unfinished tables of a chat, newest first."""
-    return await room.service.tables_in_chat(chat_id, *statuses)
+    return await bot_state.service.tables_in_chat(chat_id, *statuses)
 
 
-async def can_message(room: BotState, user_id: int) -> bool:
+async def can_message(bot_state: BotState, user_id: int) -> bool:
     """Whether the bot may write to this person privately."""
-    person = await room.service.store.user_settings(user_id)
+    person = await bot_state.service.store.user_settings(user_id)
     return bool(person and person.get("can_message"))
 
 
@@ -87,20 +48,20 @@ async def can_message(room: BotState, user_id: int) -> bool:
 
 async def new_command(update: Update, context: Context) -> None:
     """/new [game] [options]: a lobby in a group (in the topic it was typed in), a game against AI players alone."""
-    room, user, chat = context.bot_data, update.effective_user, update.effective_chat
+    bot_state, user, chat = context.bot_data, update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
     locale = locale_of(user)
     try:
         game, options = parse_new_args(context.args or [])
         if is_group(chat):  # the table speaks the group's language, not its host's
-            locale = await group_language(room, chat, locale)
-        room.notifier.expect(chat.id, user.id, thread_id=thread_of(update), locale=locale, title=chat.title)
-        info = await room.service.create_table(game, user.id, display_name(user), options, chat_id=chat.id)
+            locale = await group_language(bot_state, chat, locale)
+        bot_state.notifier.expect(chat.id, user.id, thread_id=thread_of(update), locale=locale, title=chat.title)
+        info = await bot_state.service.create_table(game, user.id, display_name(user), options, chat_id=chat.id)
         if is_private(chat):
-            await room.service.start_game(info.id, user.id)
+            await bot_state.service.start_game(info.id, user.id)
     except Refusal as refusal:
-        room.notifier.unexpect(chat.id, user.id)
+        bot_state.notifier.unexpect(chat.id, user.id)
         await reply(update, render("refused.html", locale, reason=refusal_text(refusal, locale),
                                    games=_games(), usage=True))
 
@@ -111,7 +72,7 @@ def _games() -> list[tuple[str, str]]:
 
 async def join_command(update: Update, context: Context) -> None:
     """/join [table]: take a seat at the open table this command answers, or the newest one of this group."""
-    room, user, chat = context.bot_data, update.effective_user, update.effective_chat
+    bot_state, user, chat = context.bot_data, update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
     locale = locale_of(user)
@@ -122,12 +83,12 @@ async def join_command(update: Update, context: Context) -> None:
     if table_id is None:
         return
     try:
-        info = await room.service.join(table_id, user.id, display_name(user))
+        info = await bot_state.service.join(table_id, user.id, display_name(user))
     except Refusal as refusal:
         await reply_refusal(update, refusal)
         return
-    if not await can_message(room, user.id):
-        await reply(update, render("steer.html", locale, table=info, link=room.links.table_deep(info.id)))
+    if not await can_message(bot_state, user.id):
+        await reply(update, render("steer.html", locale, table=info, link=bot_state.links.table_deep(info.id)))
 
 
 async def _replied_table(update: Update, context: Context) -> str | None:
@@ -156,11 +117,11 @@ def _table_label(info: TableInfo, locale: str | None) -> str:
 
 async def leave_command(update: Update, context: Context) -> None:
     """/leave: give up your seat (an AI player takes it over once the game is on); asks which when it is unclear."""
-    room, user, chat = context.bot_data, update.effective_user, update.effective_chat
+    bot_state, user, chat = context.bot_data, update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
     locale = locale_of(user)
-    mine = [t for t in await tables_in_chat(room, chat.id) if t.seat_of(user.id) is not None]
+    mine = [t for t in await tables_in_chat(bot_state, chat.id) if t.seat_of(user.id) is not None]
     replied = await _replied_table(update, context)
     if replied is not None:
         mine = [t for t in mine if t.id == replied]
@@ -171,7 +132,7 @@ async def leave_command(update: Update, context: Context) -> None:
         await _ask_which(update, mine, Verb.PICK_LEAVE, locale)
         return
     try:
-        await room.service.leave(mine[0].id, user.id)
+        await bot_state.service.leave(mine[0].id, user.id)
     except Refusal as refusal:
         await reply_refusal(update, refusal)
         return
@@ -180,11 +141,11 @@ async def leave_command(update: Update, context: Context) -> None:
 
 async def cancel_command(update: Update, context: Context) -> None:
     """/cancel: end an unfinished table here (its host, or a group admin); asks which when it is unclear."""
-    room, user, chat = context.bot_data, update.effective_user, update.effective_chat
+    bot_state, user, chat = context.bot_data, update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
     locale = locale_of(user)
-    tables = await tables_in_chat(room, chat.id)
+    tables = await tables_in_chat(bot_state, chat.id)
     replied = await _replied_table(update, context)
     if replied is not None:
         tables = [t for t in tables if t.id == replied]
@@ -201,7 +162,7 @@ async def cancel_command(update: Update, context: Context) -> None:
         await _ask_which(update, choices, Verb.PICK_CANCEL, locale)
         return
     try:
-        await room.service.abandon(choices[0].id, user.id, is_admin=admin)
+        await bot_state.service.abandon(choices[0].id, user.id, is_admin=admin)
     except Refusal as refusal:
         await reply_refusal(update, refusal)
 
@@ -228,16 +189,16 @@ async def pick_cancel_button(update: Update, context: Context) -> None:
     found = parse(query.data if query is not None else None)
     if query is None or found is None or query.message is None:
         return
-    room, locale = context.bot_data, locale_of(query.from_user)
+    bot_state, locale = context.bot_data, locale_of(query.from_user)
     try:
-        info = await room.service.info(found.target)
+        info = await bot_state.service.info(found.target)
         admin = info.host_user_id != query.from_user.id and await is_admin(context, query.message.chat,
                                                                                query.from_user.id)
         if info.host_user_id != query.from_user.id and not admin:
             await answer(query, translate(locale, "Only the host or a group admin can cancel a table."),
                          show_alert=True)
             return
-        await room.service.abandon(info.id, query.from_user.id, is_admin=admin)
+        await bot_state.service.abandon(info.id, query.from_user.id, is_admin=admin)
     except Refusal as refusal:
         await answer(query, refusal_text(refusal, locale), show_alert=True)
         return
@@ -246,14 +207,14 @@ async def pick_cancel_button(update: Update, context: Context) -> None:
 
 async def _chosen_table(update: Update, context: Context, *statuses: str) -> str | None:
     """The table named in the command or answered by it, or the newest one of this chat; says so when there is none."""
-    room, chat = context.bot_data, update.effective_chat
+    bot_state, chat = context.bot_data, update.effective_chat
     locale = locale_of(update.effective_user)
     if context.args:
         return context.args[0][:32]
     replied = await _replied_table(update, context)
     if replied is not None:
         return replied
-    tables = await tables_in_chat(room, chat.id, *statuses) if chat is not None else []
+    tables = await tables_in_chat(bot_state, chat.id, *statuses) if chat is not None else []
     if not tables:
         await reply(update, translate(locale, "There is no open table here; start one with /new."))
         return None
@@ -266,17 +227,17 @@ async def join_button(update: Update, context: Context) -> None:
     if pressed is None:
         return
     query, _found, info = pressed
-    room, user = context.bot_data, query.from_user
+    bot_state, user = context.bot_data, query.from_user
     locale = locale_of(user)
     try:
-        await room.service.join(info.id, user.id, display_name(user))
+        await bot_state.service.join(info.id, user.id, display_name(user))
     except Refusal as refusal:
         await answer(query, refusal_text(refusal, locale), show_alert=True)
         return
-    if await can_message(room, user.id):
+    if await can_message(bot_state, user.id):
         await answer(query, translate(locale, "You have a seat. I will message you when it is your turn."))
     else:
-        await answer(query, url=room.links.table_deep(info.id))
+        await answer(query, url=bot_state.links.table_deep(info.id))
 
 
 async def leave_button(update: Update, context: Context) -> None:
@@ -331,24 +292,24 @@ async def rematch_button(update: Update, context: Context) -> None:
     if pressed is None:
         return
     query, _found, info = pressed
-    room, user = context.bot_data, query.from_user
+    bot_state, user = context.bot_data, query.from_user
     locale = locale_of(user)
-    home = await room.notifier.home(info.id)
+    home = await bot_state.notifier.home(info.id)
     chat_id = info.chat_id if info.chat_id is not None else user.id
     invited = [(s.user_id, s.name) for s in info.seats if s.user_id is not None and s.user_id != user.id]
-    room.notifier.expect(chat_id, user.id, thread_id=home.thread_id if home else None,
+    bot_state.notifier.expect(chat_id, user.id, thread_id=home.thread_id if home else None,
                          locale=(home.data.get("locale") if home else None) or locale,
                          title=home.data.get("title") if home else None, invited=invited)
     try:
-        fresh, opened = await room.service.rematch(info.id, user.id, display_name(user))
+        fresh, opened = await bot_state.service.rematch(info.id, user.id, display_name(user))
         if not opened:
-            room.notifier.unexpect(chat_id, user.id)
+            bot_state.notifier.unexpect(chat_id, user.id)
         if opened and chat_id > 0:
-            await room.service.start_game(fresh.id, user.id)
+            await bot_state.service.start_game(fresh.id, user.id)
         elif not opened and fresh.status == "lobby" and fresh.seat_of(user.id) is None:
-            await room.service.join(fresh.id, user.id, display_name(user))
+            await bot_state.service.join(fresh.id, user.id, display_name(user))
     except Refusal as refusal:
-        room.notifier.unexpect(chat_id, user.id)
+        bot_state.notifier.unexpect(chat_id, user.id)
         await answer(query, refusal_text(refusal, locale), show_alert=True)
         return
     if opened or chat_id > 0:

@@ -53,10 +53,10 @@ EXPIRY_CHECK_EVERY = 600.0  # seconds between looks for idle lobbies and games
 class Notifier(TurnMessages):
     """Keeps each table's messages in step with the table."""
 
-    def __init__(self, bot: ExtBot[None], room: BotState, *, status_interval: float = 4.0,
+    def __init__(self, bot: ExtBot[None], bot_state: BotState, *, status_interval: float = 4.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(bot, Records(room.service.store))
-        self.room = room
+        super().__init__(bot, Records(bot_state.service.store))
+        self.bot_state = bot_state
         self.status_interval = status_interval
         self.clock = clock
         self._lanes = Outbox(self._sync)
@@ -82,11 +82,11 @@ class Notifier(TurnMessages):
         """Subscribe to every table and follow the updates; look for idle tables now and then."""
         if self._task is not None:
             return
-        self._subscription = self.room.service.subscribe(None)
+        self._subscription = self.bot_state.service.subscribe(None)
         self._task = asyncio.create_task(self._follow(self._subscription), name="bot-notifier")
         self._expiry = asyncio.create_task(self._expire_loop(), name="bot-expiry")
-        self.room.service.when_resumed(self._resumed)
-        for table in self.room.service.tables():  # tables revived at start: bring their messages up to date
+        self.bot_state.service.when_resumed(self._resumed)
+        for table in self.bot_state.service.tables():  # tables revived at start: bring their messages up to date
             if table.row.status in ("lobby", "playing"):
                 snapshot = table.snapshot()
                 self._latest[table.id] = snapshot
@@ -95,7 +95,7 @@ class Notifier(TurnMessages):
 
     def _resumed(self) -> None:
         """Back in touch with the database: the passes skipped meanwhile (no lease could be claimed) are made now."""
-        for table in self.room.service.tables():
+        for table in self.bot_state.service.tables():
             if table.row.status in ("lobby", "playing"):
                 self._lanes.submit(table.id)
 
@@ -144,11 +144,11 @@ class Notifier(TurnMessages):
                 log.exception("bot could not follow update %s of table %s", update.seq, update.table_id)
 
     async def _expire_loop(self) -> None:
-        settings = self.room.settings
+        settings = self.bot_state.settings
         while True:
             await asyncio.sleep(EXPIRY_CHECK_EVERY)
             try:
-                await self.room.service.expire_idle(lobby_after=settings.lobby_expiry_hours * 3600,
+                await self.bot_state.service.expire_idle(lobby_after=settings.lobby_expiry_hours * 3600,
                                                    game_after=settings.game_expiry_days * 86400)
             except Exception:
                 log.exception("looking for idle tables failed")
@@ -221,16 +221,16 @@ class Notifier(TurnMessages):
 
     async def cannot_message(self, user_id: int) -> None:
         """Telegram refused a private message: name the person in the group instead from now on."""
-        self.room.reachable.discard(user_id)
-        await self.room.service.store.set_user_flags(user_id, can_message=False)
-        for info in await self.room.service.tables_of(user_id):
+        self.bot_state.reachable.discard(user_id)
+        await self.bot_state.service.store.set_user_flags(user_id, can_message=False)
+        for info in await self.bot_state.service.tables_of(user_id):
             self.refresh(info.id)
 
     async def can_message_again(self, user_id: int) -> None:
         """The person (re)started or unblocked the bot: their turn messages resume."""
-        self.room.reachable.add(user_id)
-        await self.room.service.store.set_user_flags(user_id, can_message=True)
-        for info in await self.room.service.tables_of(user_id):
+        self.bot_state.reachable.add(user_id)
+        await self.bot_state.service.store.set_user_flags(user_id, can_message=True)
+        for info in await self.bot_state.service.tables_of(user_id):
             self.refresh(info.id)
 
     async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
@@ -239,7 +239,7 @@ class Notifier(TurnMessages):
         for (chat, host), hint in list(self._hints.items()):
             if chat == old_chat_id:
                 self._hints[(new_chat_id, host)] = hint.but(chat_id=new_chat_id, thread_id=None)
-        await self.room.service.move_chat(old_chat_id, new_chat_id)
+        await self.bot_state.service.move_chat(old_chat_id, new_chat_id)
 
     def chat_gone(self, chat_id: int) -> None:
         """The bot was removed from a group: stop writing there."""
@@ -253,16 +253,16 @@ class Notifier(TurnMessages):
             task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
     async def _refresh_chat(self, chat_id: int) -> None:
-        for info in await self.room.service.tables_in_chat(chat_id):
+        for info in await self.bot_state.service.tables_in_chat(chat_id):
             self.refresh(info.id)
 
     # one table's pass -----------------------------------------------------------------
 
     async def _sync(self, lane: Hashable, _key: Hashable) -> None:
         table_id = str(lane)
-        if not await self.room.service.claim(table_id):
+        if not await self.bot_state.service.claim(table_id):
             return  # another process drives this table and sends its messages
-        snapshot = self._latest.get(table_id) or self.room.service.snapshot(table_id)
+        snapshot = self._latest.get(table_id) or self.bot_state.service.snapshot(table_id)
         if snapshot is None:
             return
         info = snapshot.info
@@ -360,7 +360,7 @@ class Notifier(TurnMessages):
                 self._retry(info.id, wait)
                 return
         self._urgent.discard(info.id)
-        text, markup = await table_message(self.room, info, snapshot, home)
+        text, markup = await table_message(self.bot_state, info, snapshot, home)
         if info.status == "playing":
             self._last_status[info.id] = self.clock()
         token = BACKGROUND.set(True)

@@ -8,8 +8,8 @@ from telegram import Update
 
 from engine import games
 from engine.core.errors import Refusal
+from tgbot.arguments import game_name
 from tgbot.context import Context, display_name, is_group, locale_of, reply, reply_refusal
-from tgbot.lobby import game_name
 from tgbot.render import render
 
 HISTORY_SHOWN = 10

@@ -49,30 +49,30 @@ def standings(info: TableInfo) -> list[dict[str, Any]]:
     return rows
 
 
-async def table_message(room: BotState, info: TableInfo, snapshot: Snapshot, home: Record
+async def table_message(bot_state: BotState, info: TableInfo, snapshot: Snapshot, home: Record
                         ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The table's message in its chat as it should be now: the lobby with its buttons, or the status."""
     private, locale = home.chat_id > 0, home_locale(home)
-    people = await seated_people(room, info)
+    people = await seated_people(bot_state, info)
     if info.status == "lobby":
         seated = {s.user_id for s in info.seats}
         invited = [(int(u), str(n)) for u, n in home.data.get("invited") or () if int(u) not in seated]
-        text = render("lobby.html", locale, table=info, people=people, links=room.links,
+        text = render("lobby.html", locale, table=info, people=people, links=bot_state.links,
                       options=described(info), private=private, invited=invited)
-        if info.id in room.options_open:
+        if info.id in bot_state.options_open:
             return text, options_keyboard(info, locale)
-        return text, lobby_keyboard(info, room.links, locale, private=private)
+        return text, lobby_keyboard(info, bot_state.links, locale, private=private)
     view = snapshot.view(None)
     text = render("status.html", locale, table=info, people=people, state=view.get("state") or {})
-    button = room.links.open_button(translate(locale, "Open table"), info.id, private=private)
+    button = bot_state.links.open_button(translate(locale, "Open table"), info.id, private=private)
     return text, InlineKeyboardMarkup([[button]])
 
 
-async def seated_people(room: BotState, info: TableInfo) -> dict[int, dict[str, Any]]:
+async def seated_people(bot_state: BotState, info: TableInfo) -> dict[int, dict[str, Any]]:
     """Each seated person's settings by seat (may the bot write to them, do they want turn messages)."""
     people: dict[int, dict[str, Any]] = {}
     for seat in info.seats:
         if seat.user_id is not None:
-            found = await room.service.store.user_settings(seat.user_id)
+            found = await bot_state.service.store.user_settings(seat.user_id)
             people[seat.seat] = found or {"id": seat.user_id, "notify": True, "can_message": False}
     return people

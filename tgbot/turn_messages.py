@@ -21,7 +21,7 @@ from tgbot.table_texts import home_locale
 class TurnMessages(Postings):
     """The private turn messages of every table (the notifier's layer below the table's own message)."""
 
-    room: BotState
+    bot_state: BotState
     _turns: dict[str, dict[int, int]]  # table -> seat -> the seq its current turn began at
     _first_sight: set[tuple[str, int]]  # turns first seen after a restart: adopt a stored message
     _passed: dict[str, set[int]]  # seats whose current turn an AI stand-in plays
@@ -53,7 +53,7 @@ class TurnMessages(Postings):
                          record: Record | None) -> None:
         seat = info.seat_of(user_id)
         turn = self._turn_of(info, seat)
-        person = await self.room.service.store.user_settings(user_id) or {}
+        person = await self.bot_state.service.store.user_settings(user_id) or {}
         if not person.get("can_message"):
             return  # blocked or never started: nothing to send, and an open message waits until they are back
         if not person.get("notify", True):
@@ -88,5 +88,5 @@ class TurnMessages(Postings):
         view = snapshot.view(seat)
         text = render("turn.html", locale, table=info, chat_title=chat_title, state=view.get("state") or {},
                       reminder=reminder)
-        button = self.room.links.open_button(translate(locale, "Open table"), info.id, private=True)
+        button = self.bot_state.links.open_button(translate(locale, "Open table"), info.id, private=True)
         return text, InlineKeyboardMarkup([[button]])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core.errors import MalformedAction, Refusal, RefusalCode
-from engine.core.events import Event, for_seat, public
+from engine.core.events import Event, public
 from engine.service.live import LiveTable
 from engine.service.loading import SNAPSHOT_EVERY, with_standins
 from engine.service.sharing import CONFLICT_TRIES, SharedTables
@@ -22,10 +22,9 @@ from engine.store.rows import LoggedAction
 
 @dataclass(frozen=True, slots=True)
 class ActResult:
-    """An accepted move: the seq it led to and the events as the mover may see them."""
+    """An accepted move: the seq it led to (the mover sees its events in the update the move published)."""
 
     seq: int
-    events: list[dict[str, Any]]
 
 
 class Moves(SharedTables):
@@ -50,7 +49,7 @@ class Moves(SharedTables):
                 if seq != table.seq:
                     raise Refusal(RefusalCode.STALE)
                 try:
-                    events = await self._commit_move(table, seat, action, auto=False, cause=cause)
+                    await self._commit_move(table, seat, action, auto=False, cause=cause)
                     break
                 except Refusal as refusal:
                     # the table was caught up: if its seq is still the move's, only its row had changed (another
@@ -58,7 +57,7 @@ class Moves(SharedTables):
                     if refusal.code != RefusalCode.STALE or attempt == CONFLICT_TRIES:
                         raise
         self._kick(table)
-        return ActResult(table.seq, for_seat(events, seat))
+        return ActResult(table.seq)
 
     async def _commit_move(self, table: LiveTable, seat: int, action: Mapping[str, Any], *, auto: bool,
                            cause: object | None = None) -> list[Event]:

@@ -1,6 +1,6 @@
 """Kings in the Corner (Kings Corners), 2 to 4 players, with every setting of RULES.md."""
 
-from engine.games.kings_corner.checks import can_act, check_action
+from engine.games.kings_corner.checks import check_action
 from engine.games.kings_corner.game import GAME, KingsCorner
 from engine.games.kings_corner.options import SETTINGS, KingsOptions
 from engine.games.kings_corner.phases import idle_action
@@ -8,6 +8,6 @@ from engine.games.kings_corner.position import position
 from engine.games.kings_corner.state import KingsState, Phase
 
 __all__ = [
-    "GAME", "SETTINGS", "KingsCorner", "KingsOptions", "KingsState", "Phase", "can_act", "check_action",
+    "GAME", "SETTINGS", "KingsCorner", "KingsOptions", "KingsState", "Phase", "check_action",
     "idle_action", "position",
 ]

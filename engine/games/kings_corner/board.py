@@ -19,7 +19,6 @@ SPACE_INDEX = {name: i for i, name in enumerate(SPACES)}
 FULL_CORNER = 13  # RULES.md §3.3: a corner holding King down to Ace
 Pile = tuple[Card, ...]
 Piles = tuple[Pile, ...]
-EMPTY_PILES: Piles = ((),) * 8
 
 
 def _value(card: Card) -> int:

@@ -1,13 +1,13 @@
 """The checks of a Kings in the Corner turn, one per action A1-A6 (RULES.md §3.3).
 
 Each ``check_x`` raises IllegalAction with a code and its parameters; ``check_action`` parses
-an action and runs its check, and ``can_act`` asks the same question.
+an action and runs its check.
 """
 
 from __future__ import annotations
 
 from engine.core.cards import Card
-from engine.core.errors import IllegalAction, Refusal, RefusalCode
+from engine.core.errors import IllegalAction, RefusalCode
 from engine.core.rules import Action
 from engine.games.kings_corner.actions import parse_action
 from engine.games.kings_corner.board import FITS_ON, KING_MASK, SPACES, is_king, misfit, text
@@ -136,14 +136,3 @@ def check_action(state: KingsState, seat: int, action: Action) -> tuple[str, int
         case _:
             check_end_turn(state, seat)
     return parsed
-
-
-def can_act(state: KingsState, seat: int, action: Action) -> bool:
-    """Whether ``seat`` may take ``action`` now."""
-    try:
-        check_action(state, seat, action)
-    except Refusal:
-        return False
-    return True
-
-

@@ -29,7 +29,6 @@ TWO_DIAMONDS = DECK.card("2", "diamonds")
 POSITIONS = ("D", "E", "M")
 CALLS = ("hearts", "clubs", "diamonds", "spades", "no_trump", "misere")  # §5.3
 MISERE_MAX = (3, 5, 8)  # §5.3: misère maxima by position D, E, M
-ALL_CALLS = (1 << len(CALLS)) - 1
 
 
 class Phase(StrEnum):

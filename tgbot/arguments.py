@@ -1,0 +1,50 @@
+"""Command arguments: which game a word names, and ``/new``'s ``name=value`` options.
+
+Each parser raises a Refusal that quotes back at most ``MAX_SHOWN`` characters of what was
+typed, so a long argument can never make a reply longer than Telegram allows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import games
+from engine.core.errors import Refusal, RefusalCode
+
+GAME_ALIASES = {
+    "coins": "coins", "sergeant_major": "sergeant_major", "sergeant": "sergeant_major", "358": "sergeant_major",
+    "3-5-8": "sergeant_major", "kings_corner": "kings_corner", "kings": "kings_corner",
+    "kings_in_the_corner": "kings_corner",
+}  # fmt: skip
+OPTION_ALIASES = {"target": "target_score"}
+
+
+MAX_SHOWN = 24  # characters of a word quoted back in a refusal
+
+
+def _shown(word: str) -> str:
+    return word if len(word) <= MAX_SHOWN else word[:MAX_SHOWN] + "…"
+
+
+def game_name(word: str) -> str:
+    """The registered game a word names; raises Refusal("unknown_game")."""
+    key = word.strip().lower().replace("-", "_")
+    if len(key) > MAX_SHOWN:
+        games.get(_shown(key))  # refused, naming only the start of what was typed
+    return games.get(GAME_ALIASES.get(key, key)).name
+
+
+def parse_new_args(args: list[str]) -> tuple[str, dict[str, Any]]:
+    """``/new [game] [name=value ...]`` -> the game and its raw options; raises Refusal."""
+    game, rest = "coins", list(args)
+    if rest and "=" not in rest[0]:
+        game = game_name(rest.pop(0))
+    if len(rest) > 8:
+        raise Refusal(RefusalCode.TOO_MANY_OPTIONS)
+    options: dict[str, Any] = {}
+    for word in rest:
+        name, sep, value = word.partition("=")
+        if not sep or not name or not value or len(word) > 64:
+            raise Refusal(RefusalCode.OPTION_NOT_UNDERSTOOD, word=_shown(word))
+        options[OPTION_ALIASES.get(name.lower(), name.lower())] = value
+    return game, options
