@@ -5,7 +5,7 @@ import { t } from "./i18n.js";
 import { cardName, parseCard, suitName } from "./cards.js";
 
 const DECK = "spanish";
-const BEATS = { cups: "coins", coins: "swords", swords: "clubs", clubs: "cups" }; // coins.md §1.2: key beats value
+const BEATS = { cups: "coins", coins: "swords", swords: "clubs", clubs: "cups" }; // coins/RULES.md §1.2: key beats value
 const SUITS = ["cups", "coins", "swords", "clubs"];
 const STRENGTH = { A: 13, K: 12, N: 11, J: 10 };
 
@@ -13,7 +13,7 @@ const strength = (card) => STRENGTH[parseCard(card).rank] || Number(parseCard(ca
 const suitOf = (card) => parseCard(card).suit;
 const cardSel = (card) => `.hand .card[data-card="${card}"]`;
 
-// Who takes a trick of three cards and why (coins.md §3.3): {index, kind: "one"|"two"|"three", ...}.
+// Who takes a trick of three cards and why (coins/RULES.md §3.3): {index, kind: "one"|"two"|"three", ...}.
 export function judge(cards) {
   const suits = cards.map(suitOf);
   const present = new Set(suits);
