@@ -1,5 +1,5 @@
-"""Every citation of the rules (``coins/RULES.md`` and a section number, or ``RULES.md`` alone inside a game's package) names a
-section that its game's RULES.md has: the specs in the repository are the contract the code points to."""
+"""Every citation of the rules (``coins/RULES.md`` and a section number, or ``RULES.md`` alone inside a game's
+package) names a section that its game's RULES.md has: the specs in the repository are the contract of the code."""
 
 from __future__ import annotations
 
@@ -42,4 +42,5 @@ def test_every_rules_citation_names_a_section_of_its_games_rules() -> None:
 
 def test_no_file_cites_the_specs_by_their_old_names_outside_the_repository() -> None:
     old = re.compile(r"\b(coins|sergeant-major|kings-in-the-corner)\.md\b")
-    assert [str(path.relative_to(ROOT)) for path in citing_files() if old.search(path.read_text(encoding="utf-8"))] == []
+    citing_old = [path for path in citing_files() if old.search(path.read_text(encoding="utf-8"))]
+    assert [str(path.relative_to(ROOT)) for path in citing_old] == []

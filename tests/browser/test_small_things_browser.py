@@ -183,7 +183,7 @@ async def test_kings_score_sheet_shows_each_hand_after_it_ends(browser: Any, ser
     state = view["state"]
     assert state["hand_no"] == 2
     penalties, totals = state["penalties"], state["totals"]
-    # kings_corner/RULES.md §4 penalty: whoever went out scores 0 for the hand; the other pays for each card left (at least 1)
+    # kings_corner/RULES.md §4 penalty: who went out scores 0 for the hand; the other pays per card left (at least 1)
     assert sorted(p == 0 for p in penalties) == [False, True] or min(penalties) > 0
     assert totals == penalties  # after one hand the totals are that hand's points
     phone = await open_phone(browser, server, user(5), start_param=table_id)

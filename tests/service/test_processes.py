@@ -18,6 +18,7 @@ from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 from tests.postgres import database as database
 from tests.service.helpers import ANN, BOB, CAT
+from tests.waiting import until
 
 Process = Callable[[], Awaitable[TableService]]
 
@@ -104,8 +105,8 @@ async def test_one_process_drives_the_ai_and_another_takes_over_when_it_dies(pro
     one.autoplay.sleep, one.autoplay.delay = held, 1.0  # the first process will own the AI, then die
     view = await one.view(info.id, ANN)
     await one.act(info.id, ANN, {"type": "play", "card": view["state"]["legal"][0]}, view["seq"])
-    await asyncio.sleep(0.05)
-    assert one.drives(info.id) and not two.drives(info.id)
+    await until(lambda: one.drives(info.id))
+    assert not two.drives(info.id)
     assert await two.heal() == 0  # the second process sees the lease held and leaves the table alone
     await one.close()  # the owner dies: its connection closes and the lease is free
     assert await two.heal() == 1

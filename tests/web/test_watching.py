@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from engine.service.tables import TableService
 from tests.web.conftest import Client, signed
 from tests.web.sockets import Frame, Peer, connect
@@ -39,9 +37,10 @@ async def test_spectators_see_no_hand_and_the_players_see_how_many_watch(
 
     for peer in (eve, again, dan):
         await peer.close()
-    await asyncio.sleep(0.05)
+    alone = await ann.until(lambda f: f["type"] == "watching" and f["watching"] == 0)
+    assert alone["watching"] == 0
     frames = await _drain(ann)
-    assert [f["watching"] for f in frames if f["type"] == "watching"][-1] == 0
+    assert [f for f in frames if f["type"] == "watching"] == []  # and nobody counted back in after
     await ann.close()
 
 
