@@ -140,8 +140,9 @@ def test_coins_reference_loop_plays_the_same_games_as_the_rules() -> None:
 def test_every_phase_where_someone_acts_has_its_legal_and_apply_functions() -> None:
     from engine.games.kings_corner import phases as kings_phases
     from engine.games.kings_corner.state import Phase as KingsPhase
-    from engine.games.sergeant_major import game as sm_game
+    from engine.games.sergeant_major import phases as sm_phases
     from engine.games.sergeant_major.state import Phase as SMPhase
 
-    assert set(sm_game._LEGAL) == set(sm_game._APPLY) == set(SMPhase) - {SMPhase.OVER}
+    assert set(sm_phases._LEGAL) == set(sm_phases._APPLY) == set(SMPhase) - {SMPhase.OVER}
     assert set(kings_phases._LEGAL) == set(KingsPhase)
+    assert set(kings_phases._APPLY) == set(KingsPhase) - {KingsPhase.OVER}

@@ -12,8 +12,8 @@ from typing import Any
 
 from engine.core.cards import Mask, cards_in
 from engine.core.settings import options_dict
+from engine.games.sergeant_major.decisions import KITTY_DISCARDS, give_count
 from engine.games.sergeant_major.options import RANDOM_CARD
-from engine.games.sergeant_major.phases import KITTY_DISCARDS, give_count
 from engine.games.sergeant_major.play import legal_mask
 from engine.games.sergeant_major.state import (
     CALLS,
