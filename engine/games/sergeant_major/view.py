@@ -116,6 +116,7 @@ def view(state: SMState, seat: int | None, name: str, title: str) -> dict[str, A
         if rules.calls else None,
         "prev_result": None if m.prev_result is None else list(m.prev_result),
         "totals": list(m.totals),
+        "scores": list(m.totals),  # the key every game's view has for the standings: here the match totals
         "score_kind": "running" if rules.running else "ledger",
         "history": [list(r) for r in m.history],
         "hand_counts": [h.bit_count() for h in state.hands],
