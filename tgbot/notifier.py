@@ -86,18 +86,16 @@ class Notifier(TurnMessages):
         self._task = asyncio.create_task(self._follow(self._subscription), name="bot-notifier")
         self._expiry = asyncio.create_task(self._expire_loop(), name="bot-expiry")
         self.bot_state.service.when_resumed(self._resumed)
-        for table in self.bot_state.service.tables():  # tables revived at start: bring their messages up to date
-            if table.row.status in ("lobby", "playing"):
-                snapshot = table.snapshot()
-                self._latest[table.id] = snapshot
-                self._track_turns(table.id, None, snapshot.info)
-                self._lanes.submit(table.id)
+        for snapshot in self.bot_state.service.open_snapshots():  # tables loaded at start: their messages now
+            table_id = snapshot.info.id
+            self._latest[table_id] = snapshot
+            self._track_turns(table_id, None, snapshot.info)
+            self._lanes.submit(table_id)
 
     def _resumed(self) -> None:
         """Back in touch with the database: the passes skipped meanwhile (no lease could be claimed) are made now."""
-        for table in self.bot_state.service.tables():
-            if table.row.status in ("lobby", "playing"):
-                self._lanes.submit(table.id)
+        for snapshot in self.bot_state.service.open_snapshots():
+            self._lanes.submit(snapshot.info.id)
 
     async def stop(self) -> None:
         """Stop following; queued work is dropped."""

@@ -265,16 +265,11 @@ async def me(request: web.Request) -> web.Response:
     limit, before = _page_params(request)
     service = request.app[SERVICE]
     if before is not None:
-        table = service.live(before) or None
-        if table is None:
-            try:
-                info = await service.info(before)
-            except Refusal:
-                raise Refusal(RefusalCode.BAD_CURSOR) from None
-            seated = info.seat_of(user.id) is not None
-        else:
-            seated = table.seat_of(user.id) is not None
-        if not seated:
+        try:
+            info = await service.info(before)
+        except Refusal:
+            raise Refusal(RefusalCode.BAD_CURSOR) from None
+        if info.seat_of(user.id) is None:
             raise Refusal(RefusalCode.BAD_CURSOR)
     page = await service.tables_of(user.id, limit=limit + 1, before=before)
     public = request.app[PUBLIC]
