@@ -17,6 +17,7 @@ from tgbot.app import stop_bot
 from tgbot.render import render
 
 PEOPLE = {ANN: "Ann", BOB: "Bob", CID: "Cid", DAN: "Dan"}
+SEED = "5eed" * 16
 
 
 def live_turns(bot: Harness, user_id: int) -> list[FakeMessage]:
@@ -54,25 +55,34 @@ async def move(bot: Harness, table_id: str) -> int:
     return user_id
 
 
-async def test_each_turn_gets_its_own_message_even_when_it_comes_straight_back(bot: Harness) -> None:
+async def test_each_turn_gets_its_own_message_even_when_it_comes_straight_back(
+    bot: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("engine.service.lobby.new_seed", lambda: SEED)  # the same deals, so the same turns, every run
     await people(bot, ANN, BOB, CID)
     _lobby, table_id = await coins_table(bot, ANN, BOB, CID)
     moves = {ANN: 0, BOB: 0, CID: 0}
-    previous: dict[int, int] = {}
-    came_back = 0
+    previous: dict[int, int] = {}  # each person's last turn message
+    last_mover: int | None = None
+    straight_back = 0
     while (info := await bot.service.info(table_id)).status == "playing":
         [seat] = info.to_act
         mover = info.seats[seat].user_id
         assert mover is not None
         [live] = live_turns(bot, mover)
         assert previous.get(mover) != live.message_id, "a new turn is a new message"
-        came_back += previous.get(mover) == live.message_id - 1 and moves[mover] > 0
+        if mover == last_mover:  # they won the trick with its last card and lead the next: a turn straight back
+            straight_back += 1
+            [old] = [m for m in bot.fake.messages(mover) if m.message_id == previous[mover]]
+            assert old.deleted and live.message_id > old.message_id
         previous[mover] = live.message_id
         scores = (await bot.service.view(table_id, mover))["state"]["scores"]
         shown = " · ".join(f"{s.name} {scores[s.seat]}" for s in info.seats)
         assert f"Scores: {shown}" in live.plain, "the turn message shows the scores of this turn"
         assert all(live_turns(bot, other) == [] for other in moves if other != mover)
-        moves[await move(bot, table_id)] += 1
+        last_mover = await move(bot, table_id)
+        moves[last_mover] += 1
+    assert straight_back >= 1, "the seed deals at least one turn that comes straight back"
     for user_id, count in moves.items():
         messages = [m for m in bot.fake.messages(user_id) if "Your turn" in m.plain]
         assert len(messages) == count and all(m.deleted for m in messages)
