@@ -17,6 +17,12 @@ from tests.fakes.botapi import FakeMessage
 TURN_TEXT = "Your turn in Kings in the Corner"
 
 
+def refused(bot: Harness) -> list[tuple[str, int, object]]:
+    """Calls Telegram refused (a long poll ended by the next one is not a refusal)."""
+    return [(c.method, c.status, c.response.get("description")) for c in bot.fake.calls
+            if c.status != 200 and c.method != "getUpdates"]
+
+
 @dataclass
 class Friends:
     """Four people: the first three started the bot, the last did not."""
