@@ -269,16 +269,32 @@ class Lobby(DueWork):
         return fresh, opened
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[TableInfo]:
-        """A group became a supergroup with a new id: its tables follow it there."""
-        moved = []
-        for table in [t for t in self._tables.values() if t.row.chat_id == old_chat_id]:
-            async with table.lock:
-                if table.row.chat_id != old_chat_id:
-                    continue
-                table.row.chat_id = new_chat_id
-                await self.store.save_table(table.row, with_seats=False)
-                moved.append(await self._publish(table, "chat_moved"))
+        """A group became a supergroup with a new id: its unfinished tables follow it there.
+
+        The tables are found in the store, so those this process has not loaded (or another process
+        serves) move too; the other processes hear of each move.
+        """
+        moved: list[TableInfo] = []
+        seen: set[str] = set()
+        while fresh := [t for t in await self.store.table_ids_in_chat(old_chat_id, ("lobby", "playing"))
+                        if t not in seen]:
+            seen.update(fresh)
+            for table_id in fresh:
+                info = await self._move_table(table_id, old_chat_id, new_chat_id)
+                if info is not None:
+                    moved.append(info)
         return moved
+
+    @fresh_on_conflict
+    async def _move_table(self, table_id: str, old_chat_id: int, new_chat_id: int) -> TableInfo | None:
+        """Move one table to the group's new id (None: it is no longer an unfinished table of the old one)."""
+        table = await self._table(table_id)
+        async with table.lock:
+            if table.row.chat_id != old_chat_id or table.row.status not in ("lobby", "playing"):
+                return None
+            table.row.chat_id = new_chat_id
+            await self.store.save_table(table.row, with_seats=False, notice=self._notice(table, "chat_moved"))
+            return await self._publish(table, "chat_moved")
 
     async def expire_idle(self, *, lobby_after: float, game_after: float) -> list[TableInfo]:
         """Cancel lobbies untouched for ``lobby_after`` seconds and untimed games with no move for ``game_after``."""
