@@ -404,7 +404,8 @@ class Notifier(TurnMessages):
         record = await self.records.get(info.id, TABLE)
         if record is not None and record.state != SENT:
             record = await self._settle(info.id, record)
-        if record is not None and await self._delete(record):
+        over = render("over.html", home_locale(home), table=info, turn=False)
+        if record is not None and await self._delete(record, over):
             await self.records.drop(info.id, TABLE)
 
     async def _refused(self, chat_id: int) -> None:
