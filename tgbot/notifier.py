@@ -31,6 +31,7 @@ from telegram.error import NetworkError, RetryAfter
 from telegram.ext import ExtBot
 
 from engine import games
+from engine.core.errors import Refusal
 from engine.service.bus import Subscription, Update
 from engine.service.live import Snapshot, TableInfo
 from tgbot.callbacks import Verb, button_data
@@ -321,7 +322,10 @@ class Notifier(TurnMessages):
         if info.rematch_of is None or info.chat_id is None:
             return None
         before = await self.records.get(info.rematch_of, HOME)
-        played = await self.bot_state.service.info(info.rematch_of)
+        try:
+            played = await self.bot_state.service.info(info.rematch_of)
+        except Refusal:  # the finished table is gone from the store: nobody to invite
+            return None
         invited = [[s.user_id, s.name] for s in played.seats if s.user_id not in (None, info.host_user_id)]
         data = before.data if before is not None else {}
         thread = before.thread_id if before is not None and before.chat_id == info.chat_id else None
@@ -404,8 +408,8 @@ class Notifier(TurnMessages):
         record = await self.records.get(info.id, TABLE)
         if record is not None and record.state != SENT:
             record = await self._settle(info.id, record)
-        over = render("over.html", home_locale(home), table=info, turn=False)
-        if record is not None and await self._delete(record, over):
+        if record is not None and await self._delete(record, render("over.html", home_locale(home), table=info,
+                                                                   turn=False)):
             await self.records.drop(info.id, TABLE)
 
     async def _refused(self, chat_id: int) -> None:

@@ -234,6 +234,33 @@ async def test_rematch_is_one_table_with_every_player_invited(bot: Harness) -> N
     assert len([m for m in bot.fake.messages(GROUP) if "new table" in m.plain and not m.deleted]) == 1
 
 
+async def test_a_rematch_opened_in_the_mini_app_is_posted_in_the_topic_with_every_player_invited(
+    bot: Harness,
+) -> None:
+    await people(bot, ANN, BOB)
+    forum = -1004401
+    bot.fake.add_group(forum, "Card club", is_forum=True)
+    thread = bot.fake.create_forum_topic(forum, "Coins")
+    bot.fake.close_general_forum_topic(forum)  # anything posted in General would be refused
+    await bot.send(bot.fake.message(forum, ANN, "/new coins target=1", message_thread_id=thread))
+    lobby = bot.fake.last_message(forum)
+    table_id = lobby.button("Join")["callback_data"].split(":")[1]
+    await bot.send(bot.fake.press(BOB, lobby, "Join"))
+    for button in ("Add AI", "Start"):
+        await bot.send(bot.fake.press(ANN, lobby, button))
+    while (await bot.service.info(table_id)).status == "playing":
+        await move(bot, table_id)
+
+    fresh, opened = await bot.service.join_rematch(table_id, BOB, "Bob")  # Bob's Play again in the Mini App
+    await bot.settle()
+
+    assert opened
+    rematch = bot.fake.last_message(forum)
+    assert rematch.button("Join")["callback_data"] == f"j:{fresh.id}" and rematch.thread_id == thread
+    assert "Invited: " in rematch.plain and f'<a href="tg://user?id={ANN}">Ann</a>' in rematch.text
+    assert not [c for c in bot.fake.calls if c.status not in (0, 200) and c.method != "getUpdates"]
+
+
 async def test_rematch_stays_one_table_after_a_restart(tmp_path: Path) -> None:
     store = Store(database_url(None, tmp_path))
     await store.open()
