@@ -23,7 +23,8 @@ from engine.i18n import LANGUAGES, LOCALE_DIR
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 # the same keywords as the Makefile's `messages` target
-KEYWORDS = ["-k", "_", "-k", "gettext", "-k", "ngettext:1,2", "-k", "plurals:1,2", "-k", "translate:2", "-k", "N_"]
+KEYWORDS = ["-k", "_", "-k", "gettext", "-k", "ngettext:1,2", "-k", "plurals:1,2", "-k", "translate:2", "-k", "N_",
+            "-k", "NC_:1c,2"]
 PLACEHOLDER = re.compile(r"\{[a-z_]*\}|%\([a-z_]+\)[sd]|</?[a-z]+[^>]*>")
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from engine.core import snapshots
 from engine.core.actions import SharedAction, action_type, by_identity, shared
 from engine.core.cards import Card, Mask, PerCard
-from engine.core.errors import BadOptions, IllegalAction, MalformedAction, RefusalCode, listed
+from engine.core.errors import N_, BadOptions, IllegalAction, MalformedAction, RefusalCode, listed
 from engine.core.events import Event
 from engine.core.rules import Action, Outcome, Replays, placements_by
 from engine.core.seats import first_dealer
@@ -211,7 +211,7 @@ class SergeantMajor(Replays):
     """The Sergeant Major (3-5-8) ruleset with its variants (RULES.md)."""
 
     name = "sergeant_major"
-    title = "Sergeant Major (3-5-8)"
+    title = N_("Sergeant Major (3-5-8)")  # translated where it is shown (engine.words.game_title)
     min_players = N
     max_players = N
     settings = SETTINGS
