@@ -94,7 +94,7 @@ async def table_deeplink(update: Update, context: Context, table_id: str) -> Non
     try:
         info = await bot_state.service.info(table_id)
     except Refusal as refusal:
-        await reply_refusal(update, refusal)
+        await reply_refusal(update, context, refusal)
         return
     button = bot_state.links.open_button(translate(locale, "Open table"), info.id, private=True)
     await reply(update, render("hello.html", locale, table=info, seated=info.seat_of(user.id) is not None),
@@ -114,7 +114,7 @@ async def rules_command(update: Update, context: Context) -> None:
     try:
         name = game_name(context.args[0]) if context.args else "coins"
     except Refusal as refusal:
-        await reply_refusal(update, refusal)
+        await reply_refusal(update, context, refusal)
         return
     template = f"rules_{name}.html"
     if not has_template(template):

@@ -64,3 +64,29 @@ async def test_a_language_chosen_on_another_process_reaches_this_one_within_a_mi
     monkeypatch.setattr(languages, "LANGUAGE_FRESH", 0.0)  # the minute has passed
     await bot.send(bot.fake.message(ANN, ANN, "/stats"))
     assert gettext_for("ru")("No finished games yet.") in bot.fake.last_message(ANN).plain
+
+
+async def test_a_groups_language_is_settled_by_the_host_of_its_first_table(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="ru-RU")
+    bot.fake.add_user(BOB, "Bob", language_code="ko")
+    assert await bot.service.store.chat_language(GROUP) is None
+    await bot.send(bot.fake.message(GROUP, ANN, "/new"))
+    assert await bot.service.store.chat_language(GROUP) == "ru"
+    lobby = bot.fake.last_message(GROUP)
+    assert lobby.plain.startswith("🃏 Монеты — ")  # the game's title in Russian too
+    await bot.send(bot.fake.message(GROUP, BOB, "/cancel"))  # Bob is no host nor admin
+    await bot.send(bot.fake.message(GROUP, BOB, "/new kings"))  # a Korean host's table: still a Russian group
+    assert await bot.service.store.chat_language(GROUP) == "ru"
+    assert bot.fake.last_message(GROUP).plain.startswith("🃏 Короли в углах — ")
+
+
+async def test_a_refusal_in_a_russian_group_is_russian_with_its_parameters(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="en")
+    await bot.service.store.set_chat_language(GROUP, "ru", by=None)
+    await bot.send(bot.fake.message(GROUP, ANN, "/new coins target=100"))
+    refused = bot.fake.last_message(GROUP).plain
+    assert refused.startswith("Значение target_score должно быть целым числом от 1 до 99, а не 100."), refused
+    assert "Монеты" in refused and "Coins" not in refused.replace("<code>coins</code>", "")
+    await bot.send(bot.fake.message(GROUP, ANN, "/new kings players=9"))
+    refused = bot.fake.last_message(GROUP).plain
+    assert refused.startswith("Игроков в игре Короли в углах должно быть от 2 до 4, а не '9'."), refused
