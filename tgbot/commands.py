@@ -126,12 +126,15 @@ async def rules_command(update: Update, context: Context) -> None:
 def _settings_markup(notify: bool, locale: str | None) -> InlineKeyboardMarkup:
     label = N_("Turn messages: on") if notify else N_("Turn messages: off")
     target = "off" if notify else "on"
-    return InlineKeyboardMarkup([[InlineKeyboardButton(translate(locale, label),
-                                                       callback_data=button_data(Verb.NOTIFY, target))]])
+    return InlineKeyboardMarkup([
+        [InlineKeyboardButton(translate(locale, label), callback_data=button_data(Verb.NOTIFY, target))],
+        [InlineKeyboardButton("🌐 " + translate(locale, N_("Language")),
+                              callback_data=button_data(Verb.LANGUAGE_MENU, "open"))],
+    ])
 
 
 async def settings_command(update: Update, context: Context) -> None:
-    """/settings (private): turn messages on or off."""
+    """/settings (private): turn messages on or off, and a button to the language picker."""
     user = update.effective_user
     if user is None:
         return

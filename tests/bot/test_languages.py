@@ -90,3 +90,18 @@ async def test_a_refusal_in_a_russian_group_is_russian_with_its_parameters(bot: 
     await bot.send(bot.fake.message(GROUP, ANN, "/new kings players=9"))
     refused = bot.fake.last_message(GROUP).plain
     assert refused.startswith("Игроков в игре Короли в углах должно быть от 2 до 4, а не '9'."), refused
+
+
+async def test_settings_has_a_language_button_that_opens_the_language_picker(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="lv")
+    bot.fake.world.start(ANN)
+    await bot.send(bot.fake.message(ANN, ANN, "/settings"))
+    panel = bot.fake.last_message(ANN)
+    lv = gettext_for("lv")
+    language = "🌐 " + lv("Language")
+    assert [b["text"] for b in panel.buttons][-1] == language != "🌐 Language"
+    await bot.send(bot.fake.press(ANN, panel, language))
+    picker = bot.fake.last_message(ANN)
+    assert [b["text"] for b in picker.buttons] == ["English", "Русский", "한국어", "✓ Latviešu"]
+    await bot.send(bot.fake.press(ANN, picker, "Русский"))
+    assert await bot.service.store.user_language(ANN) == "ru"
