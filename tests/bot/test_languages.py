@@ -105,3 +105,17 @@ async def test_settings_has_a_language_button_that_opens_the_language_picker(bot
     assert [b["text"] for b in picker.buttons] == ["English", "Русский", "한국어", "✓ Latviešu"]
     await bot.send(bot.fake.press(ANN, picker, "Русский"))
     assert await bot.service.store.user_language(ANN) == "ru"
+
+
+async def test_the_options_keyboard_of_a_russian_group_names_every_value_in_russian(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="ru")
+    await bot.send(bot.fake.message(GROUP, ANN, "/new sergeant"))
+    lobby = bot.fake.last_message(GROUP)
+    await bot.send(bot.fake.press(ANN, lobby, "Параметры"))
+    labels = [b["text"] for b in lobby.buttons]
+    for shown in ("Вариант: 3-5-8 (классика)", "Первый сдающий: Случайно", "Woburn: торговля в 1-й сдаче: Выкл.",
+                  "Время на ход: Нет", "Игроки ИИ: Лёгкие"):
+        assert shown in labels, labels
+    await bot.send(bot.fake.press(ANN, lobby, "Первый сдающий: Случайно"))
+    await bot.send(bot.fake.press(ANN, lobby, "Первый сдающий: Хозяин стола"))  # then seat 1
+    assert "Первый сдающий: Ann" in [b["text"] for b in lobby.buttons]  # the player in that seat
