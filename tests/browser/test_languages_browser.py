@@ -174,6 +174,13 @@ UNHELD: dict[str, dict[str, dict[str, str]]] = {
 }
 FRENCH_LETTERS = {"ru": {"A": "Т", "K": "К", "Q": "Д", "J": "В"}}
 SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
+# The first dealer's choices (random, the host, each seat) and the 6-3-8 removed card's (the twos, or random)
+FIRST_DEALERS = {"ru": ["Случайно", "Хозяин стола", "Место 1", "Место 2", "Место 3"],
+                 "ko": ["무작위", "방장", "1번 자리", "2번 자리", "3번 자리"],
+                 "lv": ["Nejauši", "Galda saimnieks", "Vieta 1", "Vieta 2", "Vieta 3"]}
+REMOVED_CARDS = {"ru": ["2 треф", "2 червей", "2 бубен", "2 пик", "Случайная в каждой сдаче"],
+                 "ko": ["클로버 2", "하트 2", "다이아몬드 2", "스페이드 2", "라운드마다 무작위"],
+                 "lv": ["kreiču 2", "erceņu 2", "kāravu 2", "pīķu 2", "Katrā partijā nejauši"]}
 EMPTY_CORNER = ('.kc-pile[data-count="0"]:is([data-space="NE"], [data-space="SE"], [data-space="SW"], '
                 '[data-space="NW"])')
 
@@ -574,8 +581,13 @@ async def test_home_and_lobby_fit_a_small_phone_in_each_language(browser: Any, s
         assert clipped == [], (game, clipped)
     await page.screenshot(path=str(screenshot_path(f"home-kings-corner-{lang}-360x640.png")), full_page=True)
     await page.locator("#game-select").select_option("sergeant_major")
+    await expect(page.locator("#opt-first_dealer option")).to_have_text(FIRST_DEALERS[lang])
+    await expect(page.locator("#opt-removed_card option")).to_have_text(REMOVED_CARDS[lang])
     await page.locator(".create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()
+    # in the lobby a seat with a player is named by the player: Ann hosts from seat 1
+    await expect(page.locator('.lobby select[name="first_dealer"] option')).to_have_text(
+        [*FIRST_DEALERS[lang][:2], "Ann", *FIRST_DEALERS[lang][3:]])
     assert await page.evaluate(OVERFLOW_JS) == []
     await page.screenshot(path=str(screenshot_path(f"lobby-sergeant-major-{lang}-360x640.png")), full_page=True)
     assert ann.errors == []
