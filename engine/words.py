@@ -1,4 +1,4 @@
-"""Wire words in the reader's language: cards, suits, board spaces, actions and hand steps.
+"""Wire words in the reader's language: cards, suits, board spaces, calls, moves, hand steps and game titles.
 
 The page says these words through the same catalog entries (``templates/app.html``), so a
 translator writes each once: a card's corner letter (``card corner``), a suit's name
