@@ -59,6 +59,6 @@ bench: install-test
 # and compiled in memory at run time, so there is no build step. Add a language with
 #   .venv/bin/pybabel init -i locale/messages.pot -d locale -l de   and list it in engine/i18n.py LANGUAGES.
 messages: install-test
-	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 -k plurals:1,2 -k translate:2 -k N_ \
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 -k plurals:1,2 -k translate:2 -k N_ -k NC_:1c,2 \
 	  -o locale/messages.pot --project=Cardroom --sort-by-file --width 100 .
 	$(VENV)/bin/pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching --ignore-obsolete --width 100

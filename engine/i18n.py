@@ -18,9 +18,10 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
+from engine import words
 from engine.core.errors import N_, Refusal, render
 
-__all__ = ["LANGUAGES", "N_", "card_name", "gettext_for", "negotiate", "ngettext_for", "refusal_text", "translations"]
+__all__ = ["LANGUAGES", "N_", "gettext_for", "negotiate", "ngettext_for", "refusal_text", "translations"]
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DEFAULT_LOCALE = "en"
@@ -65,42 +66,33 @@ def ngettext_for(locale: str | None) -> Callable[[str, str, int], str]:
     return translations(locale).ngettext
 
 
-SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}  # French suits read the same everywhere
-SPANISH_SUITS = {"cups": N_("Cups"), "coins": N_("Coins"), "swords": N_("Swords"), "clubs": N_("Clubs")}
-SUIT_PARAMS = ("suit", "suits")
-CARD_PARAMS = ("card", "top", "given", "last", "low", "high")
-
-
-def card_name(code: str, translate: Gettext, *, spanish: bool = False) -> str:
-    """A card's wire code (``"9-clubs"``, ``"N-cups"``) as a reader of ``translate``'s language writes it."""
-    rank, _, suit = code.partition("-")
-    if not suit:
-        return code
-    if suit in SUIT_SIGNS and not (spanish and suit == "clubs"):
-        return f"{rank}{SUIT_SIGNS[suit]}"
-    if suit in SPANISH_SUITS:
-        return f"{rank} {translate(SPANISH_SUITS[suit])}"
-    return code
-
-
-def suit_name(code: str, translate: Gettext, *, spanish: bool = False) -> str:
-    """A suit's wire code as a word (Spanish suits) or its sign (French suits)."""
-    if code in SPANISH_SUITS and (spanish or code not in SUIT_SIGNS):
-        return translate(SPANISH_SUITS[code])
-    return SUIT_SIGNS.get(code, code)
+# How each kind of refusal parameter reads in the reader's language; the others (numbers, names, what
+# someone typed) are shown as they are.
+Wording = Callable[[str, NullTranslations, bool], str]
+WORDINGS: dict[str, Wording] = {
+    "card": lambda v, r, spanish: words.card_name(v, r, spanish=spanish),
+    "top": lambda v, r, spanish: words.card_name(v, r, spanish=spanish),
+    "suit": lambda v, r, spanish: words.suit_name(v, r, spanish=spanish),
+    "suits": lambda v, r, spanish: words.suit_name(v, r, spanish=spanish),
+    "call": lambda v, r, _spanish: words.call_name(v, r),
+    "calls": lambda v, r, _spanish: words.call_name(v, r),
+    "space": lambda v, r, _spanish: words.space_name(v, r),
+    "action": lambda v, r, _spanish: words.action_name(v, r),
+    "phase": lambda v, r, _spanish: words.phase_name(v, r),
+    "game": lambda v, r, _spanish: words.game_title(v, r),
+}
 
 
 def refusal_text(refusal: Refusal, locale: str | None, *, spanish: bool = False) -> str:
-    """A refusal in the reader's language, with its cards and suits written the way that reader reads them.
+    """Any refusal in the reader's language, its cards, suits, spaces, moves and steps in that language's words.
 
     ``spanish`` says the table plays the Spanish deck, where ``clubs`` are Clubs (Bastos), not ♣.
     """
-    translate = gettext_for(locale)
+    reader = translations(locale)
     params: dict[str, str | int] = {}
     for name, value in refusal.params.items():
-        if isinstance(value, str) and name in CARD_PARAMS:
-            value = ", ".join(card_name(part.strip(), translate, spanish=spanish) for part in value.split(","))
-        elif isinstance(value, str) and name in SUIT_PARAMS:
-            value = ", ".join(suit_name(part.strip(), translate, spanish=spanish) for part in value.split(","))
+        wording = WORDINGS.get(name)
+        if isinstance(value, str) and wording is not None:  # lists arrive joined by commas
+            value = ", ".join(wording(part.strip(), reader, spanish) for part in value.split(","))
         params[name] = value
-    return render(refusal.reason, params, translate)
+    return render(refusal.reason, params, reader.gettext)

@@ -112,6 +112,7 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
         Verb.OPTIONS_DONE: settings_menu.options_done_button, Verb.SET_OPTION: settings_menu.set_option_button,
         Verb.NOTIFY: commands.notify_button, Verb.PICK_CANCEL: lobby.pick_cancel_button,
         Verb.PICK_LEAVE: lobby.pick_leave_button, Verb.LANGUAGE: languages.language_button,
+        Verb.LANGUAGE_MENU: languages.language_menu_button,
     }  # fmt: skip
     for verb, handler in buttons.items():
         add(CallbackQueryHandler(handler, pattern=is_verb(verb)))

@@ -9,12 +9,12 @@ from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 
 from engine.core.errors import Refusal
-from engine.i18n import N_
+from engine.i18n import N_, refusal_text
 from engine.service.live import TableInfo
 from tgbot.callbacks import Callback, Verb, parse
 from tgbot.context import Context, locale_of
 from tgbot.records import TABLE
-from tgbot.render import refusal_text, translate
+from tgbot.render import translate
 
 STRAY = N_("That button is not one of mine, or it is out of date.")
 

@@ -27,6 +27,7 @@ class Verb(StrEnum):
     PICK_CANCEL = "c"  # which table /cancel meant
     PICK_LEAVE = "x"  # which table /leave meant
     LANGUAGE = "g"  # /language: the target is the language's code
+    LANGUAGE_MENU = "m"  # /settings: open the /language picker (target: "open")
 
 
 _TABLE_ID = r"[A-Za-z0-9_-]{1,32}"
@@ -70,5 +71,7 @@ def parse(data: str | None) -> Callback | None:
     if verb is Verb.NOTIFY and match["target"] not in ("on", "off"):
         return None
     if verb is Verb.LANGUAGE and match["target"] not in LANGUAGE_CODES:
+        return None
+    if verb is Verb.LANGUAGE_MENU and match["target"] != "open":
         return None
     return Callback(verb, match["target"], args)

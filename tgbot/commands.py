@@ -94,7 +94,7 @@ async def table_deeplink(update: Update, context: Context, table_id: str) -> Non
     try:
         info = await bot_state.service.info(table_id)
     except Refusal as refusal:
-        await reply_refusal(update, refusal)
+        await reply_refusal(update, context, refusal)
         return
     button = bot_state.links.open_button(translate(locale, "Open table"), info.id, private=True)
     await reply(update, render("hello.html", locale, table=info, seated=info.seat_of(user.id) is not None),
@@ -114,7 +114,7 @@ async def rules_command(update: Update, context: Context) -> None:
     try:
         name = game_name(context.args[0]) if context.args else "coins"
     except Refusal as refusal:
-        await reply_refusal(update, refusal)
+        await reply_refusal(update, context, refusal)
         return
     template = f"rules_{name}.html"
     if not has_template(template):
@@ -126,12 +126,15 @@ async def rules_command(update: Update, context: Context) -> None:
 def _settings_markup(notify: bool, locale: str | None) -> InlineKeyboardMarkup:
     label = N_("Turn messages: on") if notify else N_("Turn messages: off")
     target = "off" if notify else "on"
-    return InlineKeyboardMarkup([[InlineKeyboardButton(translate(locale, label),
-                                                       callback_data=button_data(Verb.NOTIFY, target))]])
+    return InlineKeyboardMarkup([
+        [InlineKeyboardButton(translate(locale, label), callback_data=button_data(Verb.NOTIFY, target))],
+        [InlineKeyboardButton("🌐 " + translate(locale, N_("Language")),
+                              callback_data=button_data(Verb.LANGUAGE_MENU, "open"))],
+    ])
 
 
 async def settings_command(update: Update, context: Context) -> None:
-    """/settings (private): turn messages on or off."""
+    """/settings (private): turn messages on or off, and a button to the language picker."""
     user = update.effective_user
     if user is None:
         return

@@ -11,10 +11,10 @@ from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
 from engine.config import Settings
 from engine.core.errors import Refusal
+from engine.i18n import refusal_text
 from engine.service.tables import TableService
 from tgbot.links import Links
 from tgbot.records import Ledger, Record, Records
-from tgbot.render import refusal_text
 
 
 class Notifications(Protocol):
@@ -134,9 +134,19 @@ async def reply(update: Update, text: str, **kwargs: Any) -> None:
         await message.reply_html(text, do_quote=False, **kwargs)
 
 
-async def reply_refusal(update: Update, refusal: Refusal) -> None:
-    """Tell the sender why nothing happened."""
-    await reply(update, refusal_text(refusal, locale_of(update.effective_user)))
+async def reply_locale(update: Update, context: Context) -> str | None:
+    """The language a reply in this chat is read in: a group's once it has one, else the sender's."""
+    chat = update.effective_chat
+    if chat is not None and is_group(chat):
+        found = await context.bot_data.service.store.chat_language(chat.id)
+        if found is not None:
+            return found
+    return locale_of(update.effective_user)
+
+
+async def reply_refusal(update: Update, context: Context, refusal: Refusal) -> None:
+    """Tell the sender why nothing happened, in the chat's language."""
+    await reply(update, refusal_text(refusal, await reply_locale(update, context)))
 
 
 async def is_admin(context: Context, chat: Chat, user_id: int) -> bool:

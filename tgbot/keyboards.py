@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import games
-from engine.i18n import N_
+from engine.i18n import N_, translations
+from engine.option_words import value_name
 from engine.service.live import TableInfo
 from engine.service.table_settings import AI_LEVELS
 from engine.service.timers import TIMERS
 from tgbot.callbacks import Verb, button_data
 from tgbot.links import Links
-from tgbot.render import show_value, translate
-
-# The AI levels by the names the Mini App's form gives them.
-AI_LEVEL_NAMES = {"easy": N_("Easy"), "strong": N_("Strong"), "expert": N_("Expert")}
+from tgbot.render import translate
 
 
 def lobby_keyboard(info: TableInfo, links: Links, locale: str | None, *, private: bool = False) -> InlineKeyboardMarkup:
@@ -31,7 +30,7 @@ def lobby_keyboard(info: TableInfo, links: Links, locale: str | None, *, private
     return InlineKeyboardMarkup([
         [press(N_("Join"), Verb.JOIN), press(N_("Leave"), Verb.LEAVE)],
         [press(N_("Add AI"), Verb.ADD_AI), press(N_("Options"), Verb.OPTIONS)],
-        [press("Start", Verb.START)],
+        [press(N_("Start"), Verb.START)],
         [links.open_button(_("Open table"), info.id, private=private)],
     ])
 
@@ -45,13 +44,11 @@ class Choice:
     label: str
     values: tuple[Any, ...]
     current: Any
-    names: dict[Any, str] | None = None  # values shown by a translated name, not as they are
+    seats: Mapping[int, str]  # the players a ``seat:N`` value may name
 
     def shown(self, value: Any, locale: str | None) -> str:
-        """A value of this setting as people read it."""
-        if self.names is not None and value in self.names:
-            return translate(locale, self.names[value])
-        return show_value(value)
+        """A value of this setting in the reader's words (the Mini App's words for it)."""
+        return value_name(self.name, value, translations(locale), self.seats)
 
     def next_index(self) -> int:
         """The index of the value after the current one (the first when the current one is not a preset)."""
@@ -60,15 +57,21 @@ class Choice:
         return 0
 
 
+def seat_names(info: TableInfo) -> dict[int, str]:
+    """The names of the seats that have a player."""
+    return {s.seat: s.name for s in info.seats if s.is_ai or s.user_id is not None}
+
+
 def choices(info: TableInfo) -> list[Choice]:
     """Every setting of a table that has more than one value to pick from, in a fixed order."""
-    game = games.get(info.game)
-    found = [Choice(s.name, s.label, tuple(s.choices), info.options.get(s.name, s.default))
+    game, seats = games.get(info.game), seat_names(info)
+    found = [Choice(s.name, s.label, tuple(s.choices), info.options.get(s.name, s.default), seats)
              for s in game.settings if len(s.choices) > 1]
     if game.min_players != game.max_players:
-        found.append(Choice("players", "Players", tuple(range(game.min_players, game.max_players + 1)), info.size))
-    found.append(Choice("timer", "Turn timer", tuple(TIMERS), info.timer))
-    found.append(Choice("ai_level", N_("AI players"), AI_LEVELS, info.ai_level, AI_LEVEL_NAMES))
+        found.append(Choice("players", N_("Players"), tuple(range(game.min_players, game.max_players + 1)), info.size,
+                            seats))
+    found.append(Choice("timer", N_("Turn timer"), tuple(TIMERS), info.timer, seats))
+    found.append(Choice("ai_level", N_("AI players"), AI_LEVELS, info.ai_level, seats))
     return found
 
 

@@ -59,14 +59,26 @@ async def _may_choose(context: Context, chat: Chat, user_id: int) -> bool:
     return not is_group(chat) or await is_admin(context, chat, user_id)
 
 
-async def language_command(update: Update, context: Context) -> None:
-    """/language: buttons for every language; in a group only its admins may choose."""
+async def _show_picker(update: Update, context: Context) -> None:
+    """A message with one button per language, for the chat the update came from."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
     store = context.bot_data.service.store
     current = (await store.chat_language(chat.id) if is_group(chat) else None) or negotiate(locale_of(user))
     await reply(update, render("language.html", current, group=is_group(chat)), reply_markup=language_keyboard(current))
+
+
+async def language_command(update: Update, context: Context) -> None:
+    """/language: buttons for every language; in a group only its admins may choose."""
+    await _show_picker(update, context)
+
+
+async def language_menu_button(update: Update, context: Context) -> None:
+    """The Language button of /settings: the same picker as /language."""
+    if update.callback_query is not None:
+        await answer(update.callback_query)
+        await _show_picker(update, context)
 
 
 async def language_button(update: Update, context: Context) -> None:

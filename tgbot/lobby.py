@@ -11,8 +11,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from engine import games
 from engine.core.errors import Refusal
-from engine.i18n import N_
+from engine.i18n import N_, refusal_text, translations
 from engine.service.live import TableInfo
+from engine.words import game_title
 from tgbot.arguments import parse_new_args
 from tgbot.buttons import STRAY, answer, pressed_table
 from tgbot.callbacks import Verb, button_data, parse
@@ -25,12 +26,13 @@ from tgbot.context import (
     is_private,
     locale_of,
     reply,
+    reply_locale,
     reply_refusal,
     thread_of,
 )
 from tgbot.languages import group_language
 from tgbot.records import SUMMARY, table_of_message
-from tgbot.render import refusal_text, render, translate
+from tgbot.render import render, translate
 
 
 async def tables_in_chat(bot_state: BotState, chat_id: int, *statuses: str) -> list[TableInfo]:
@@ -51,7 +53,7 @@ async def new_command(update: Update, context: Context) -> None:
     bot_state, user, chat = context.bot_data, update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
-    locale = locale_of(user)
+    locale = await reply_locale(update, context)  # a group's, once it has one: the reply is read by the group
     try:
         game, options = parse_new_args(context.args or [])
         if is_group(chat):  # the table speaks the group's language, not its host's
@@ -85,7 +87,7 @@ async def join_command(update: Update, context: Context) -> None:
     try:
         info = await bot_state.service.join(table_id, user.id, display_name(user))
     except Refusal as refusal:
-        await reply_refusal(update, refusal)
+        await reply_refusal(update, context, refusal)
         return
     if not await can_message(bot_state, user.id):
         await reply(update, render("steer.html", locale, table=info, link=bot_state.links.table_deep(info.id)))
@@ -111,8 +113,8 @@ async def _ask_which(update: Update, tables: list[TableInfo], verb: Verb, locale
 def _table_label(info: TableInfo, locale: str | None) -> str:
     host = next((s.name for s in info.seats if s.user_id == info.host_user_id), "?")
     status = translate(locale, N_("lobby") if info.status == "lobby" else N_("playing"))
-    return translate(locale, "%(game)s, %(status)s, host %(host)s") % {"game": info.title, "status": status,
-                                                                        "host": host}
+    return translate(locale, "%(game)s, %(status)s, host %(host)s") % {
+        "game": game_title(info.title, translations(locale)), "status": status, "host": host}
 
 
 async def leave_command(update: Update, context: Context) -> None:
@@ -134,7 +136,7 @@ async def leave_command(update: Update, context: Context) -> None:
     try:
         await bot_state.service.leave(mine[0].id, user.id)
     except Refusal as refusal:
-        await reply_refusal(update, refusal)
+        await reply_refusal(update, context, refusal)
         return
     await reply(update, translate(locale, "You left the table."))
 
@@ -164,7 +166,7 @@ async def cancel_command(update: Update, context: Context) -> None:
     try:
         await bot_state.service.abandon(choices[0].id, user.id, is_admin=admin)
     except Refusal as refusal:
-        await reply_refusal(update, refusal)
+        await reply_refusal(update, context, refusal)
 
 
 

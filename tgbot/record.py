@@ -26,7 +26,7 @@ async def top_command(update: Update, context: Context) -> None:
         game = game_name(context.args[0]) if context.args else "coins"
         board = await context.bot_data.service.record.leaderboard(chat.id, game) if is_group(chat) else []
     except Refusal as refusal:
-        await reply_refusal(update, refusal)
+        await reply_refusal(update, context, refusal)
         return
     await reply(update, render("top.html", locale, game=games.get(game).title, board=board,
                                group=is_group(chat)))

@@ -6,7 +6,7 @@ values passed to ``render``; the result is Telegram HTML (only its small tag set
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -15,8 +15,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from engine.core.errors import Refusal
-from engine.i18n import N_, gettext_for, ngettext_for
+from engine.i18n import gettext_for, ngettext_for, translations
+from engine.option_words import value_name
+from engine.words import game_title
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "bot"
 _locale: ContextVar[str | None] = ContextVar("bot_locale", default=None)
@@ -37,11 +38,14 @@ def mention(name: str, user_id: int | None) -> Markup:
     return Markup('<a href="tg://user?id={}">{}</a>').format(user_id, name)
 
 
-def show_value(value: Any) -> str:
-    """A setting's value as people read it."""
-    if isinstance(value, bool):
-        return _gettext(N_("on")) if value else _gettext(N_("off"))
-    return str(value).replace("_", " ")
+def setting_value(name: str, value: Any, seats: Mapping[int, str] | None = None) -> str:
+    """A setting's value in the words of the language being rendered (``seats``: who a ``seat:N`` value names)."""
+    return value_name(name, value, translations(_locale.get()), seats)
+
+
+def title(game_title_text: str) -> str:
+    """A game's title in the language being rendered."""
+    return game_title(game_title_text, translations(_locale.get()))
 
 
 def _environment() -> Environment:
@@ -55,7 +59,8 @@ def _environment() -> Environment:
     )
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["mention"] = mention
-    env.filters["value"] = show_value
+    env.globals["setting_value"] = setting_value
+    env.filters["game"] = title
     return env
 
 
@@ -88,20 +93,3 @@ def translate(locale: str | None, message: str) -> str:
     """One plain string in ``locale``."""
     return gettext_for(locale)(message)
 
-
-_REFUSALS = {
-    "table_not_found": N_("That table no longer exists."),
-    "table_full": N_("This table is full."),
-    "already_seated": N_("You already have a seat at this table."),
-    "already_started": N_("The game has already started."),
-    "not_host": N_("Only the host can do that."),
-    "not_seated": N_("You do not have a seat at this table."),
-    "game_over": N_("The game is over."),
-    "abandoned": N_("This table was cancelled."),
-    "not_started": N_("The game has not started yet."),
-}
-
-
-def refusal_text(refusal: Refusal, locale: str | None) -> str:
-    """A refusal in words for its sender: by code where there is a sentence for it, else its own message."""
-    return translate(locale, _REFUSALS.get(refusal.code, refusal.message))

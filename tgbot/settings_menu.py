@@ -10,12 +10,13 @@ from __future__ import annotations
 from telegram import CallbackQuery, Update
 
 from engine.core.errors import Refusal
+from engine.i18n import refusal_text
 from engine.service.live import TableInfo
 from tgbot.buttons import answer, pressed_table
 from tgbot.callbacks import Verb, parse
 from tgbot.context import Context, locale_of
 from tgbot.keyboards import choices
-from tgbot.render import refusal_text, translate
+from tgbot.render import translate
 
 
 async def _host_in_lobby(update: Update, context: Context) -> tuple[CallbackQuery, TableInfo] | None:

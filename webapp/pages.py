@@ -11,6 +11,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from engine.i18n import DEFAULT_LOCALE, LANGUAGES, gettext_for, negotiate, translations
+from engine.option_words import page_strings
 from webapp.keys import BOT, LANG_COOKIE, SETTINGS, STATIC
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -82,6 +83,7 @@ async def page(request: web.Request) -> web.StreamResponse:
         "pgettext": translations(lang).pgettext,
         "plurals": plural_forms_for(lang),
         "plural_indices": list(plural_indices(lang)),
+        "option_values": page_strings(translations(lang)),  # the words the bot's Options keyboard uses too
         "table_id": request.query.get("table", "")[:32],
     }
     response = aiohttp_jinja2.render_template("app.html", request, context)

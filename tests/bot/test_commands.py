@@ -37,10 +37,10 @@ async def test_options_keyboard_changes_settings_for_the_host(bot: Harness) -> N
     lobby, table_id = bot.fake.last_message(GROUP), await bot.table_id()
     await bot.send(bot.fake.press(ANN, lobby, "Options"))
     labels = [b["text"] for b in lobby.buttons]
-    assert labels == ["Target score: 10", "First dealer: random", "Turn timer: none", "AI players: Easy", "Done"]
-    await bot.send(bot.fake.press(ANN, lobby, "Turn timer: none"))
+    assert labels == ["Target score: 10", "First dealer: Random", "Turn timer: None", "AI players: Easy", "Done"]
+    await bot.send(bot.fake.press(ANN, lobby, "Turn timer: None"))
     assert (await bot.service.info(table_id)).timer == "live"
-    assert "Turn timer: live" in [b["text"] for b in lobby.buttons]
+    assert "Turn timer: 60 seconds a move" in [b["text"] for b in lobby.buttons]
     await bot.send(bot.fake.press(ANN, lobby, "Target score: 10"))
     assert (await bot.service.info(table_id)).options["target_score"] == 15
     assert "Target score 15" in lobby.plain

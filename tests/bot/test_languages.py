@@ -64,3 +64,58 @@ async def test_a_language_chosen_on_another_process_reaches_this_one_within_a_mi
     monkeypatch.setattr(languages, "LANGUAGE_FRESH", 0.0)  # the minute has passed
     await bot.send(bot.fake.message(ANN, ANN, "/stats"))
     assert gettext_for("ru")("No finished games yet.") in bot.fake.last_message(ANN).plain
+
+
+async def test_a_groups_language_is_settled_by_the_host_of_its_first_table(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="ru-RU")
+    bot.fake.add_user(BOB, "Bob", language_code="ko")
+    assert await bot.service.store.chat_language(GROUP) is None
+    await bot.send(bot.fake.message(GROUP, ANN, "/new"))
+    assert await bot.service.store.chat_language(GROUP) == "ru"
+    lobby = bot.fake.last_message(GROUP)
+    assert lobby.plain.startswith("🃏 Монеты — ")  # the game's title in Russian too
+    await bot.send(bot.fake.message(GROUP, BOB, "/cancel"))  # Bob is no host nor admin
+    await bot.send(bot.fake.message(GROUP, BOB, "/new kings"))  # a Korean host's table: still a Russian group
+    assert await bot.service.store.chat_language(GROUP) == "ru"
+    assert bot.fake.last_message(GROUP).plain.startswith("🃏 Короли в углах — ")
+
+
+async def test_a_refusal_in_a_russian_group_is_russian_with_its_parameters(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="en")
+    await bot.service.store.set_chat_language(GROUP, "ru", by=None)
+    await bot.send(bot.fake.message(GROUP, ANN, "/new coins target=100"))
+    refused = bot.fake.last_message(GROUP).plain
+    assert refused.startswith("Значение target_score должно быть целым числом от 1 до 99, а не 100."), refused
+    assert "Монеты" in refused and "Coins" not in refused.replace("<code>coins</code>", "")
+    await bot.send(bot.fake.message(GROUP, ANN, "/new kings players=9"))
+    refused = bot.fake.last_message(GROUP).plain
+    assert refused.startswith("Игроков в игре Короли в углах должно быть от 2 до 4, а не '9'."), refused
+
+
+async def test_settings_has_a_language_button_that_opens_the_language_picker(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="lv")
+    bot.fake.world.start(ANN)
+    await bot.send(bot.fake.message(ANN, ANN, "/settings"))
+    panel = bot.fake.last_message(ANN)
+    lv = gettext_for("lv")
+    language = "🌐 " + lv("Language")
+    assert [b["text"] for b in panel.buttons][-1] == language != "🌐 Language"
+    await bot.send(bot.fake.press(ANN, panel, language))
+    picker = bot.fake.last_message(ANN)
+    assert [b["text"] for b in picker.buttons] == ["English", "Русский", "한국어", "✓ Latviešu"]
+    await bot.send(bot.fake.press(ANN, picker, "Русский"))
+    assert await bot.service.store.user_language(ANN) == "ru"
+
+
+async def test_the_options_keyboard_of_a_russian_group_names_every_value_in_russian(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="ru")
+    await bot.send(bot.fake.message(GROUP, ANN, "/new sergeant"))
+    lobby = bot.fake.last_message(GROUP)
+    await bot.send(bot.fake.press(ANN, lobby, "Параметры"))
+    labels = [b["text"] for b in lobby.buttons]
+    for shown in ("Вариант: 3-5-8 (классика)", "Первый сдающий: Случайно", "Woburn: торговля в 1-й сдаче: Выкл.",
+                  "Время на ход: Нет", "Игроки ИИ: Лёгкие"):
+        assert shown in labels, labels
+    await bot.send(bot.fake.press(ANN, lobby, "Первый сдающий: Случайно"))
+    await bot.send(bot.fake.press(ANN, lobby, "Первый сдающий: Хозяин стола"))  # then seat 1
+    assert "Первый сдающий: Ann" in [b["text"] for b in lobby.buttons]  # the player in that seat

@@ -22,7 +22,8 @@ async def ann_moves(bot: Harness, table_id: str) -> None:
 async def test_a_turn_message_too_old_to_delete_says_the_turn_is_over(bot: Harness) -> None:
     bot.fake.add_user(ANN, "Ann")
     await bot.send(bot.fake.message(ANN, ANN, "/start"))
-    await bot.send(bot.fake.message(GROUP, ANN, "/new coins target=1 first_dealer=seat:2"))  # coins/RULES.md §3.2: Ann leads
+    # coins/RULES.md §3.2: Ann leads
+    await bot.send(bot.fake.message(GROUP, ANN, "/new coins target=1 first_dealer=seat:2"))
     lobby = bot.fake.last_message(GROUP)
     table_id = lobby.button("Join")["callback_data"].split(":")[1]
     for button in ("Add AI", "Add AI", "Start"):

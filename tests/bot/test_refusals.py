@@ -103,7 +103,7 @@ async def test_forged_or_stale_button_data_is_answered_and_changes_nothing(bot: 
         "j:": "That button is not one of mine, or it is out of date.",
         f"q:{table_id}": "That button is not one of mine, or it is out of date.",
         f"j:{table_id}:1": "That button is not one of mine, or it is out of date.",
-        "j:NoSuchTable": "That table no longer exists.",
+        "j:NoSuchTable": "There is no such table.",
         f"s:{other_id}": "That button does not belong to this table's message.",  # another table's data
         f"v:{table_id}:99:0": "That option is no longer offered.",
         f"v:{table_id}:0:99": "That option is no longer offered.",

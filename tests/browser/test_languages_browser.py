@@ -7,12 +7,13 @@ back from the page's own strings.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.async_api import Page, Position, ViewportSize, expect
+from playwright.async_api import Page, Position, ViewportSize, WebSocketRoute, expect
 
 from tests.browser.conftest import Phone, Server, open_phone, screenshot_path
 from tests.browser.test_sergeant_major_browser import decide as decide_sergeant_major
@@ -153,9 +154,35 @@ SPANISH_CARD = {
 }
 # What a court card or an Ace shows in its corner (Russian players read Т, К, Д, Р, В)
 CORNER_LETTERS = {"ru": {"A": "Т", "K": "К", "N": "Р", "J": "В", "Q": "Д"}}
-KC_LABELS = {"ru": {"С", "В", "Ю", "З", "СВ", "ЮВ", "ЮЗ", "СЗ"}, "ko": {"N", "E", "S", "W", "NE", "SE", "SW", "NW"},
+KC_LABELS = {"ru": {"С", "В", "Ю", "З", "СВ", "ЮВ", "ЮЗ", "СЗ"},
+             "ko": {"북", "동", "남", "서", "북동", "남동", "남서", "북서"},
              "lv": {"Z", "A", "D", "R", "ZA", "DA", "DR", "ZR"}}
 GAME_OVER_IN = {"ru": "coins", "ko": "kings_corner", "lv": "sergeant_major"}  # one whole game per language
+# Refusals as each language says them, the card named the way its players name it, never by its wire code
+NOT_HELD = {"ru": "У тебя нет карты {card}.", "ko": "손패에 {card} 카드가 없어요.", "lv": "Tev nav kārts {card}."}
+NOT_A_KING = {"ru": "Карта {card} — не король: угловые стопки начинаются только с короля.",
+              "ko": "{card} 카드는 킹이 아니에요. 코너 더미는 킹으로만 시작해요.",
+              "lv": "Kārts {card} nav karalis: stūra kaudzes sāk tikai ar karali."}
+# Cards Ann may not hold, and their names: Coins by corner letter and Spanish suit, the French deck by letter and sign
+UNHELD: dict[str, dict[str, dict[str, str]]] = {
+    "coins": {"A-coins": {"ru": "Т монет", "ko": "코인 A", "lv": "monētu A"},
+              "K-coins": {"ru": "К монет", "ko": "코인 K", "lv": "monētu K"},
+              "N-coins": {"ru": "Р монет", "ko": "코인 N", "lv": "monētu N"}},
+    "sergeant_major": {"Q-spades": {"ru": "Д♠", "ko": "Q♠", "lv": "Q♠"},
+                       "K-spades": {"ru": "К♠", "ko": "K♠", "lv": "K♠"},
+                       "A-spades": {"ru": "Т♠", "ko": "A♠", "lv": "A♠"}},
+}
+FRENCH_LETTERS = {"ru": {"A": "Т", "K": "К", "Q": "Д", "J": "В"}}
+SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
+# The first dealer's choices (random, the host, each seat) and the 6-3-8 removed card's (the twos, or random)
+FIRST_DEALERS = {"ru": ["Случайно", "Хозяин стола", "Место 1", "Место 2", "Место 3"],
+                 "ko": ["무작위", "방장", "1번 자리", "2번 자리", "3번 자리"],
+                 "lv": ["Nejauši", "Galda saimnieks", "Vieta 1", "Vieta 2", "Vieta 3"]}
+REMOVED_CARDS = {"ru": ["2 треф", "2 червей", "2 бубен", "2 пик", "Случайная в каждой сдаче"],
+                 "ko": ["클로버 2", "하트 2", "다이아몬드 2", "스페이드 2", "라운드마다 무작위"],
+                 "lv": ["kreiču 2", "erceņu 2", "kāravu 2", "pīķu 2", "Katrā partijā nejauši"]}
+EMPTY_CORNER = ('.kc-pile[data-count="0"]:is([data-space="NE"], [data-space="SE"], [data-space="SW"], '
+                '[data-space="NW"])')
 
 
 def kc_stock(lang: str, n: int) -> str:
@@ -183,6 +210,44 @@ def kc_left(lang: str, n: int) -> str:
     if lang == "lv":
         return f"{cards(lang, n)} {lv_plural(n, 'palikusi', 'palikušas', 'palicis')}"
     return f"{n}장 남음"
+
+
+def french_card(card: str, lang: str) -> str:
+    """A French card as a refusal names it: the corner letter and the suit's sign ("Д♠" in Russian)."""
+    rank, _, suit = card.partition("-")
+    return FRENCH_LETTERS.get(lang, {}).get(rank, rank) + SIGNS[suit]
+
+
+async def check_refused_play(phone: Phone, server: Server, table_id: str, uid: int, game: str, lang: str,
+                             card: str) -> None:
+    """Ann plays ``card`` by tapping it, and the server is told of a card she does not hold: it refuses, and the
+    page says why in her language (the socket is routed from here on, so the page is loaded again)."""
+    page = phone.page
+    hand = set((await server.service.view(table_id, uid))["state"]["hand"])
+    unheld, names = next((c, n) for c, n in UNHELD[game].items() if c not in hand)
+    armed = [unheld]
+
+    def route(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+
+        def forward(message: str | bytes) -> None:
+            frame = json.loads(message) if isinstance(message, str) else {}
+            action = frame.get("action") if frame.get("type") == "act" else None
+            if armed and isinstance(action, dict) and action.get("type") == "play":
+                action["card"] = armed.pop()
+                message = json.dumps(frame)
+            upstream.send(message)
+
+        ws.on_message(forward)
+
+    await page.route_web_socket(re.compile(r"/ws/"), route)
+    await page.reload()
+    await page.wait_for_function(MY_TURN)
+    before = await seq_of(page)
+    await page.locator(f'.hand .card[data-card="{card}"]').tap()
+    await page.evaluate("window.Telegram.WebApp.MainButton.handler()")  # once: a tap is retried if the hand redraws
+    await expect(page.locator("#toast")).to_have_text(NOT_HELD[lang].format(card=names[lang]))
+    assert not armed and await seq_of(page) == before
 
 
 def user_for(lang: str, n: int) -> dict[str, Any]:
@@ -284,7 +349,6 @@ async def test_coins_in_each_language(browser: Any, server: Server, lang: str) -
         "els => els.map(e => [e.dataset.card.split('-')[0], e.querySelector('.rank').textContent])")
     letters = CORNER_LETTERS.get(lang, {})
     assert all(shown == letters.get(rank, rank) for rank, shown in corners), corners
-
     for move in range(3):
         await page.wait_for_function(MY_TURN)
         card = (await page.locator(".hand .card").first.get_attribute("data-card")) or ""
@@ -300,6 +364,8 @@ async def test_coins_in_each_language(browser: Any, server: Server, lang: str) -
     # under the trick: who took the last one (in "you" words when it was Ann), or the Last trick button
     await expect(page.locator(".felt .caption, .felt .last-btn").first).to_have_text(TRICK_CAPTION[lang])
     await expect(page.locator(".status.mine")).to_contain_text(text["your_turn"])
+    first = (await page.locator(".hand .card").first.get_attribute("data-card")) or ""
+    await check_refused_play(ann, server, table_id, user["id"], "coins", lang, first)
 
     if GAME_OVER_IN[lang] == "coins":
         await finish_by_service(ann, server, table_id, user["id"], lambda s: {"type": "play", "card": s["legal"][0]})
@@ -358,6 +424,8 @@ async def test_sergeant_major_in_each_language(browser: Any, server: Server, lan
     await page.wait_for_function(MY_TURN)
     await expect(page.locator(".felt .caption, .felt .last-btn").first).to_have_text(TRICK_CAPTION[lang])
     await check_layout(page, f"sergeant-major-{lang}-play")
+    card = decide_sergeant_major((await server.service.view(table_id, user["id"]))["state"])["card"]
+    await check_refused_play(ann, server, table_id, user["id"], "sergeant_major", lang, card)
 
     if GAME_OVER_IN[lang] == "sergeant_major":
         await finish_by_service(ann, server, table_id, user["id"], decide_sergeant_major)
@@ -385,6 +453,16 @@ async def test_kings_corner_in_each_language(browser: Any, server: Server, lang:
     await expect(page.locator(".kc-rule")).to_have_text(text["kc_rule"])
     labels = set(await page.locator(".kc-label").all_text_contents())
     assert labels == KC_LABELS[lang]
+
+    # a card that is no King put on an empty corner: the rules refuse it, in the page's language
+    await page.wait_for_function(SETTLED_KC)
+    card_el = page.locator('.kc-hand .card.playable:not([data-card^="K-"])').first
+    card = (await card_el.get_attribute("data-card")) or ""
+    await card_el.tap(position=VISIBLE_EDGE)
+    before = await seq_of(page)
+    await page.locator(EMPTY_CORNER).first.tap()
+    await expect(page.locator("#toast")).to_have_text(NOT_A_KING[lang].format(card=french_card(card, lang)))
+    assert await seq_of(page) == before
 
     told = 0
     for turn in range(3):
@@ -503,8 +581,13 @@ async def test_home_and_lobby_fit_a_small_phone_in_each_language(browser: Any, s
         assert clipped == [], (game, clipped)
     await page.screenshot(path=str(screenshot_path(f"home-kings-corner-{lang}-360x640.png")), full_page=True)
     await page.locator("#game-select").select_option("sergeant_major")
+    await expect(page.locator("#opt-first_dealer option")).to_have_text(FIRST_DEALERS[lang])
+    await expect(page.locator("#opt-removed_card option")).to_have_text(REMOVED_CARDS[lang])
     await page.locator(".create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()
+    # in the lobby a seat with a player is named by the player: Ann hosts from seat 1
+    await expect(page.locator('.lobby select[name="first_dealer"] option')).to_have_text(
+        [*FIRST_DEALERS[lang][:2], "Ann", *FIRST_DEALERS[lang][3:]])
     assert await page.evaluate(OVERFLOW_JS) == []
     await page.screenshot(path=str(screenshot_path(f"lobby-sergeant-major-{lang}-360x640.png")), full_page=True)
     assert ann.errors == []

@@ -62,12 +62,15 @@ async def test_query_beats_cookie_beats_browser(client: Client) -> None:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 async def test_no_english_string_reaches_a_translated_page(client: Client, lang: str) -> None:
-    english = (await page_data(client, "?lang=en"))[1]["i18n"]
-    here = (await page_data(client, f"?lang={lang}"))[1]["i18n"]
-    assert here.keys() == english.keys()
-    same = sorted(f"{key}: {text}" for key, value in here.items() for text in forms(value)
-                  if text in forms(english[key]) and not is_neutral(text))
-    assert same == []
+    english_blocks = (await page_data(client, "?lang=en"))[1]
+    blocks = (await page_data(client, f"?lang={lang}"))[1]
+    for block in ("i18n", "i18n-options"):  # the page's words and its option values' words
+        english, here = english_blocks[block], blocks[block]
+        assert len(english) > 30, block
+        assert here.keys() == english.keys()
+        same = sorted(f"{key}: {text}" for key, value in here.items() for text in forms(value)
+                      if text in forms(english[key]) and not is_neutral(text))
+        assert same == [], block
 
 
 async def test_plural_forms_and_indices_follow_each_language(client: Client) -> None:

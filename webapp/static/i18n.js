@@ -11,7 +11,7 @@ function readJson(id, fallback) {
   }
 }
 
-const strings = { ...readJson("i18n", {}), ...readJson("i18n-coach", {}) };
+const strings = { ...readJson("i18n", {}), ...readJson("i18n-coach", {}), ...readJson("i18n-options", {}) };
 const pluralIndices = readJson("i18n-plural", []);
 
 // The page's language and the languages it can be shown in ({code: endonym}, in the server's order).

@@ -2,6 +2,7 @@
 
 import { h, clear, toast } from "./dom.js";
 import { t, tOr } from "./i18n.js";
+import { cardName, parseCard } from "./cards.js";
 import * as tg from "./tg.js";
 import { optionHelpEl, rulesButton } from "./rules.js";
 
@@ -19,7 +20,15 @@ export function optionLabel(name, fallback) {
   return tOr(`setting_${name}`, fallback || name);
 }
 
-export function valueLabel(name, value) {
+// A setting's value in words: a seat as its player's name when ``seats`` (the table's) knows one, else "Seat 2";
+// a card as the page names it ("2 of Clubs", "Двойка треф"); any other value by its own string.
+export function valueLabel(name, value, seats = []) {
+  const seat = /^seat:(\d+)$/.exec(String(value));
+  if (seat) {
+    const taken = seats.find((s) => s.seat === Number(seat[1]) && s.name);
+    return taken ? aiName(taken.name) : t("seat_n", { n: Number(seat[1]) + 1 });
+  }
+  if (name === "removed_card" && parseCard(value)) return cardName(value, "french");
   return tOr(`value_${name}_${value}`, value);
 }
 
@@ -39,10 +48,11 @@ function changesFor(settings, options, name, value) {
   return changes;
 }
 
-function optionRow(setting, value, editable, ctx, change = (name, v) => ({ [name]: v })) {
+// One option of the lobby: its value, or a picker for the host; ``seats`` names the seats a value may point at.
+function optionRow(setting, value, { editable, ctx, seats, change = (name, v) => ({ [name]: v }) }) {
   const label = optionLabel(setting.name, setting.label);
   if (!editable || !setting.choices || !setting.choices.length) {
-    return h("li", {}, h("span", { class: "label", text: label }), h("span", { class: "value", text: valueLabel(setting.name, value) }),
+    return h("li", {}, h("span", { class: "label", text: label }), h("span", { class: "value", text: valueLabel(setting.name, value, seats) }),
       optionHelpEl(setting.name));
   }
   const select = h("select", { name: setting.name, "aria-label": label, onchange: (ev) => {
@@ -50,7 +60,7 @@ function optionRow(setting, value, editable, ctx, change = (name, v) => ({ [name
     const choice = setting.choices.find((c) => String(c) === raw);
     ctx.op("options", { changes: change(setting.name, choice === undefined ? raw : choice) });
   } }, setting.choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value),
-    text: valueLabel(setting.name, c) })));
+    text: valueLabel(setting.name, c, seats) })));
   return h("li", {}, h("label", { class: "label", text: label }), select, optionHelpEl(setting.name));
 }
 
@@ -116,9 +126,10 @@ export function renderLobby(container, view, ctx) {
     buttons,
     h("h3", { text: t("options") }),
     h("ul", { class: "options" },
-      sizes.map((s) => optionRow(s, table.size, isHost, ctx)),
+      sizes.map((s) => optionRow(s, table.size, { editable: isHost, ctx, seats: table.seats })),
       settings.filter((s) => applies(s, table.options)).map((s) => optionRow(s, table.options[s.name] ?? s.value ?? s.default,
-        isHost, ctx, (name, value) => changesFor(settings, table.options, name, value))),
+        { editable: isHost, ctx, seats: table.seats,
+          change: (name, value) => changesFor(settings, table.options, name, value) })),
       h("li", {}, h("span", { class: "label", text: t("setting_timer") }),
         h("span", { class: "value", text: valueLabel("timer", table.timer) }))),
     h("h3", { text: t("invite") }),

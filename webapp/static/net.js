@@ -1,9 +1,11 @@
 // The server contract: JSON over HTTP with "Authorization: tma <initData>", and one WebSocket per open table
 // that resumes from the last seq it saw, detects gaps and resyncs.
 
+// ``message`` is the server's sentence in the reader's language, or "" when there is none (the network failed),
+// so the page can say its own ``err.message || t("error_generic")``; ``code`` is for the code, never for people.
 export class ApiError extends Error {
   constructor(status, code, message) {
-    super(message || code);
+    super(message || "");
     this.status = status;
     this.code = code;
   }

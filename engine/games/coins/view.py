@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.errors import N_
 from engine.core.rules import Outcome, placements_by
 from engine.core.settings import options_dict
 from engine.games.coins.phases import legal_actions
 from engine.games.coins.state import CREDIT, DECK, OVER, SUIT_CYCLE, CoinsState, N
 
 NAME = "coins"
-TITLE = "Coins"
+TITLE = N_("Coins")  # translated where it is shown (engine.words.game_title)
 
 
 def outcome(state: CoinsState) -> Outcome | None:

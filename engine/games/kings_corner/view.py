@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from engine.core.errors import N_
 from engine.core.settings import options_dict
 from engine.games.kings_corner.board import DECK, piles_dict, text
 from engine.games.kings_corner.options import SETTINGS
@@ -13,7 +14,7 @@ from engine.games.kings_corner.scoring import outcome
 from engine.games.kings_corner.state import MUST_PLAY, OVER, KingsState
 
 NAME = "kings_corner"
-TITLE = "Kings in the Corner"
+TITLE = N_("Kings in the Corner")  # translated where it is shown (engine.words.game_title)
 
 
 def view(state: KingsState, seat: int | None) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import snapshots
-from engine.core.errors import BadOptions, RefusalCode
+from engine.core.errors import N_, BadOptions, RefusalCode
 from engine.core.events import Event
 from engine.core.rules import Outcome, Replays, placements_by
 from engine.core.seats import first_dealer
@@ -27,7 +27,7 @@ class SergeantMajor(Replays):
     """The Sergeant Major (3-5-8) ruleset with its variants (RULES.md)."""
 
     name = "sergeant_major"
-    title = "Sergeant Major (3-5-8)"
+    title = N_("Sergeant Major (3-5-8)")  # translated where it is shown (engine.words.game_title)
     min_players = N
     max_players = N
     settings = SETTINGS
