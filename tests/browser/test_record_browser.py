@@ -7,7 +7,7 @@ from typing import Any
 from playwright.async_api import Page, ViewportSize, expect
 
 from engine import games
-from tests.browser.conftest import Phone, Server, open_phone, screenshot_path
+from tests.browser.conftest import BOT_USERNAME, SHORT_NAME, Phone, Server, open_phone, screenshot_path
 from tests.service.helpers import play_out
 
 ANN: dict[str, Any] = {"id": 5301, "first_name": "Ann", "language_code": "en"}
@@ -132,6 +132,10 @@ async def test_a_replay_opens_from_its_link_and_from_telegrams_start_parameter(b
     assert "replay=" in dan.page.url
     await dan.page.locator(".rp-forward").tap()
     assert await shown_hands(dan.page) == await rules_hands(server, table_id, 1)
+    await dan.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    await dan.page.locator(".rp-share button").tap()
+    shared = await dan.page.evaluate("navigator.clipboard.readText()")
+    assert shared == f"https://t.me/{BOT_USERNAME}/{SHORT_NAME}?startapp=r_{table_id}"  # as the bot's Links.replay
     bob = await open_phone(browser, server, BOB, path=f"/?replay={table_id}")
     await expect(bob.page.locator(".replay-screen")).to_have_attribute("data-step", "0")
     assert dan.errors == [] and bob.errors == []

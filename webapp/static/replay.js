@@ -178,8 +178,7 @@ export class ReplayScreen {
   }
 
   async copyLink() {
-    const base = shareLink(this.tableId, this.app.config && this.app.config.bot_username);
-    const link = base.includes("startapp=") ? base.replace("startapp=", "startapp=r_") : base.replace("?table=", "?replay=");
+    const link = shareLink(this.tableId, this.app.config, "replay");
     try {
       await navigator.clipboard.writeText(link);
       tg.haptic("success");
