@@ -45,6 +45,42 @@ async def test_spectators_see_no_hand_and_the_players_see_how_many_watch(
     await ann.close()
 
 
+async def test_a_spectators_updates_carry_no_hand_and_no_private_event_while_the_players_move(
+    bot_client: Client, service: TableService
+) -> None:
+    # Kings in the Corner: every turn ends with a draw, an event private to the drawer (its cards), a count to the rest
+    info = await service.create_table("kings_corner", ANN, "Ann")
+    await service.add_ai(info.id, ANN)
+    await service.start_game(info.id, ANN)
+    await service.autoplay.idle()
+    ann, _ = await connect(bot_client, info.id, signed(ANN, "Ann"))
+    dan, _ = await connect(bot_client, info.id, signed(DAN, "Dan"))
+    for _ in range(4):  # Ann ends her turn (drawing), the AI plays its own
+        await service.autoplay.idle()
+        view = await service.view(info.id, ANN)
+        if view["state"]["over"]:
+            break
+        legal = view["state"]["legal"]
+        action = next((a for a in legal if a["type"] == "end_turn"), legal[0])
+        await service.act(info.id, ANN, action, view["seq"])
+    await service.autoplay.idle()
+    await asyncio.sleep(0.05)
+    watched = [f for f in await _drain(dan) if f["type"] == "update"]
+    played = [f for f in await _drain(ann) if f["type"] == "update"]
+    assert watched and [f["seq"] for f in watched] == [f["seq"] for f in played]
+    mine = [e for f in played for e in f["events"] if e["type"] == "drew" and e["seat"] == 0]
+    assert mine and all("cards" in e for e in mine)  # the draws were private, so the check below means something
+    for frame in watched:
+        state = frame["view"]["state"]
+        assert "hand" not in state and "legal" not in state
+        for event in frame["events"]:
+            assert "cards" not in event, event  # a draw reaches a spectator as its count only
+    shadows = [e for f in watched for e in f["events"] if e["type"] == "drew"]
+    assert shadows and all(set(e) == {"type", "seat", "count", "stock"} for e in shadows)
+    await dan.close()
+    await ann.close()
+
+
 async def _drain(peer: Peer) -> list[Frame]:
     """Every frame that arrives until the socket is quiet for a moment."""
     frames: list[Frame] = []
