@@ -8,21 +8,9 @@ import pytest
 from openskill.models import PlackettLuce
 
 from engine.service.tables import TableService
-from tests.service.helpers import ANN, BOB, CAT, play_out
+from tests.service.helpers import ANN, BOB, CAT, finished_game
 
 DAN = 104
-
-
-async def finished_game(service: TableService, chat_id: int | None, people: tuple[tuple[int, str], ...]) -> str:
-    """A whole Coins game (first to 1 point) of these people, AI in any other seat, opened from ``chat_id``."""
-    (host, host_name), *others = people
-    info = await service.create_table("coins", host, host_name, {"target_score": 1}, chat_id=chat_id)
-    for user, name in others:
-        await service.join(info.id, user, name)
-    await service.start_game(info.id, host)
-    await play_out(service, info.id)
-    assert (await service.info(info.id)).status == "finished"
-    return info.id
 
 
 async def test_one_game_moves_ratings_exactly_as_openskill_computes_them(service: TableService) -> None:
