@@ -52,3 +52,19 @@ async def finished_game(service: TableService, chat_id: int | None, people: tupl
     await play_out(service, info.id)
     assert (await service.info(info.id)).status == "finished"
     return info.id
+
+
+async def ai_game(service: TableService, game: str, options: dict[str, Any], players: int | None = None) -> str:
+    """A whole game of AI players (the host's seat handed to the AI too, as ``cardroom simulate`` does), finished."""
+    info = await service.create_table(game, ANN, "Ann", {**options, **({"players": players} if players else {})})
+    table = service.live(info.id)
+    assert table is not None
+    table.row.seats[0].is_ai = True
+    updates = service.subscribe(info.id)
+    await service.start_game(info.id, ANN)
+    async for update in updates:
+        if update.kind in ("finished", "abandoned"):
+            break
+    updates.close()
+    assert (await service.info(info.id)).status == "finished"
+    return info.id
