@@ -55,8 +55,12 @@ async def finished_game(service: TableService, chat_id: int | None, people: tupl
 
 
 async def ai_game(service: TableService, game: str, options: dict[str, Any], players: int | None = None) -> str:
-    """A whole game of AI players (the host's seat handed to the AI too, as ``cardroom simulate`` does), finished."""
-    info = await service.create_table(game, ANN, "Ann", {**options, **({"players": players} if players else {})})
+    """A whole game of AI players (the host's seat handed to the AI too, as ``cardroom simulate`` does), finished.
+
+    The seed is fixed per game, so the deals (and so the game's length) are the same every run.
+    """
+    info = await service.create_table(game, ANN, "Ann", {**options, **({"players": players} if players else {})},
+                                      seed=f"replay test {game}")
     table = service.live(info.id)
     assert table is not None
     table.row.seats[0].is_ai = True
