@@ -113,6 +113,17 @@ async def test_history_opens_a_replay_whose_hands_are_the_rules_and_whose_seed_i
     await page.locator(".rp-prev-hand").tap()
     await expect(screen).to_have_attribute("data-step", "0")
 
+    # Coins, three players: a trick is three moves, and the third card's step begins the next trick
+    for button, step in ((".rp-next-trick", 3), (".rp-next-trick", 6), (".rp-prev-trick", 3), (".rp-prev-trick", 0)):
+        await page.locator(button).tap()
+        await expect(screen).to_have_attribute("data-step", str(step))
+    await expect(page.locator(".rp-caption .rp-where")).to_contain_text("Trick 1")
+    jumps = page.locator(".rp-jumps")
+    await expect(jumps).to_have_attribute("aria-label", "Jump to a hand or trick")
+    await expect(jumps.locator(".rp-next-trick")).to_have_attribute("aria-label", "Next trick")
+    for box in [await b.bounding_box() for b in await jumps.locator("button").all()]:
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44
+
     await page.locator(".rp-speed").select_option(label="4×")
     await page.locator(".rp-toggle").tap()
     await expect(screen).to_have_attribute("data-playing", "true")
