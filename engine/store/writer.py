@@ -66,11 +66,12 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _migrate(connection: Connection) -> None:
+def migrate(connection: Connection, revision: str = "head") -> None:
+    """Upgrade the schema on ``connection`` to ``revision`` (the latest by default)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
-    command.upgrade(config, "head")
+    command.upgrade(config, revision)
 
 
 class StaleRow(Refusal):
@@ -134,7 +135,7 @@ class StoreBase:
         async with self.engine.begin() as conn:
             if self.is_shared:  # processes starting together on a fresh database must not race the migration
                 await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-            await conn.run_sync(_migrate)
+            await conn.run_sync(migrate)
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     async def close(self) -> None:
