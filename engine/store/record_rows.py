@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import case, func, insert, select
 
-from engine.store.rows import TableRow
+from engine.store.rows import Finish, TableRow
 from engine.store.schema import (
     ratings,
     results,
@@ -106,6 +106,24 @@ class RecordRows(TableRows):
                 .group_by(results.c.table_id).order_by("at", results.c.table_id).offset(offset).limit(limit))]
         found = {row.id: row for row in await self._load_tables(tables.c.id.in_(ids))} if ids else {}
         return [found[i] for i in ids if i in found]
+
+    async def unrecorded_finished(self, after: str = "", limit: int = 500) -> list[TableRow]:
+        """Finished tables with no results on record (finished before there was a record), by id after ``after``."""
+        recorded = select(results.c.table_id).where(results.c.table_id == tables.c.id).exists()
+        async with self.engine.connect() as conn:
+            ids = [r.id for r in await conn.execute(
+                select(tables.c.id).where(tables.c.status == "finished", tables.c.id > after, ~recorded)
+                .order_by(tables.c.id).limit(limit))]
+        found = {row.id: row for row in await self._load_tables(tables.c.id.in_(ids))} if ids else {}
+        return [found[i] for i in ids]
+
+    async def add_results(self, finish: Finish) -> None:
+        """Put a finished game's results on record (ratings are left to a rebuild)."""
+
+        async def work(conn: Any) -> None:
+            await self._insert_results(conn, finish)
+
+        await self._write(work)
 
     async def ratings_of(self, game: str) -> dict[int, tuple[float, float, int, int]]:
         """Every rating of a game: user -> (mu, sigma, games, wins)."""

@@ -232,16 +232,23 @@ class StoreBase:
         await self._notice(conn, item.action["table_id"], item.action["seq"], "moved", version, move)
 
     @staticmethod
-    async def _write_finish(conn: Any, finish: Finish) -> None:
-        """Record a finished game's results and its people's new ratings (in the finishing transaction)."""
+    async def _insert_results(conn: Any, finish: Finish) -> bool:
+        """Put a finished game's per-seat results on record, unless they are already there (then False)."""
         recorded = await conn.execute(select(results.c.seat).where(results.c.table_id == finish.table_id).limit(1))
         if recorded.first() is not None:
-            return  # already on record (and rated): finishing a table again must not count it twice
+            return False
         await conn.execute(insert(results), [
             {"table_id": finish.table_id, "seat": s.seat, "user_id": s.user_id, "name": s.name, "game": finish.game,
              "chat_id": finish.chat_id, "placement": s.placement, "score": s.score, "finished_at": finish.finished_at}
             for s in finish.seats
         ])
+        return True
+
+    @staticmethod
+    async def _write_finish(conn: Any, finish: Finish) -> None:
+        """Record a finished game's results and its people's new ratings (in the finishing transaction)."""
+        if not await StoreBase._insert_results(conn, finish):
+            return  # already on record (and rated): finishing a table again must not count it twice
         people = [s.user_id for s in finish.seats if s.user_id is not None]
         if not people:
             return

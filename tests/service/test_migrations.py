@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from engine import games
+from engine.service import ratings
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 from engine.store.writer import MIGRATIONS, migrate
@@ -159,3 +160,22 @@ async def test_after_the_upgrade_a_running_game_goes_on_and_a_finished_one_repla
     assert (await upgraded.info(running.table_id)).seq > view["seq"]
     replay = await upgraded.record.replay(OLD_GAMES[0].table_id)
     assert replay["moves"] == len(OLD_GAMES[0].log) and replay["result"] == OLD_GAMES[0].result
+
+
+async def test_a_rebuild_puts_the_games_finished_before_the_record_on_it(upgraded: TableService) -> None:
+    finished = OLD_GAMES[0]
+    assert finished.result is not None
+    assert await upgraded.record.history(ANN) == [] and await upgraded.store.ratings_of("coins") == {}
+    counted = await upgraded.record.rebuild()
+    assert counted == {"coins": 1}  # the games still being played are not on record
+    [game] = await upgraded.record.history(ANN)
+    assert (game["table_id"], game["chat_id"], game["finished_at"]) == (finished.table_id, -500, AT + len(finished.log))
+    assert [(s["name"], s["placement"], s["score"]) for s in game["seats"]] == [
+        (name, place, score) for name, place, score in zip(
+            ("Ann", "Bob", "Ada (AI)"), finished.result["placements"], finished.result["scores"], strict=True)]
+    expected = ratings.rate([(ANN, "easy"), (BOB, "easy"), (None, "strong")], finished.result["placements"], {})
+    stored = await upgraded.store.ratings_of("coins")
+    for user in (ANN, BOB):
+        assert stored[user][:2] == pytest.approx(expected[user])
+    assert {entry["user_id"] for entry in await upgraded.record.leaderboard(-500, "coins")} == {ANN, BOB}
+    assert await upgraded.record.backfill() == 0  # on record once
