@@ -26,6 +26,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, event, func, insert, select, text, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -64,6 +65,12 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+def _insert_missing(dialect: str) -> Any:
+    """An insert of rating rows that leaves the rows already there as they are (PostgreSQL's or SQLite's form)."""
+    insert_of = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return insert_of(ratings).on_conflict_do_nothing(index_elements=[ratings.c.user_id, ratings.c.game])
 
 
 def migrate(connection: Connection, revision: str = "head") -> None:
@@ -249,27 +256,28 @@ class StoreBase:
         """Record a finished game's results and its people's new ratings (in the finishing transaction)."""
         if not await StoreBase._insert_results(conn, finish):
             return  # already on record (and rated): finishing a table again must not count it twice
-        people = [s.user_id for s in finish.seats if s.user_id is not None]
+        people = sorted({s.user_id for s in finish.seats if s.user_id is not None})
         if not people:
             return
+        # Every person's row exists first (a placeholder with no games for a newcomer), then all are locked in one
+        # order: another process finishing a game of the same person waits here for this commit instead of
+        # reading the rating this one is about to replace (a lost update). SQLite has one writer at a time anyway.
+        await conn.execute(_insert_missing(conn.dialect.name), [
+            {"user_id": uid, "game": finish.game, "mu": 0.0, "sigma": 0.0, "games": 0, "wins": 0,
+             "updated_at": finish.finished_at} for uid in people])
         found = (await conn.execute(
             select(ratings).where(ratings.c.game == finish.game, ratings.c.user_id.in_(people))
+            .order_by(ratings.c.user_id).with_for_update()
         )).mappings().all()
-        known = {r["user_id"]: r for r in found}
-        fresh = finish.rate({uid: (r["mu"], r["sigma"]) for uid, r in known.items()})
+        fresh = finish.rate({r["user_id"]: (r["mu"], r["sigma"]) for r in found if r["games"] > 0})
         for s in finish.seats:
             if s.user_id is None or s.user_id not in fresh:
                 continue
             mu, sigma = fresh[s.user_id]
-            won = 1 if s.placement == 1 else 0
-            if s.user_id in known:
-                old = known[s.user_id]
-                await conn.execute(update(ratings).where(ratings.c.user_id == s.user_id, ratings.c.game == finish.game)
-                                   .values(mu=mu, sigma=sigma, games=old["games"] + 1, wins=old["wins"] + won,
-                                           updated_at=finish.finished_at))
-            else:
-                await conn.execute(insert(ratings).values(user_id=s.user_id, game=finish.game, mu=mu, sigma=sigma,
-                                                          games=1, wins=won, updated_at=finish.finished_at))
+            await conn.execute(update(ratings).where(ratings.c.user_id == s.user_id, ratings.c.game == finish.game)
+                               .values(mu=mu, sigma=sigma, games=ratings.c.games + 1,
+                                       wins=ratings.c.wins + (1 if s.placement == 1 else 0),
+                                       updated_at=finish.finished_at))
 
     @staticmethod
     def _settle(item: Write) -> None:
