@@ -89,7 +89,8 @@ class Record:
     async def rebuild(self) -> dict[str, int]:
         """Recompute every rating from the finished games' move logs; returns the games counted per game.
 
-        Finished games with no results yet (from before the record) are put on record first.
+        Finished games with no results yet (from before the record) are put on record first, and each
+        group's standings are totalled again from the results.
         """
         await self.backfill()
         fresh: dict[str, dict[int, list[float]]] = {}
@@ -109,6 +110,7 @@ class Record:
                     won = 1.0 if outcome.placements[_seat_of(people, uid)] == 1 else 0.0
                     table[uid] = [mu, sigma, before[2] + 1, before[3] + won]
                 counted[row.game] = counted.get(row.game, 0) + 1
+        await self.store.retotal_standings()
         now = time.time()
         for name in games.names():
             entries = fresh.get(name, {})

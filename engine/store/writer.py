@@ -37,6 +37,7 @@ from engine.store.schema import (
     ratings,
     results,
     seats,
+    standings,
     tables,
 )
 
@@ -67,10 +68,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _insert_missing(dialect: str) -> Any:
-    """An insert of rating rows that leaves the rows already there as they are (PostgreSQL's or SQLite's form)."""
-    insert_of = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    return insert_of(ratings).on_conflict_do_nothing(index_elements=[ratings.c.user_id, ratings.c.game])
+def _upsert(dialect: str, table: Any) -> Any:
+    """An insert into ``table`` that can say what to do with a row already there (PostgreSQL's or SQLite's form)."""
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
 
 
 def migrate(connection: Connection, revision: str = "head") -> None:
@@ -249,6 +249,14 @@ class StoreBase:
              "chat_id": finish.chat_id, "placement": s.placement, "score": s.score, "finished_at": finish.finished_at}
             for s in finish.seats
         ])
+        people = sorted((s.user_id, 1 if s.placement == 1 else 0) for s in finish.seats if s.user_id is not None)
+        if finish.chat_id is not None and people:
+            added = _upsert(conn.dialect.name, standings)
+            await conn.execute(added.on_conflict_do_update(
+                index_elements=[standings.c.chat_id, standings.c.game, standings.c.user_id],
+                set_={"games": standings.c.games + 1, "wins": standings.c.wins + added.excluded.wins}), [
+                {"chat_id": finish.chat_id, "game": finish.game, "user_id": uid, "games": 1, "wins": won}
+                for uid, won in people])
         return True
 
     @staticmethod
@@ -262,7 +270,9 @@ class StoreBase:
         # Every person's row exists first (a placeholder with no games for a newcomer), then all are locked in one
         # order: another process finishing a game of the same person waits here for this commit instead of
         # reading the rating this one is about to replace (a lost update). SQLite has one writer at a time anyway.
-        await conn.execute(_insert_missing(conn.dialect.name), [
+        missing = _upsert(conn.dialect.name, ratings).on_conflict_do_nothing(
+            index_elements=[ratings.c.user_id, ratings.c.game])
+        await conn.execute(missing, [
             {"user_id": uid, "game": finish.game, "mu": 0.0, "sigma": 0.0, "games": 0, "wins": 0,
              "updated_at": finish.finished_at} for uid in people])
         found = (await conn.execute(

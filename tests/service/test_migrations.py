@@ -33,6 +33,8 @@ OLD_TABLES = sa.table("tables", *(sa.column(c) for c in (
     "meta", "result", "created_at", "updated_at", "ai_turn", "version")))
 OLD_SEATS = sa.table("seats", *(sa.column(c) for c in (
     "table_id", "seat", "user_id", "name", "is_ai", "ai_level", "autopilot", "missed")))
+OLD_RESULTS = sa.table("results", *(sa.column(c) for c in (
+    "table_id", "seat", "user_id", "name", "game", "chat_id", "placement", "score", "finished_at")))
 OLD_ACTIONS = sa.table("actions", *(sa.column(c) for c in ("table_id", "seq", "seat", "action", "auto", "created_at")))
 
 
@@ -98,11 +100,12 @@ async def old_database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
         yield url
 
 
-async def _fill_old(url: str) -> None:
+async def _fill_old(url: str, revision: str = BEFORE_RATINGS, results: bool = False) -> None:
+    """Build the schema up to ``revision`` and store OLD_GAMES as it would have (with their results, if asked)."""
     engine = create_async_engine(url)
     try:
         async with engine.begin() as conn:
-            await conn.run_sync(migrate, BEFORE_RATINGS)
+            await conn.run_sync(migrate, revision)
             await conn.execute(sa.insert(OLD_USERS), [
                 {"id": user, "name": name, "notify": True, "can_message": True, "created_at": AT}
                 for user, name in PEOPLE])
@@ -111,8 +114,13 @@ async def _fill_old(url: str) -> None:
                 await conn.execute(sa.insert(OLD_TABLES), [table])
                 await conn.execute(sa.insert(OLD_SEATS), seats)
                 await conn.execute(sa.insert(OLD_ACTIONS), log)
+                if results and old.result:
+                    await conn.execute(sa.insert(OLD_RESULTS), [
+                        {"table_id": old.table_id, "seat": seat, "user_id": user, "name": "", "game": old.game,
+                         "chat_id": -500, "placement": old.result["placements"][seat], "score": 0, "finished_at": AT}
+                        for seat, user in enumerate((ANN, BOB, None))])
             found = await conn.execute(sa.text("SELECT version_num FROM alembic_version"))
-            assert found.scalar_one() == BEFORE_RATINGS
+            assert found.scalar_one() == revision
     finally:
         await engine.dispose()
 
@@ -179,3 +187,17 @@ async def test_a_rebuild_puts_the_games_finished_before_the_record_on_it(upgrade
         assert stored[user][:2] == pytest.approx(expected[user])
     assert {entry["user_id"] for entry in await upgraded.record.leaderboard(-500, "coins")} == {ANN, BOB}
     assert await upgraded.record.backfill() == 0  # on record once
+
+
+async def test_the_standings_migration_totals_the_results_already_on_record(tmp_path: Path) -> None:
+    url = database_url(None, tmp_path)
+    await _fill_old(url, "0007", results=True)  # the revision before the standings
+    store = Store(url)
+    await store.open()
+    try:
+        await store.replace_ratings("coins", {ANN: (25.0, 8.0, 1, 0), BOB: (25.0, 8.0, 1, 0)}, AT)
+        board = {e["user_id"]: (e["games"], e["wins"]) for e in await store.leaderboard(-500, "coins")}
+    finally:
+        await store.close()
+    placements = OLD_GAMES[0].result["placements"] if OLD_GAMES[0].result else []
+    assert board == {ANN: (1, int(placements[0] == 1)), BOB: (1, int(placements[1] == 1))}
