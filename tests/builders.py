@@ -7,7 +7,7 @@ Telegram user.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.cards import SPANISH, mask_of
@@ -59,7 +59,7 @@ def coins_position(
 _SPADES = ("A-spades", "2-spades", "3-spades")
 
 
-def sm_act(state: SMState, seat: int, action: dict[str, Any]) -> tuple[SMState, list[Event]]:
+def sm_act(state: SMState, seat: int, action: Mapping[str, Any]) -> tuple[SMState, list[Event]]:
     """Apply one action through the ruleset."""
     return SERGEANT_MAJOR.apply(state, seat, action)
 

@@ -33,7 +33,7 @@ class Notifications(Protocol):
         """Bring the table's messages up to date now."""
 
     def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
-               title: str | None = None, invited: list[tuple[int, str]] | None = None) -> None:
+               title: str | None = None) -> None:
         """The next table ``host_id`` opens in ``chat_id`` lives in this topic and language."""
 
     def unexpect(self, chat_id: int, host_id: int) -> None:

@@ -286,7 +286,8 @@ async def start_button(update: Update, context: Context) -> None:
 async def rematch_button(update: Update, context: Context) -> None:
     """Rematch: the one new lobby of this table, with its game and settings and every player of it invited.
 
-    The first press opens it (hosted by whoever pressed); a later press by anyone takes a seat in it.
+    The first press opens it (hosted by whoever pressed; the notifier posts it where this table's
+    messages went); a later press by anyone takes a seat in it.
     """
     pressed = await pressed_table(update, context, SUMMARY)
     if pressed is None:
@@ -294,25 +295,15 @@ async def rematch_button(update: Update, context: Context) -> None:
     query, _found, info = pressed
     bot_state, user = context.bot_data, query.from_user
     locale = locale_of(user)
-    home = await bot_state.notifier.home(info.id)
-    chat_id = info.chat_id if info.chat_id is not None else user.id
-    invited = [(s.user_id, s.name) for s in info.seats if s.user_id is not None and s.user_id != user.id]
-    bot_state.notifier.expect(chat_id, user.id, thread_id=home.thread_id if home else None,
-                         locale=(home.data.get("locale") if home else None) or locale,
-                         title=home.data.get("title") if home else None, invited=invited)
+    private = info.chat_id is None or info.chat_id > 0
     try:
-        fresh, opened = await bot_state.service.rematch(info.id, user.id, display_name(user))
-        if not opened:
-            bot_state.notifier.unexpect(chat_id, user.id)
-        if opened and chat_id > 0:
+        fresh, opened = await bot_state.service.join_rematch(info.id, user.id, display_name(user))
+        if opened and private:
             await bot_state.service.start_game(fresh.id, user.id)
-        elif not opened and fresh.status == "lobby" and fresh.seat_of(user.id) is None:
-            await bot_state.service.join(fresh.id, user.id, display_name(user))
     except Refusal as refusal:
-        bot_state.notifier.unexpect(chat_id, user.id)
         await answer(query, refusal_text(refusal, locale), show_alert=True)
         return
-    if opened or chat_id > 0:
+    if opened or private:
         await answer(query)
     else:
         await answer(query, translate(locale, "You have a seat at the rematch."))

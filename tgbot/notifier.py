@@ -31,6 +31,7 @@ from telegram.error import NetworkError, RetryAfter
 from telegram.ext import ExtBot
 
 from engine import games
+from engine.core.errors import Refusal
 from engine.service.bus import Subscription, Update
 from engine.service.live import Snapshot, TableInfo
 from tgbot.callbacks import Verb, button_data
@@ -86,18 +87,16 @@ class Notifier(TurnMessages):
         self._task = asyncio.create_task(self._follow(self._subscription), name="bot-notifier")
         self._expiry = asyncio.create_task(self._expire_loop(), name="bot-expiry")
         self.bot_state.service.when_resumed(self._resumed)
-        for table in self.bot_state.service.tables():  # tables revived at start: bring their messages up to date
-            if table.row.status in ("lobby", "playing"):
-                snapshot = table.snapshot()
-                self._latest[table.id] = snapshot
-                self._track_turns(table.id, None, snapshot.info)
-                self._lanes.submit(table.id)
+        for snapshot in self.bot_state.service.open_snapshots():  # tables loaded at start: their messages now
+            table_id = snapshot.info.id
+            self._latest[table_id] = snapshot
+            self._track_turns(table_id, None, snapshot.info)
+            self._lanes.submit(table_id)
 
     def _resumed(self) -> None:
         """Back in touch with the database: the passes skipped meanwhile (no lease could be claimed) are made now."""
-        for table in self.bot_state.service.tables():
-            if table.row.status in ("lobby", "playing"):
-                self._lanes.submit(table.id)
+        for snapshot in self.bot_state.service.open_snapshots():
+            self._lanes.submit(snapshot.info.id)
 
     async def stop(self) -> None:
         """Stop following; queued work is dropped."""
@@ -204,10 +203,10 @@ class Notifier(TurnMessages):
         self._lanes.submit(table_id)
 
     def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
-               title: str | None = None, invited: list[tuple[int, str]] | None = None) -> None:
+               title: str | None = None) -> None:
         """The next table ``host_id`` opens in ``chat_id`` lives in this topic and language (call first)."""
         self._hints[(chat_id, host_id)] = Record(HOME, chat_id, thread_id, None, SENT, {
-            "locale": locale, "title": title, "invited": [list(i) for i in invited or ()]})
+            "locale": locale, "title": title})
 
     def unexpect(self, chat_id: int, host_id: int) -> None:
         """No table was opened after ``expect`` after all."""
@@ -304,7 +303,7 @@ class Notifier(TurnMessages):
         home = await self.records.get(info.id, HOME)
         if home is None:
             hint = self._hints.pop((info.chat_id, info.host_user_id), None)
-            home = hint or Record(HOME, info.chat_id)
+            home = hint or await self._rematch_home(info) or Record(HOME, info.chat_id)
             await self.records.put(info.id, home)
         elif home.chat_id != info.chat_id:  # the group was upgraded to a supergroup: start over there
             home = home.but(chat_id=info.chat_id, thread_id=None)
@@ -312,6 +311,24 @@ class Notifier(TurnMessages):
             for purpose in (TABLE, SUMMARY):
                 await self.records.drop(info.id, purpose)
         return home
+
+    async def _rematch_home(self, info: TableInfo) -> Record | None:
+        """A rematch goes where its finished table's messages went (topic, language), inviting everyone who played.
+
+        Derived here, not told by whoever opened it, so a rematch opened from the Mini App is posted alike.
+        """
+        if info.rematch_of is None or info.chat_id is None:
+            return None
+        before = await self.records.get(info.rematch_of, HOME)
+        try:
+            played = await self.bot_state.service.info(info.rematch_of)
+        except Refusal:  # the finished table is gone from the store: nobody to invite
+            return None
+        invited = [[s.user_id, s.name] for s in played.seats if s.user_id not in (None, info.host_user_id)]
+        data = before.data if before is not None else {}
+        thread = before.thread_id if before is not None and before.chat_id == info.chat_id else None
+        return Record(HOME, info.chat_id, thread, None, SENT,
+                      {"locale": data.get("locale"), "title": data.get("title"), "invited": invited})
 
     # the table's message in its chat ---------------------------------------------------
 
@@ -389,7 +406,8 @@ class Notifier(TurnMessages):
         record = await self.records.get(info.id, TABLE)
         if record is not None and record.state != SENT:
             record = await self._settle(info.id, record)
-        if record is not None and await self._delete(record):
+        if record is not None and await self._delete(record, render("over.html", home_locale(home), table=info,
+                                                                   turn=False)):
             await self.records.drop(info.id, TABLE)
 
     async def _refused(self, chat_id: int) -> None:

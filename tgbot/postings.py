@@ -137,8 +137,9 @@ class Postings(ABC):
         self._shown[(chat_id, message_id)] = shown
         return True
 
-    async def _delete(self, record: Record) -> bool:
-        """Delete a message; one already gone (or too old to delete) counts as deleted. False: try again later."""
+    async def _delete(self, record: Record, over: str) -> bool:
+        """Delete a message; one already gone counts as deleted, and one too old to delete (48 hours) is edited
+        to ``over`` instead, so it no longer says what is past. False: try again later."""
         if record.message_id is None:
             return True
         try:
@@ -148,6 +149,8 @@ class Postings(ABC):
             return False
         except (BadRequest, ChatMigrated) as error:  # RetryAfter and lost answers are tried again
             log.info("could not delete message %s in chat %s: %s", record.message_id, record.chat_id, error)
+            if isinstance(error, BadRequest) and "can't be deleted" in error.message:
+                await self._edit(record, over, None)
         self._shown.pop((record.chat_id, record.message_id), None)
         return True
 

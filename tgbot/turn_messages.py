@@ -72,7 +72,8 @@ class TurnMessages(Postings):
                     if await self._edit(record, text, markup):
                         await self.records.put(info.id, record.but(data={**record.data, "reminder": True}))
                 return
-            if not await self._delete(record):
+            over = render("over.html", home_locale(home), table=info, turn=True)
+            if not await self._delete(record, over):
                 return
             await self.records.drop(info.id, record.purpose)
         if turn is None:

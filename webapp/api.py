@@ -18,6 +18,9 @@ host as ``host_seat``, never a Telegram user id or chat id.
 ``limit`` (1 to 50, default 20) at a time, each with the caller's own seat as ``you``;
 ``next`` in the answer is the ``before`` of the next page, or null on the last one.
 
+``POST /api/tables/{id}/rematch`` gives a finished table's one rematch to one of its players (409
+``not_finished`` before the end, 403 ``not_seated`` for anyone else).
+
 ``POST /api/lessons`` with ``{"game": name}`` opens a guided first game of that game: a
 table already started against AI players, from the game's lesson seed and short options
 (``engine.service.lessons``); a lesson goes on no record and changes no rating.
@@ -266,16 +269,11 @@ async def me(request: web.Request) -> web.Response:
     limit, before = _page_params(request)
     service = request.app[SERVICE]
     if before is not None:
-        table = service.live(before) or None
-        if table is None:
-            try:
-                info = await service.info(before)
-            except Refusal:
-                raise Refusal(RefusalCode.BAD_CURSOR) from None
-            seated = info.seat_of(user.id) is not None
-        else:
-            seated = table.seat_of(user.id) is not None
-        if not seated:
+        try:
+            info = await service.info(before)
+        except Refusal:
+            raise Refusal(RefusalCode.BAD_CURSOR) from None
+        if info.seat_of(user.id) is None:
             raise Refusal(RefusalCode.BAD_CURSOR)
     page = await service.tables_of(user.id, limit=limit + 1, before=before)
     public = request.app[PUBLIC]
@@ -339,6 +337,24 @@ async def table_op(request: web.Request) -> web.Response:
     return web.json_response(request.app[PUBLIC].table(info))
 
 
+async def rematch(request: web.Request) -> web.Response:
+    """POST /api/tables/{id}/rematch: the finished table's one rematch, with the caller (one of its players) in it.
+
+    The first press opens it, hosted by the caller; every later press, by anyone who played, gets the same
+    table and a seat in it while it is a lobby. The answer is the rematch, with the caller's seat as ``you``.
+    """
+    user = current_user(request)
+    service = request.app[SERVICE]
+    info = await service.info(request.match_info["table_id"])
+    if info.seat_of(user.id) is None:
+        raise Refusal(RefusalCode.NOT_SEATED)
+    async with user_lock(user.id):
+        if info.rematch is None or (await service.info(info.rematch)).seat_of(user.id) is None:
+            await check_open_tables(service, user.id, request.app[SETTINGS].max_open_tables_per_user)
+        fresh, _opened = await service.join_rematch(info.id, user.id, user.name)
+    return web.json_response(request.app[PUBLIC].own_table(fresh, user.id))
+
+
 def setup_api(app: web.Application) -> None:
     """Add the /api routes."""
     app.router.add_get("/api/config", config)
@@ -347,4 +363,5 @@ def setup_api(app: web.Application) -> None:
     app.router.add_post("/api/tables", create_table)
     app.router.add_post("/api/lessons", create_lesson)
     app.router.add_get("/api/tables/{table_id}", table_view)
+    app.router.add_post("/api/tables/{table_id}/rematch", rematch)
     app.router.add_post("/api/tables/{table_id}/{op}", table_op)

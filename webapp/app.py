@@ -12,7 +12,8 @@ import gc
 import hashlib
 import hmac
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import aiohttp_jinja2
@@ -25,7 +26,7 @@ from engine.store.database import Store, database_url
 from webapp.api import MAX_BODY, errors_middleware, setup_api
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier, local_token
-from webapp.keys import BOT, PUBLIC, SERVICE, SETTINGS, STATIC, STORE, VERIFIER
+from webapp.keys import BOT, CLOCK, PUBLIC, SERVICE, SETTINGS, STATIC, STORE, VERIFIER
 from webapp.pages import setup_pages
 from webapp.public import PublicTables
 from webapp.record_api import setup_record_api
@@ -94,11 +95,14 @@ def make_app(
     bot: bool = True,
     templates_dir: Path = TEMPLATES_DIR,
     static_dir: Path = STATIC_DIR,
+    clock: Callable[[], float] = time.monotonic,
 ) -> web.Application:
-    """The web application for ``settings``; ``service`` if given is used as is (and not closed)."""
+    """The web application for ``settings``; ``service`` if given is used as is (and not closed), ``clock`` is
+    the monotonic clock the sockets' flood budgets refill by."""
     webhook = bool(settings.bot_token and bot)
     app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_UPDATE if webhook else MAX_BODY)
     app[SETTINGS] = settings
+    app[CLOCK] = clock
     token = settings.bot_token or local_token(settings.data_dir)
     app[VERIFIER] = Verifier(token, settings.initdata_max_age, local=settings.local_mode)
     app[PUBLIC] = PublicTables(hmac.new(b"seat-handles", token.encode(), hashlib.sha256).digest())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -22,7 +23,9 @@ VERIFIER = web.AppKey("verifier", Verifier)
 STATIC = web.AppKey("static", StaticFiles)
 PUBLIC = web.AppKey("public", PublicTables)  # the web's form of tables: no Telegram ids
 ROOMS = web.AppKey("rooms", Rooms)
-GATE = web.AppKey("gate", Gate)  # counts of open table sockets, for their limits  # the open sockets of each table
+GATE = web.AppKey("gate", Gate)  # counts of open table sockets, for their limits
+# the monotonic clock the sockets' flood budgets refill by (tests set their own)
+CLOCK: web.AppKey[Callable[[], float]] = web.AppKey("clock")
 BOT = web.AppKey("bot", object)  # the python-telegram-bot Application, when a bot token is set
 # open table sockets, closed on shutdown
 SOCKETS: web.AppKey[set[web.WebSocketResponse[Any]]] = web.AppKey("sockets", set)

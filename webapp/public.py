@@ -55,7 +55,7 @@ class PublicTables:
             } for s in info.seats],
             "seq": info.seq, "seed_hash": info.seed_hash, "seed": info.seed, "timer": info.timer,
             "deadline": info.deadline, "to_act": list(info.to_act), "result": info.result,
-            "lesson": info.lesson,
+            "lesson": info.lesson, "rematch": info.rematch,
         }
 
     def own_table(self, info: TableInfo, user_id: int) -> dict[str, Any]:

@@ -53,7 +53,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -65,7 +66,7 @@ from engine.service.tables import TableService
 from engine.store.reach import is_unreachable
 from webapp.api import lobby_op, reader_language
 from webapp.auth import AuthError, WebUser
-from webapp.keys import GATE, PUBLIC, ROOMS, SERVICE, SETTINGS, SOCKETS, VERIFIER
+from webapp.keys import CLOCK, GATE, PUBLIC, ROOMS, SERVICE, SETTINGS, SOCKETS, VERIFIER
 from webapp.limits import STRIKE_RATE, STRIKES_PER_BURST, Gate, TokenBucket
 from webapp.protocol import (
     ActFrame,
@@ -98,7 +99,7 @@ class TableSocket:
 
     def __init__(
         self, ws: web.WebSocketResponse, service: TableService, table_id: str, user: WebUser, settings: Settings,
-        public: PublicTables, lang: str | None = None,
+        public: PublicTables, lang: str | None = None, clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.ws = ws
         self.service = service
@@ -109,9 +110,9 @@ class TableSocket:
         self.public = public
         self.lang = lang or user.language_code or None
         self._: Gettext = gettext_for(self.lang)
-        self.bucket = TokenBucket(settings.flood_rate, settings.flood_burst)
+        self.bucket = TokenBucket(settings.flood_rate, settings.flood_burst, clock)
         # refused frames; a client that keeps flooding runs out of these and is closed
-        self.strikes = TokenBucket(settings.flood_rate * STRIKE_RATE, settings.flood_burst * STRIKES_PER_BURST)
+        self.strikes = TokenBucket(settings.flood_rate * STRIKE_RATE, settings.flood_burst * STRIKES_PER_BURST, clock)
         self.skip = sys.maxsize  # until its welcome, which covers them, the socket gets no update
         self.lagging = False
         self.ref: str | None = None
@@ -325,7 +326,8 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser)
                                           _("You have too many tables open at once; close one and try again.")),
                           CLOSE_POLICY)
             return
-        await TableSocket(ws, service, table_id, user, settings, app[PUBLIC], lang).run(rooms, request.transport)
+        socket = TableSocket(ws, service, table_id, user, settings, app[PUBLIC], lang, app[CLOCK])
+        await socket.run(rooms, request.transport)
 
 
 async def close_sockets(app: web.Application) -> None:

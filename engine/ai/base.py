@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from engine.core.rng import deal_rng
@@ -14,14 +14,14 @@ LEVELS = ("random", "easy", "strong", "expert")
 class AiPlayer(Protocol):
     """Chooses one of ``legal`` from what ``view`` shows; deterministic for a given ``seed``."""
 
-    def choose(self, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """The action to take."""
 
 
 class RandomPlayer:
     """Any legal action, uniformly (a baseline for benchmarks)."""
 
-    def choose(self, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """A uniformly random legal action."""
         return legal[deal_rng(seed, "ai:random").below(len(legal))]
 
@@ -42,7 +42,7 @@ def player_for(game: str, level: str) -> AiPlayer:
     return RandomPlayer()
 
 
-def choose(game: str, level: str, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+def choose(game: str, level: str, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
     """One decision for a seat of ``game`` at ``level``."""
     if len(legal) == 1 and not view.get("choose"):  # a multi-card choice lists one canonical pick only
         return legal[0]

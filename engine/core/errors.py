@@ -40,6 +40,7 @@ class RefusalCode(StrEnum):
     NOT_STARTED = "not_started"
     ALREADY_STARTED = "already_started"
     ABANDONED = "abandoned"
+    NOT_FINISHED = "not_finished"
     STALE = "stale"
     SERVER_ERROR = "server_error"
     UNAVAILABLE = "unavailable"
@@ -145,6 +146,7 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.NOT_STARTED: (N_("The game has not started yet."), ()),
     C.ALREADY_STARTED: (N_("The game has already started."), ()),
     C.ABANDONED: (N_("This table was cancelled."), ()),
+    C.NOT_FINISHED: (N_("A rematch can be opened once this game is over."), ()),
     C.STALE: (N_("The table has moved on since you chose; your move was not applied."), ()),
     C.SERVER_ERROR: (N_("Something went wrong; try again."), ()),
     C.UNAVAILABLE: (N_("The game cannot reach its database just now; try again in a moment."), ()),

@@ -8,7 +8,7 @@ state exactly from its options, seed and action log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -51,7 +51,10 @@ class Game(Protocol[S]):
     title: str
     min_players: int
     max_players: int
-    settings: tuple[Setting, ...]
+
+    @property
+    def settings(self) -> tuple[Setting, ...]:
+        """The game's table options, declared once."""
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> Any:
         """Validated options from a mapping; raises BadOptions."""
@@ -65,7 +68,7 @@ class Game(Protocol[S]):
     def to_act(self, state: S) -> frozenset[int]:
         """The seats that may act now (empty when the game is over)."""
 
-    def legal_actions(self, state: S, seat: int) -> list[Action]:
+    def legal_actions(self, state: S, seat: int) -> Sequence[Action]:
         """Every action ``seat`` may take now."""
 
     def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -110,7 +110,7 @@ class Autoplay:
                 del self._tasks[table_id]
 
     async def think(
-        self, game: str, level: str, view: dict[str, Any], legal: list[Mapping[str, Any]], seed: str
+        self, game: str, level: str, view: dict[str, Any], legal: Sequence[Mapping[str, Any]], seed: str
     ) -> dict[str, Any]:
         """The AI's move from one seat's view and its legal actions."""
         if level != "easy" and len(legal) > 1:

@@ -49,6 +49,8 @@ class TableInfo:
     result: dict[str, Any] | None
     ai_level: str  # the level of the AI players the lobby seats (engine.service.table_settings.AI_LEVELS)
     lesson: bool = False  # a guided first game: practice, never on record
+    rematch: str | None = None  # a finished table's rematch, once one is opened
+    rematch_of: str | None = None  # the finished table this lobby is the rematch of
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat a user sits in, or None."""
@@ -69,7 +71,8 @@ class TableInfo:
             "status": self.status, "host_user_id": self.host_user_id, "chat_id": self.chat_id,
             "seats": [s.as_dict() for s in self.seats], "seq": self.seq, "seed_hash": self.seed_hash,
             "seed": self.seed, "timer": self.timer, "deadline": self.deadline, "to_act": list(self.to_act),
-            "result": self.result, "ai_level": self.ai_level, "lesson": self.lesson,
+            "result": self.result, "ai_level": self.ai_level, "lesson": self.lesson, "rematch": self.rematch,
+            "rematch_of": self.rematch_of,
         }
 
 
@@ -162,6 +165,7 @@ class LiveTable:
             seq=self.seq, seed_hash=row.seed_hash, seed=row.seed if revealed else None, timer=row.timer,
             deadline=row.deadline, to_act=tuple(sorted(self.to_act())), result=row.result,
             ai_level=row.meta.get("ai_level", "easy"), lesson=bool(row.meta.get("lesson")),
+            rematch=row.meta.get("rematch"), rematch_of=row.meta.get("rematch_of"),
         )
 
 

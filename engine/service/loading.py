@@ -76,6 +76,10 @@ class LoadedTables:
         """The tables this process has in memory now."""
         return list(self._tables.values())
 
+    def open_snapshots(self) -> list[Snapshot]:
+        """The tables this process has in memory that are in the lobby or being played, as they are now."""
+        return [table.snapshot() for table in self._tables.values() if table.row.status in ("lobby", "playing")]
+
     def live(self, table_id: str) -> LiveTable | None:
         """The table if this process is serving it."""
         return self._tables.get(table_id)

@@ -34,8 +34,10 @@ class Lobby(DueWork):
         chat_id: int | None = None,
         seed: str | None = None,
         lesson: bool = False,
+        rematch_of: str | None = None,
     ) -> TableInfo:
-        """Open a lobby with the host in seat 0 (``lesson``: a guided first game, kept off the record)."""
+        """Open a lobby with the host in seat 0 (``lesson``: a guided first game, kept off the record;
+        ``rematch_of``: the finished table it is the rematch of)."""
         ruleset = games.get(game)
         raw = dict(options or {})
         table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
@@ -50,7 +52,8 @@ class Lobby(DueWork):
         row = TableRow(
             id=secrets.token_urlsafe(6), game=ruleset.name, options=options_dict(parsed), size=size, status="lobby",
             host_user_id=host_id, chat_id=chat_id, seed=seed, seed_hash=seed_hash(seed), timer=timer,
-            meta={"ai_level": level, **({"lesson": True} if lesson else {})}, created_at=now, updated_at=now,
+            meta={"ai_level": level, **({"lesson": True} if lesson else {}),
+                  **({"rematch_of": rematch_of} if rematch_of else {})}, created_at=now, updated_at=now,
             seats=seats,
         )
         await self.store.upsert_user(host_id, host_name)
@@ -220,35 +223,78 @@ class Lobby(DueWork):
         """The one rematch of a finished table: a lobby with its game and settings, hosted by the asker.
 
         However often (and from however many processes) it is asked for, a table gets one rematch: the
-        link is stored, and later calls get the same lobby. Returns its info and whether this call opened it.
+        link is stored, and later calls get the same lobby. The finished table then names its rematch
+        (published, so everyone looking at it learns where it went on). Returns the rematch's info and
+        whether this call opened it.
         """
         table = await self._table(table_id)
+        opened: TableInfo | None = None
         async with table.lock:
-            table.require_status("finished")
-            existing = await self.store.rematch_of(table_id)
-            if existing is not None:
-                return await self.info(existing), False
-            row = table.row
-            options = {**row.options, "players": row.size, "timer": row.timer,
-                       "ai_level": row.meta.get("ai_level", "easy")}
-            fresh = await self.create_table(row.game, by_user_id, name, options, chat_id=row.chat_id)
-            linked = await self.store.link_rematch(table_id, fresh.id)
-        if linked != fresh.id:  # another process opened it first: keep theirs
-            await self.abandon(fresh.id, by_user_id)
-            return await self.info(linked), False
-        return fresh, True
+            if table.row.status != "finished":
+                cancelled = table.row.status == "abandoned"
+                raise Refusal(RefusalCode.ABANDONED if cancelled else RefusalCode.NOT_FINISHED)
+            linked = table.row.meta.get("rematch") or await self.store.rematch_of(table_id)
+            if linked is None:
+                row = table.row
+                options = {**row.options, "players": row.size, "timer": row.timer,
+                           "ai_level": row.meta.get("ai_level", "easy")}
+                opened = await self.create_table(row.game, by_user_id, name, options, chat_id=row.chat_id,
+                                                 rematch_of=table_id)
+                linked = await self.store.link_rematch(table_id, opened.id)
+        if opened is not None and linked != opened.id:  # another process opened it first: keep theirs
+            await self.abandon(opened.id, by_user_id)
+        await self._name_rematch(table_id, linked)
+        if opened is not None and linked == opened.id:
+            return opened, True
+        return await self.info(linked), False
+
+    @fresh_on_conflict
+    async def _name_rematch(self, table_id: str, rematch_id: str) -> None:
+        """Write the rematch's id on the finished table and tell everyone following it."""
+        table = await self._table(table_id)
+        async with table.lock:
+            if table.row.meta.get("rematch") == rematch_id:
+                return
+            table.row.meta["rematch"] = rematch_id
+            await self.store.save_table(table.row, with_seats=False, notice=self._notice(table, "rematch"))
+            await self._publish(table, "rematch")
+
+    async def join_rematch(self, table_id: str, user_id: int, name: str) -> tuple[TableInfo, bool]:
+        """The rematch of a finished table with the asker in it: opened and hosted by them if they are the first,
+        else a seat taken while it is a lobby (a rematch already dealt is only returned). Also says if it was opened.
+        """
+        fresh, opened = await self.rematch(table_id, user_id, name)
+        if not opened and fresh.status == "lobby" and fresh.seat_of(user_id) is None:
+            fresh = await self.join(fresh.id, user_id, name)
+        return fresh, opened
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[TableInfo]:
-        """A group became a supergroup with a new id: its tables follow it there."""
-        moved = []
-        for table in [t for t in self._tables.values() if t.row.chat_id == old_chat_id]:
-            async with table.lock:
-                if table.row.chat_id != old_chat_id:
-                    continue
-                table.row.chat_id = new_chat_id
-                await self.store.save_table(table.row, with_seats=False)
-                moved.append(await self._publish(table, "chat_moved"))
+        """A group became a supergroup with a new id: its unfinished tables follow it there.
+
+        The tables are found in the store, so those this process has not loaded (or another process
+        serves) move too; the other processes hear of each move.
+        """
+        moved: list[TableInfo] = []
+        seen: set[str] = set()
+        while fresh := [t for t in await self.store.table_ids_in_chat(old_chat_id, ("lobby", "playing"))
+                        if t not in seen]:
+            seen.update(fresh)
+            for table_id in fresh:
+                info = await self._move_table(table_id, old_chat_id, new_chat_id)
+                if info is not None:
+                    moved.append(info)
         return moved
+
+    @fresh_on_conflict
+    async def _move_table(self, table_id: str, old_chat_id: int, new_chat_id: int) -> TableInfo | None:
+        """Move one table to the group's new id (None: it is no longer an unfinished table of the old one)."""
+        table = await self._table(table_id)
+        async with table.lock:
+            if table.row.chat_id != old_chat_id or table.row.status not in ("lobby", "playing"):
+                return None
+            table.row.chat_id = new_chat_id
+            await self.store.save_table(table.row, with_seats=False, notice=self._notice(table, "chat_moved"))
+            return await self._publish(table, "chat_moved")
 
     async def expire_idle(self, *, lobby_after: float, game_after: float) -> list[TableInfo]:
         """Cancel lobbies untouched for ``lobby_after`` seconds and untimed games with no move for ``game_after``."""

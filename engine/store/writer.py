@@ -19,13 +19,14 @@ import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, Update, create_engine, event, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -119,8 +120,14 @@ class StoreBase:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
+        # SQLite: plain moves commit on a thread of their own, the whole transaction in one hop from the loop
+        self._moves_engine: Engine | None = None
+        self._moves_thread: ThreadPoolExecutor | None = None
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            self._moves_engine = create_engine(url.replace("+aiosqlite", "", 1), pool_size=1, max_overflow=0)
+            event.listen(self._moves_engine, "connect", _sqlite_pragmas)
+            self._moves_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-moves")
         self._pending: list[Write] = []  # every write goes through the one writer task: no "database is locked"
         self.origin = ""  # this process's name in change notices (set by the service when it shares the database)
         self._wake = asyncio.Event()
@@ -157,6 +164,10 @@ class StoreBase:
                 await self._writer
             self._writer = None
         await self.engine.dispose()
+        thread, self._moves_thread = self._moves_thread, None  # closing twice is closing once
+        if thread is not None and self._moves_engine is not None:
+            await asyncio.get_running_loop().run_in_executor(thread, self._moves_engine.dispose)
+            thread.shutdown()
 
     async def append(
         self, table_id: str, entry: LoggedAction, table: TableRow | None = None, *, with_seats: bool = False,
@@ -194,6 +205,9 @@ class StoreBase:
                 await self._write_batch(batch)
 
     async def _write_batch(self, batch: list[Write]) -> None:
+        if self._moves_thread is not None and all(_plain_move(item) for item in batch):
+            await self._write_moves(batch)
+            return
         try:
             async with self.engine.begin() as conn:
                 moves = [item.action for item in batch if isinstance(item, Pending)]
@@ -208,6 +222,33 @@ class StoreBase:
             return
         for item in batch:
             self._settle(item)
+
+    async def _write_moves(self, batch: list[Write]) -> None:
+        """SQLite, a batch of plain moves: one transaction on the moves thread, no hop to the loop per statement.
+
+        Only the writer task calls this, and it waits for it, so the two connections never write at once.
+        The statements are built here, on the loop, so the thread reads nothing the loop may change meanwhile.
+        """
+        rows = [item.action for item in batch if isinstance(item, Pending)]
+        changes = [(item.table.id, _row_update(item.table)) for item in batch
+                   if isinstance(item, Pending) and item.table is not None]
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._moves_thread, self._commit_moves, rows, changes)
+            self.commits += 1
+        except Exception:
+            for item in batch:  # as _write_batch: each alone, with its own answer
+                await self._write_one(item)
+            return
+        for item in batch:
+            self._settle(item)
+
+    def _commit_moves(self, rows: list[dict[str, Any]], changes: list[tuple[str, Update]]) -> None:
+        assert self._moves_engine is not None
+        with self._moves_engine.begin() as conn:
+            conn.execute(insert(actions), rows)
+            for table_id, change in changes:
+                if conn.execute(change).rowcount != 1:
+                    raise StaleRow(table_id)
 
     async def _write_one(self, item: Write) -> None:
         try:
@@ -323,10 +364,7 @@ class StoreBase:
     @staticmethod
     async def _update_row(conn: Any, row: TableRow) -> None:
         """Write the row if it is still at the version it was read at; raises StaleRow otherwise."""
-        done = await conn.execute(
-            update(tables).where(tables.c.id == row.id, tables.c.version == row.version)
-            .values(**_table_values(row), version=row.version + 1)
-        )
+        done = await conn.execute(_row_update(row))
         if done.rowcount != 1:
             raise StaleRow(row.id)
 
@@ -338,6 +376,17 @@ class StoreBase:
                  "ai_level": s.ai_level, "autopilot": s.autopilot, "missed": s.missed}
                 for s in rows
             ])
+
+
+def _plain_move(item: Write) -> bool:
+    """A move that writes its log row and at most its table's row: nothing the moves thread cannot do."""
+    return isinstance(item, Pending) and item.finish is None and not item.with_seats
+
+
+def _row_update(row: TableRow) -> Update:
+    """Write the row if it is still at the version it was read at (no row changed: another process wrote it)."""
+    return (update(tables).where(tables.c.id == row.id, tables.c.version == row.version)
+            .values(**_table_values(row), version=row.version + 1))
 
 
 def _table_values(row: TableRow) -> dict[str, Any]:

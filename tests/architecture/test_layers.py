@@ -164,3 +164,10 @@ def test_no_module_imports_itself_through_a_circle() -> None:
 @pytest.mark.parametrize("sample", [{"a": {"b"}, "b": {"a"}}, {"a": {"b"}, "b": {"c"}, "c": {"a"}}])
 def test_the_circle_finder_finds_a_circle(sample: dict[str, set[str]]) -> None:
     assert cycles(sample) == [sorted(sample)]
+
+
+def test_every_import_is_absolute_so_the_layer_checks_see_it() -> None:
+    relative = [f"{name} line {node.lineno}" for name, path in modules().items()
+                for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                if isinstance(node, ast.ImportFrom) and node.level > 0]
+    assert relative == []

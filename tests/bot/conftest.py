@@ -6,7 +6,6 @@ import asyncio
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +14,6 @@ from telegram.ext import TypeHandler
 
 from engine.config import Settings
 from engine.service.tables import TableService
-from engine.store.database import Store, database_url
 from tests.fakes.botapi import FakeBotApi
 from tests.postgres import database as database
 from tgbot.app import build_application, start_bot, stop_bot
@@ -74,17 +72,6 @@ class Harness:
         rows = sorted((r for r in await self.service.store.unfinished_tables() if r.chat_id == GROUP),
                       key=lambda r: r.created_at)
         return rows[-1].id
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = Store(database_url(None, tmp_path))
-    await store.open()
-    service = TableService(store, ai_delay=0)
-    await service.start()
-    yield service
-    await service.close()
-    await store.close()
 
 
 async def make_harness(service: TableService, *, scale: float = SCALE, webapp_url: str = "http://cards.test",

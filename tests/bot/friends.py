@@ -17,6 +17,12 @@ from tests.fakes.botapi import FakeMessage
 TURN_TEXT = "Your turn in Kings in the Corner"
 
 
+def refused(bot: Harness) -> list[tuple[str, int, object]]:
+    """Calls Telegram refused (a long poll ended by the next one is not a refusal)."""
+    return [(c.method, c.status, c.response.get("description")) for c in bot.fake.calls
+            if c.status != 200 and c.method != "getUpdates"]
+
+
 @dataclass
 class Friends:
     """Four people: the first three started the bot, the last did not."""
@@ -82,6 +88,7 @@ async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, s
     service, fake = bot.service, bot.fake
     played = Played(table_id, chat_id)
     last_turn: dict[int, int] = {}
+    last_move: tuple[int, str] | None = None  # who moved last, and how
     moves = 0
     while True:
         if settle:
@@ -94,8 +101,13 @@ async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, s
         user_id = info.seats[seat].user_id
         assert user_id is not None, "no AI at this table"
         if user_id in friends.starters:
-            def one_turn_message(u: int = user_id) -> bool:
-                return len([m for m in turn_messages(bot, u, table_id) if not m.deleted]) == 1
+            # a turn of theirs begins: the message of their last turn is no message for this one
+            begins = last_move is None or last_move[0] != user_id or last_move[1] == "end_turn"
+
+            def one_turn_message(u: int = user_id, old: int | None = last_turn.get(user_id) if begins else None
+                                 ) -> bool:
+                live = [m for m in turn_messages(bot, u, table_id) if not m.deleted]
+                return len(live) == 1 and live[0].message_id != old
 
             await fake.wait_until(one_turn_message, within=30)  # a person looks at their phone until it is there
             [live] = [m for m in turn_messages(bot, user_id, table_id) if not m.deleted]
@@ -114,12 +126,23 @@ async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, s
         await service.act(table_id, user_id, action, view["seq"])
         if user_id not in friends.starters and action["type"] == "end_turn":
             played.turns[user_id] += 1
+        last_move = (user_id, action["type"])
         moves += 1
         if migrate_after is not None and moves == migrate_after:
-            await bot.settle()  # Telegram tells the bot at once; an edit made before that would be refused
-            for update in fake.migrate_group(chat_id):
-                await bot.send(update)
+            await migrate(bot, chat_id, settle=settle)
             played.chat_id = int(f"-100{abs(chat_id)}")
+
+
+async def migrate(bot: Harness, chat_id: int, *, settle: bool) -> None:
+    """The group becomes a supergroup. Settled, Telegram tells the bot before anything else is sent there;
+    unsettled (busy groups), writes in flight may reach the old id first and be refused with its new id."""
+    if settle:
+        await bot.settle()
+    for update in bot.fake.migrate_group(chat_id):
+        if settle:
+            await bot.send(update)
+        else:
+            await bot.fake.send_update(update)
 
 
 def turns_in_log(actions: list[Any], seat: int) -> int:

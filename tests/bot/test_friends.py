@@ -8,7 +8,7 @@ import pytest
 
 from engine.service.tables import TableService
 from tests.bot.conftest import Harness, make_harness
-from tests.bot.friends import Friends, check_record, open_table, play
+from tests.bot.friends import Friends, check_record, open_table, play, refused
 from tgbot.app import stop_bot
 
 FRIENDS = Friends((21, 22, 23, 24))
@@ -22,12 +22,6 @@ async def quick_bot(service: TableService) -> AsyncIterator[Harness]:
     yield harness
     await stop_bot(harness.application)
     await harness.fake.close()
-
-
-def refused(bot: Harness) -> list[tuple[str, int, object]]:
-    """Calls Telegram refused (a long poll ended by the next one is not a refusal)."""
-    return [(c.method, c.status, c.response.get("description")) for c in bot.fake.calls
-            if c.status != 200 and c.method != "getUpdates"]
 
 
 @pytest.mark.parametrize("kind", ["group", "supergroup", "forum", "migrating"])

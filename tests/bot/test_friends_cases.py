@@ -17,6 +17,7 @@ from tgbot.app import stop_bot
 from tgbot.render import render
 
 PEOPLE = {ANN: "Ann", BOB: "Bob", CID: "Cid", DAN: "Dan"}
+SEED = "5eed" * 16
 
 
 def live_turns(bot: Harness, user_id: int) -> list[FakeMessage]:
@@ -54,25 +55,34 @@ async def move(bot: Harness, table_id: str) -> int:
     return user_id
 
 
-async def test_each_turn_gets_its_own_message_even_when_it_comes_straight_back(bot: Harness) -> None:
+async def test_each_turn_gets_its_own_message_even_when_it_comes_straight_back(
+    bot: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("engine.service.lobby.new_seed", lambda: SEED)  # the same deals, so the same turns, every run
     await people(bot, ANN, BOB, CID)
     _lobby, table_id = await coins_table(bot, ANN, BOB, CID)
     moves = {ANN: 0, BOB: 0, CID: 0}
-    previous: dict[int, int] = {}
-    came_back = 0
+    previous: dict[int, int] = {}  # each person's last turn message
+    last_mover: int | None = None
+    straight_back = 0
     while (info := await bot.service.info(table_id)).status == "playing":
         [seat] = info.to_act
         mover = info.seats[seat].user_id
         assert mover is not None
         [live] = live_turns(bot, mover)
         assert previous.get(mover) != live.message_id, "a new turn is a new message"
-        came_back += previous.get(mover) == live.message_id - 1 and moves[mover] > 0
+        if mover == last_mover:  # they won the trick with its last card and lead the next: a turn straight back
+            straight_back += 1
+            [old] = [m for m in bot.fake.messages(mover) if m.message_id == previous[mover]]
+            assert old.deleted and live.message_id > old.message_id
         previous[mover] = live.message_id
         scores = (await bot.service.view(table_id, mover))["state"]["scores"]
         shown = " · ".join(f"{s.name} {scores[s.seat]}" for s in info.seats)
         assert f"Scores: {shown}" in live.plain, "the turn message shows the scores of this turn"
         assert all(live_turns(bot, other) == [] for other in moves if other != mover)
-        moves[await move(bot, table_id)] += 1
+        last_mover = await move(bot, table_id)
+        moves[last_mover] += 1
+    assert straight_back >= 1, "the seed deals at least one turn that comes straight back"
     for user_id, count in moves.items():
         messages = [m for m in bot.fake.messages(user_id) if "Your turn" in m.plain]
         assert len(messages) == count and all(m.deleted for m in messages)
@@ -222,6 +232,33 @@ async def test_rematch_is_one_table_with_every_player_invited(bot: Harness) -> N
     assert fresh.seat_of(ANN) == 0 and fresh.seat_of(BOB) == 1
     assert "Invited" not in rematch.plain
     assert len([m for m in bot.fake.messages(GROUP) if "new table" in m.plain and not m.deleted]) == 1
+
+
+async def test_a_rematch_opened_in_the_mini_app_is_posted_in_the_topic_with_every_player_invited(
+    bot: Harness,
+) -> None:
+    await people(bot, ANN, BOB)
+    forum = -1004401
+    bot.fake.add_group(forum, "Card club", is_forum=True)
+    thread = bot.fake.create_forum_topic(forum, "Coins")
+    bot.fake.close_general_forum_topic(forum)  # anything posted in General would be refused
+    await bot.send(bot.fake.message(forum, ANN, "/new coins target=1", message_thread_id=thread))
+    lobby = bot.fake.last_message(forum)
+    table_id = lobby.button("Join")["callback_data"].split(":")[1]
+    await bot.send(bot.fake.press(BOB, lobby, "Join"))
+    for button in ("Add AI", "Start"):
+        await bot.send(bot.fake.press(ANN, lobby, button))
+    while (await bot.service.info(table_id)).status == "playing":
+        await move(bot, table_id)
+
+    fresh, opened = await bot.service.join_rematch(table_id, BOB, "Bob")  # Bob's Play again in the Mini App
+    await bot.settle()
+
+    assert opened
+    rematch = bot.fake.last_message(forum)
+    assert rematch.button("Join")["callback_data"] == f"j:{fresh.id}" and rematch.thread_id == thread
+    assert "Invited: " in rematch.plain and f'<a href="tg://user?id={ANN}">Ann</a>' in rematch.text
+    assert not [c for c in bot.fake.calls if c.status not in (0, 200) and c.method != "getUpdates"]
 
 
 async def test_rematch_stays_one_table_after_a_restart(tmp_path: Path) -> None:

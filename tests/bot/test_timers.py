@@ -12,25 +12,19 @@ from engine.service.tables import TableService
 from engine.service.timers import AUTOPILOT_AFTER
 from engine.store.database import Store, database_url
 from tests.bot.conftest import BOB, GROUP, Harness, make_harness
+from tests.clock import ManualClock
 from tests.fakes.botapi import FakeMessage
 from tgbot.app import stop_bot
 from tgbot.render import render
 
 
-class Clock:
-    now = 5_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(5_000_000.0)
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def timed_bot(tmp_path: Path, clock: Clock) -> AsyncIterator[Harness]:
+async def timed_bot(tmp_path: Path, clock: ManualClock) -> AsyncIterator[Harness]:
     store = Store(database_url(None, tmp_path))
     await store.open()
     service = TableService(store, ai_delay=0, clock=clock, run_timers=False)
@@ -48,7 +42,7 @@ def live_turn_messages(bot: Harness) -> list[FakeMessage]:
 
 
 async def test_reminder_edits_the_turn_message_and_expiries_put_the_seat_on_autopilot(
-    timed_bot: Harness, clock: Clock
+    timed_bot: Harness, clock: ManualClock
 ) -> None:
     bot, fake = timed_bot, timed_bot.fake
     fake.add_user(BOB, "Bob")

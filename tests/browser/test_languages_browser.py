@@ -264,7 +264,7 @@ async def check_game_over(phone: Phone, server: Server, table_id: str, lang: str
 async def test_coins_in_each_language(browser: Any, server: Server, lang: str) -> None:
     text = TEXT[lang]
     user = user_for(lang, 1)
-    # coins.md: the seat after the dealer leads, so with seat 3 dealing Ann leads the first trick
+    # coins/RULES.md §3.2: the seat after the dealer leads, so with seat 3 dealing Ann leads the first trick
     table_id = await new_table(server, "coins", user["id"], {"first_dealer": "seat:2"}, f"coins-{lang}")
     ann = await open_in_language(browser, server, user, lang, start_param=table_id)
     page = ann.page

@@ -66,7 +66,7 @@ async def test_options_that_do_not_apply_to_the_variant_are_hidden(browser: Any,
     page = phone.page
     await page.locator("#game-select").select_option("sergeant_major")
     removed, win_score = page.locator("#opt-removed_card"), page.locator("#opt-win_score")
-    # RULES.md §2.2: classic takes no removed card and no winning score; 6-3-8 removes a card
+    # sergeant_major/RULES.md §2.2: classic takes no removed card and no winning score; 6-3-8 removes a card
     await expect(removed).to_be_hidden()
     await expect(win_score).to_be_hidden()
     await expect(page.locator("#opt-kitty_order")).to_be_visible()
@@ -96,7 +96,7 @@ async def test_options_that_do_not_apply_to_the_variant_are_hidden(browser: Any,
 
 async def test_your_tables_marks_the_tables_waiting_for_your_move(browser: Any, server: Server) -> None:
     ann = 5703
-    # coins.md: the seat after the dealer leads: Ann (seat 0) at the first table, Bob (seat 1) at the second
+    # coins/RULES.md §3.2: the seat after the dealer leads: Ann (seat 0) at the first table, Bob (seat 1) at the second
     mine = await new_table(server, "coins", ann, {"first_dealer": "seat:2"})
     info = await server.service.create_table("coins", ann, "Ann", {"first_dealer": "seat:0"}, seed=SEED)
     await server.service.join(info.id, 5799, "Bob")
@@ -183,7 +183,7 @@ async def test_kings_score_sheet_shows_each_hand_after_it_ends(browser: Any, ser
     state = view["state"]
     assert state["hand_no"] == 2
     penalties, totals = state["penalties"], state["totals"]
-    # RULES.md §4 penalty: whoever went out scores 0 for the hand; the other pays for each card left (at least 1)
+    # kings_corner/RULES.md §4 penalty: who went out scores 0 for the hand; the other pays per card left (at least 1)
     assert sorted(p == 0 for p in penalties) == [False, True] or min(penalties) > 0
     assert totals == penalties  # after one hand the totals are that hand's points
     phone = await open_phone(browser, server, user(5), start_param=table_id)

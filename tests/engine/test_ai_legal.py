@@ -8,6 +8,7 @@ import inspect
 import json
 import pkgutil
 import types
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -31,7 +32,7 @@ def _tiny_budget(player: Any) -> Any:
     return player
 
 
-def _assert_legal(view: dict[str, Any], legal: list[Any], action: Any) -> None:
+def _assert_legal(view: dict[str, Any], legal: Sequence[Any], action: Any) -> None:
     choice = view.get("choose")
     if choice and action not in legal:
         # k cards of n: legal_actions lists one canonical pick, the view describes the real choice.

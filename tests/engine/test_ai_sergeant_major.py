@@ -4,6 +4,7 @@ each decision's heuristic on hands reasoned out by hand, and a clear margin over
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -43,7 +44,7 @@ def cs(*texts: str) -> list[int]:
     return [FRENCH.parse(t) for t in texts]
 
 
-def check_choice(view: dict[str, Any], legal: list[dict[str, Any]], action: dict[str, Any]) -> None:
+def check_choice(view: dict[str, Any], legal: Sequence[Mapping[str, Any]], action: Mapping[str, Any]) -> None:
     """A multi-card choice is ``count`` distinct cards of ``from``; anything else is one of ``legal``."""
     choice = view["choose"]
     if choice is not None:

@@ -3,6 +3,7 @@ sampled only where the seat's knowledge allows, and a small fixed-seed tournamen
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -46,7 +47,7 @@ def tiny(player: Any) -> Any:
     return player
 
 
-def assert_accepted(view: dict[str, Any], legal: list[dict[str, Any]], action: dict[str, Any]) -> None:
+def assert_accepted(view: dict[str, Any], legal: Sequence[Mapping[str, Any]], action: Mapping[str, Any]) -> None:
     choice = view.get("choose")
     if choice and action not in legal:
         assert action["type"] == choice["type"]

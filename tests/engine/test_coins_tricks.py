@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import MalformedAction
+from engine.core.events import Event
 from engine.games import get
 from engine.games.coins import trick_winner
 from tests.builders import coins_position as position
@@ -56,7 +57,7 @@ def test_trick_played_through_rules_scores_worked_example(
     spare = [c for c in spare if c not in cards][:3]
     state = position(((cards[0], spare[0]), (cards[1], spare[1]), (cards[2], spare[2])), turn=0)
     game = get("coins")
-    events: list = []
+    events: list[Event] = []
     for seat, card in enumerate(cards):
         state, events = game.apply(state, seat, {"type": "play", "card": card})
     won = [e.data for e in events if e.data["type"] == "trick_won"]

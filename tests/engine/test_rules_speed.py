@@ -9,6 +9,8 @@ import itertools
 import json
 import pickle
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -25,7 +27,7 @@ from engine.games.sergeant_major.state import Deal, Match, SMState
 
 def documented_stream(seed: str, purpose: str) -> list[int]:
     """README "Provably fair deals", read literally: 8-byte big-endian slices of the SHA-256 blocks."""
-    out = []
+    out: list[int] = []
     for block in range(40):
         digest = hashlib.sha256(f"{seed}:{purpose}:{block}".encode()).digest()
         out.extend(int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8))
@@ -86,9 +88,11 @@ def test_builder_refuses_a_dataclass_it_could_not_build_faithfully() -> None:
 
 def test_shared_actions_refuse_changes_and_copy_to_plain_dicts() -> None:
     action = shared({"type": "play", "card": "K-cups"})
-    for change in (lambda a: a.update(card="A-cups"), lambda a: a.__setitem__("card", "A-cups"),
-                   lambda a: a.pop("card"), lambda a: a.clear(), lambda a: a.setdefault("x", 1),
-                   lambda a: a.__delitem__("card")):
+    changes: list[Callable[[Any], object]] = [
+        lambda a: a.update(card="A-cups"), lambda a: a.__setitem__("card", "A-cups"), lambda a: a.pop("card"),
+        lambda a: a.clear(), lambda a: a.setdefault("x", 1), lambda a: a.__delitem__("card"),
+    ]
+    for change in changes:
         with pytest.raises(TypeError):
             change(action)
     assert action == {"type": "play", "card": "K-cups"}
@@ -113,6 +117,11 @@ def test_coins_trick_table_agrees_with_the_rule_on_every_trick() -> None:
         assert WINNERS[c0 * STRIDE0 + c1 * STRIDE1 + c2] == winner_index((c0, c1, c2))
 
 
+def picker(rng: random.Random) -> Callable[[int], int]:
+    """An index below ``n`` from ``rng``, as the reference loop asks for one."""
+    return lambda n: int(rng.random() * n)
+
+
 def test_coins_reference_loop_plays_the_same_games_as_the_rules() -> None:
     game = get("coins")
     for g in range(30):
@@ -125,15 +134,15 @@ def test_coins_reference_loop_plays_the_same_games_as_the_rules() -> None:
             legal = game.legal_actions(state, seat)
             state, _ = game.apply(state, seat, legal[int(choices() * len(legal))])
             moves += 1
-        again = random.Random(g).random
-        assert play_game(seed, target, lambda n, pick=again: int(pick() * n)) == (list(state.scores), moves)
+        assert play_game(seed, target, picker(random.Random(g))) == (list(state.scores), moves)
 
 
 def test_every_phase_where_someone_acts_has_its_legal_and_apply_functions() -> None:
     from engine.games.kings_corner import phases as kings_phases
     from engine.games.kings_corner.state import Phase as KingsPhase
-    from engine.games.sergeant_major import game as sm_game
+    from engine.games.sergeant_major import phases as sm_phases
     from engine.games.sergeant_major.state import Phase as SMPhase
 
-    assert set(sm_game._LEGAL) == set(sm_game._APPLY) == set(SMPhase) - {SMPhase.OVER}
+    assert set(sm_phases._LEGAL) == set(sm_phases._APPLY) == set(SMPhase) - {SMPhase.OVER}
     assert set(kings_phases._LEGAL) == set(KingsPhase)
+    assert set(kings_phases._APPLY) == set(KingsPhase) - {KingsPhase.OVER}

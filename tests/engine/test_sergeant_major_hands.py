@@ -48,7 +48,8 @@ def test_game_end_t3_twelve_tricks_win_at_once() -> None:
     assert state.deal.targets[SEAT_ANN] == 3
     after, events = win_trick(state, SEAT_ANN, trick_no=13, tricks=(11, 2, 0))
     assert after.phase is Phase.OVER and after.trick_no == 14
-    assert GAME.outcome(after) is not None and GAME.outcome(after).winners == (SEAT_ANN,)
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == (SEAT_ANN,)
     assert of_type(events, "game_over")[0]["winners"] == [SEAT_ANN]
     assert of_type(events, "hand_over") == []
     assert GAME.to_act(after) == frozenset() and GAME.legal_actions(after, SEAT_ANN) == []

@@ -22,20 +22,11 @@ from telegram import (
 from telegram.error import BadRequest, Conflict, Forbidden, RetryAfter
 from telegram.ext import AIORateLimiter, ApplicationBuilder, CommandHandler, ContextTypes
 
+from tests.clock import ManualClock
 from tests.fakes.botapi import SECRET_HEADER, FakeBotApi
 
 ANA, BEN = 42, 43
 GROUP = -1001234567890
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def keyboard(*buttons: InlineKeyboardButton) -> InlineKeyboardMarkup:
@@ -188,7 +179,7 @@ async def test_send_message_raises_bad_request_when_chat_unknown(bot: Bot) -> No
 
 
 async def test_send_message_raises_retry_after_when_burst_exceeds_per_chat_limit() -> None:
-    fake = await make_fake(clock=Clock())
+    fake = await make_fake(clock=ManualClock(1000.0))
     try:
         async with Bot(fake.token, base_url=fake.base_url) as real_bot:
             await real_bot.send_message(ANA, "one")
@@ -205,7 +196,7 @@ async def test_send_message_raises_retry_after_when_burst_exceeds_per_chat_limit
 
 
 async def test_per_chat_limit_allows_the_next_message_once_a_second_has_passed() -> None:
-    clock = Clock()
+    clock = ManualClock(1000.0)
     fake = await make_fake(clock=clock)
     try:
         async with Bot(fake.token, base_url=fake.base_url) as real_bot:
@@ -222,7 +213,7 @@ async def test_per_chat_limit_allows_the_next_message_once_a_second_has_passed()
 
 
 async def test_group_limit_refuses_the_message_beyond_per_minute_budget() -> None:
-    clock = Clock()
+    clock = ManualClock(1000.0)
     fake = await make_fake(clock=clock, per_group_per_minute=3)
     try:
         async with Bot(fake.token, base_url=fake.base_url) as real_bot:
@@ -241,7 +232,7 @@ async def test_group_limit_refuses_the_message_beyond_per_minute_budget() -> Non
 
 
 async def test_global_limit_refuses_the_message_beyond_per_second_budget() -> None:
-    fake = await make_fake(clock=Clock(), global_per_second=3)
+    fake = await make_fake(clock=ManualClock(1000.0), global_per_second=3)
     try:
         async with Bot(fake.token, base_url=fake.base_url) as real_bot:
             for chat in (ANA, BEN, GROUP):
@@ -253,7 +244,7 @@ async def test_global_limit_refuses_the_message_beyond_per_second_budget() -> No
 
 
 async def test_deletes_answers_and_getters_do_not_use_up_the_chat_budget() -> None:
-    fake = await make_fake(clock=Clock())
+    fake = await make_fake(clock=ManualClock(1000.0))
     try:
         async with Bot(fake.token, base_url=fake.base_url) as real_bot:
             await real_bot.send_message(ANA, "a")

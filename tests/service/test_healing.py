@@ -12,16 +12,9 @@ from sqlalchemy.exc import OperationalError
 from engine.core.rng import seed_hash
 from engine.service.tables import TableService
 from engine.store.database import Store
+from tests.clock import ManualClock
 from tests.service.conftest import StoreFactory
 from tests.service.helpers import ANN, BOB, CAT, human_move, play_out
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def fail_next(store: Store, method: str, times: int) -> list[int]:
@@ -147,7 +140,7 @@ async def test_supervisor_restarts_a_table_whose_ai_task_died(quick: TableServic
 
 
 async def test_expiry_is_retried_after_a_database_error(store_factory: StoreFactory) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     service = TableService(await store_factory(), clock=clock, run_timers=False, heal_every=None)
     await service.start()
     try:

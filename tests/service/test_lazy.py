@@ -9,16 +9,9 @@ import pytest
 from engine.games.sergeant_major import GAME as SERGEANT_MAJOR
 from engine.service.tables import TableService
 from engine.store.rows import LoggedAction
+from tests.clock import ManualClock
 from tests.service.conftest import StoreFactory
 from tests.service.helpers import ANN, BOB, CAT, play_out, started_coins
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def test_a_restart_loads_nothing_until_a_table_is_used_and_then_the_exact_state(
@@ -70,7 +63,7 @@ async def test_an_ai_turn_left_by_a_restart_is_resumed_without_anyone_opening_th
 
 
 async def test_the_deadline_of_a_table_nobody_loaded_still_expires_on_time(store_factory: StoreFactory) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     first = TableService(await store_factory(), clock=clock, run_timers=False, heal_every=None)
     await first.start()
     info = await first.create_table("coins", ANN, "Ann", {"timer": "live"})

@@ -10,6 +10,7 @@ import pytest
 from engine.core.errors import Refusal
 from engine.service.live import TableInfo
 from engine.service.tables import TableService
+from tests.service.conftest import StoreFactory
 from tests.service.helpers import ANN, BOB, CAT, play_out, started_coins
 
 
@@ -131,3 +132,40 @@ async def test_tables_offer_easy_strong_and_expert_ai_and_refuse_anything_else(s
     with pytest.raises(Refusal) as refused:
         await service.create_table("coins", 700, "Host", {"ai_level": "godlike"})
     assert refused.value.code == "bad_options" and "expert" in refused.value.message
+
+
+async def test_a_migrated_group_takes_every_unfinished_table_along_loaded_or_not(
+    store_factory: StoreFactory,
+) -> None:
+    old_chat, new_chat = -4301, -1004301
+    first = TableService(await store_factory(), heal_every=None)
+    await first.start()
+    lobby = await first.create_table("coins", ANN, "Ann", chat_id=old_chat)
+    playing = await first.create_table("kings_corner", BOB, "Bob", chat_id=old_chat)
+    await first.start_game(playing.id, BOB)
+    over = await first.create_table("coins", CAT, "Cat", {"target_score": 1}, chat_id=old_chat)
+    await first.start_game(over.id, CAT)
+    await play_out(first, over.id)
+    elsewhere = await first.create_table("coins", ANN, "Ann", chat_id=-4302)
+    await first.close()
+
+    second = TableService(await store_factory(), heal_every=None)  # another process: nothing loaded yet
+    await second.start()
+    await second.info(lobby.id)  # one table is loaded here, the other is not
+    assert {t.id for t in second.tables()} == {lobby.id}
+    updates = second.subscribe(None)
+
+    moved = await second.move_chat(old_chat, new_chat)
+
+    assert sorted(t.id for t in moved) == sorted([lobby.id, playing.id])
+    assert {t.chat_id for t in moved} == {new_chat}
+    for table_id, chat in ((lobby.id, new_chat), (playing.id, new_chat), (over.id, old_chat), (elsewhere.id, -4302)):
+        stored = await second.store.load_table(table_id)
+        assert stored is not None and stored.chat_id == chat, table_id  # a finished game stays on its group's record
+    assert sorted(t.id for t in await second.tables_in_chat(new_chat)) == sorted([lobby.id, playing.id])
+    assert await second.tables_in_chat(old_chat) == []
+    told = [updates.queue.get_nowait() for _ in range(updates.queue.qsize())]
+    assert sorted((u.table_id, u.kind) for u in told) == sorted([(lobby.id, "chat_moved"), (playing.id, "chat_moved")])
+    assert await second.move_chat(old_chat, new_chat) == []  # told twice (service message and refusal): moved once
+    updates.close()
+    await second.close()

@@ -17,7 +17,8 @@ from engine.service.bus import Subscription, Update
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 from tests.postgres import database as database
-from tests.service.helpers import ANN, BOB, CAT
+from tests.service.helpers import ANN, BOB, CAT, play_out
+from tests.waiting import until
 
 Process = Callable[[], Awaitable[TableService]]
 
@@ -104,8 +105,8 @@ async def test_one_process_drives_the_ai_and_another_takes_over_when_it_dies(pro
     one.autoplay.sleep, one.autoplay.delay = held, 1.0  # the first process will own the AI, then die
     view = await one.view(info.id, ANN)
     await one.act(info.id, ANN, {"type": "play", "card": view["state"]["legal"][0]}, view["seq"])
-    await asyncio.sleep(0.05)
-    assert one.drives(info.id) and not two.drives(info.id)
+    await until(lambda: one.drives(info.id))
+    assert not two.drives(info.id)
     assert await two.heal() == 0  # the second process sees the lease held and leaves the table alone
     await one.close()  # the owner dies: its connection closes and the lease is free
     assert await two.heal() == 1
@@ -158,3 +159,21 @@ async def test_a_catch_up_that_fails_is_tried_again_by_the_supervisor(
     monkeypatch.setattr(two.store, "load_table", load_table)
     await two.heal()  # the next supervisor round
     assert (await two.get_meta(table_id, "seen")) == 1
+
+
+async def test_rematch_asked_on_two_processes_is_one_table_named_on_both(process: Process) -> None:
+    one, two = await process(), await process()
+    table_id = await three_people(one)
+    await play_out(one, table_id)
+    await two.info(table_id)  # a player's socket on each process has the finished table open
+    heard = two.subscribe(table_id)
+
+    (ann, _), (bob, _) = await asyncio.gather(one.join_rematch(table_id, ANN, "Ann"),
+                                              two.join_rematch(table_id, BOB, "Bob"))
+    assert ann.id == bob.id
+    told = await next_update(heard, "rematch")  # the other process's sockets learn where the table went on
+    assert told.snapshot.info.rematch == ann.id
+    assert (await one.info(table_id)).rematch == (await two.info(table_id)).rematch == ann.id
+    stored = await one.store.load_table(ann.id)  # (each process's copy catches up when the other's notice comes)
+    assert stored is not None and sorted(s.user_id for s in stored.seats if s.user_id is not None) == [ANN, BOB]
+    assert [t.id for t in await one.tables_of(CAT)] == []  # Cat is invited, not seated behind her back

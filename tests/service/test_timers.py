@@ -8,25 +8,18 @@ import pytest
 
 from engine.service.tables import TableService
 from engine.service.timers import AUTOPILOT_AFTER
+from tests.clock import ManualClock
 from tests.service.conftest import StoreFactory
 from tests.service.helpers import ANN, BOB, CAT, human_move
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def timed(store_factory: StoreFactory, clock: FakeClock) -> AsyncIterator[TableService]:
+async def timed(store_factory: StoreFactory, clock: ManualClock) -> AsyncIterator[TableService]:
     svc = TableService(await store_factory(), clock=clock, run_timers=False)
     await svc.start()
     yield svc
@@ -41,7 +34,7 @@ async def live_table(service: TableService) -> str:
     return info.id
 
 
-async def test_deadline_is_armed_when_a_person_is_to_act(timed: TableService, clock: FakeClock) -> None:
+async def test_deadline_is_armed_when_a_person_is_to_act(timed: TableService, clock: ManualClock) -> None:
     table_id = await live_table(timed)
     info = await timed.info(table_id)
     assert info.timer == "live" and info.deadline == clock.now + 60
@@ -51,7 +44,7 @@ async def test_deadline_is_armed_when_a_person_is_to_act(timed: TableService, cl
     assert (await timed.info(table_id)).deadline == clock.now + 60
 
 
-async def test_reminder_comes_once_before_expiry(timed: TableService, clock: FakeClock) -> None:
+async def test_reminder_comes_once_before_expiry(timed: TableService, clock: ManualClock) -> None:
     table_id = await live_table(timed)
     sub = timed.subscribe(table_id)
     clock.now += 44
@@ -66,7 +59,7 @@ async def test_reminder_comes_once_before_expiry(timed: TableService, clock: Fak
     assert updates[0].events[0].data == {"type": "reminder", "seat": seat, "deadline": clock.now + 14}
 
 
-async def test_expiry_lets_an_ai_move_and_says_so(timed: TableService, clock: FakeClock) -> None:
+async def test_expiry_lets_an_ai_move_and_says_so(timed: TableService, clock: ManualClock) -> None:
     table_id = await live_table(timed)
     seat = (await timed.info(table_id)).to_act[0]
     sub = timed.subscribe(table_id)
@@ -85,7 +78,7 @@ async def test_expiry_lets_an_ai_move_and_says_so(timed: TableService, clock: Fa
 
 
 async def test_repeated_expiry_puts_the_seat_on_autopilot_until_its_owner_returns(
-    timed: TableService, clock: FakeClock
+    timed: TableService, clock: ManualClock
 ) -> None:
     table_id = await live_table(timed)
     absent = (await timed.info(table_id)).to_act[0]
@@ -115,7 +108,7 @@ async def test_repeated_expiry_puts_the_seat_on_autopilot_until_its_owner_return
     assert info.to_act == (absent,) and info.deadline == clock.now + 60
 
 
-async def test_deadlines_survive_a_restart(store_factory: StoreFactory, clock: FakeClock) -> None:
+async def test_deadlines_survive_a_restart(store_factory: StoreFactory, clock: ManualClock) -> None:
     first = TableService(await store_factory(), clock=clock, run_timers=False)
     await first.start()
     table_id = await live_table(first)
@@ -139,7 +132,7 @@ async def test_tables_without_a_timer_have_no_deadline(timed: TableService) -> N
 
 
 async def test_a_stand_in_plays_only_the_turn_that_timed_out_even_when_the_seat_leads_again(
-    timed: TableService, clock: FakeClock
+    timed: TableService, clock: ManualClock
 ) -> None:
     # Let the last player of a trick time out, again and again, until the stand-in's card wins the trick:
     # the seat then leads the next trick, which is a new turn the person gets to play.

@@ -45,7 +45,8 @@ async def test_config_names_the_bot_and_the_mini_apps_short_name_for_share_links
 async def test_config_says_which_sergeant_major_variants_a_setting_applies_to(client: Client) -> None:
     body = await (await client.get("/api/config")).json()
     sm = {s["name"]: s for g in body["games"] if g["name"] == "sergeant_major" for s in g["settings"]}
-    # RULES.md §2.2: the removed card is 6-3-8's, the winning score 9-5-2's; the variant and first dealer always apply
+    # sergeant_major/RULES.md §2.2: the removed card is 6-3-8's, the winning score 9-5-2's;
+    # the variant and first dealer always apply
     assert sm["removed_card"]["applies_to"] == ["six_three_eight"]
     assert sm["win_score"]["applies_to"] == ["nine_five_two"]
     assert sm["kitty_order"]["applies_to"] == ["classic", "alternate"]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from engine.service.tables import TableService
 from tests.web.conftest import Client, signed
 from tests.web.sockets import Frame, Peer, connect
@@ -39,9 +37,10 @@ async def test_spectators_see_no_hand_and_the_players_see_how_many_watch(
 
     for peer in (eve, again, dan):
         await peer.close()
-    await asyncio.sleep(0.05)
+    alone = await ann.until(lambda f: f["type"] == "watching" and f["watching"] == 0)
+    assert alone["watching"] == 0
     frames = await _drain(ann)
-    assert [f["watching"] for f in frames if f["type"] == "watching"][-1] == 0
+    assert [f for f in frames if f["type"] == "watching"] == []  # and nobody counted back in after
     await ann.close()
 
 
@@ -64,7 +63,6 @@ async def test_a_spectators_updates_carry_no_hand_and_no_private_event_while_the
         action = next((a for a in legal if a["type"] == "end_turn"), legal[0])
         await service.act(info.id, ANN, action, view["seq"])
     await service.autoplay.idle()
-    await asyncio.sleep(0.05)
     watched = [f for f in await _drain(dan) if f["type"] == "update"]
     played = [f for f in await _drain(ann) if f["type"] == "update"]
     assert watched and [f["seq"] for f in watched] == [f["seq"] for f in played]

@@ -10,8 +10,11 @@ from aiohttp import WSMsgType
 
 from engine.config import Settings
 from engine.service.tables import TableService
+from tests.clock import ManualClock
+from tests.waiting import until
 from tests.web.conftest import Client, ClientFactory, local_signin, tma
 from tests.web.sockets import Peer, connect
+from webapp.keys import GATE
 from webapp.limits import TokenBucket
 
 
@@ -77,7 +80,7 @@ async def test_sockets_waiting_for_hello_are_capped_in_all(make_client: ClientFa
     code, reason = await _closed_with(Peer(await client.ws_connect(f"/ws/{tid}")))
     assert code == 1008 and "too_many_pending" in reason
     await waiting[0].close()
-    await asyncio.sleep(0.1)
+    await until(lambda: client.app[GATE].pending_total == 2)  # the server saw it close
     fourth = Peer(await client.ws_connect(f"/ws/{tid}"))
     assert await fourth.silent(0.2)  # admitted: waiting for its hello
     for peer in (*waiting, fourth):
@@ -95,7 +98,7 @@ async def test_sockets_per_user_are_capped(make_client: ClientFactory, settings:
     assert (error["type"], error["code"]) == ("error", "too_many_sockets") and error["message"]
     assert (await _closed_with(third))[0] == 1008
     await first.close()
-    await asyncio.sleep(0.1)
+    await until(lambda: sum(client.app[GATE].users.values()) == 1)  # the server saw it close
     fourth, _ = await connect(client, tid, ann)  # a closed socket gives its place back
     for peer in (second, fourth):
         await peer.close()
@@ -161,16 +164,17 @@ async def test_every_intent_in_a_burst_gets_a_reply_naming_its_ref(client: Clien
 async def test_bursty_client_under_the_average_rate_is_never_disconnected(
     make_client: ClientFactory, settings: Settings
 ) -> None:
-    client = await make_client(replace(settings, flood_rate=50, flood_burst=20))
+    clock = ManualClock()
+    client = await make_client(replace(settings, flood_rate=50, flood_burst=20), clock=clock)
     tid, ann = await _table(client)
     peer, _ = await connect(client, tid, ann)
     for burst in range(4):  # 40 frames a second on average, in bursts of twice the bucket
         for i in range(40):
             await peer.send({"type": "ping", "t": f"{burst}-{i}"})
         answered = [await peer.receive() for _ in range(40)]
-        assert sum(f["type"] == "pong" for f in answered) >= 20
+        assert sum(f["type"] == "pong" for f in answered) == 20  # the bucket's burst, with no time passing
         assert all(f["type"] == "pong" or f["code"] == "flood" for f in answered)
-        await asyncio.sleep(1.0)
+        clock.now += 1.0
     await peer.send({"type": "ping", "t": "still here"})
     assert await peer.receive() == {"type": "pong", "t": "still here"}
     await peer.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import replace
 
@@ -11,6 +10,7 @@ from aiohttp import WSMsgType
 
 from engine.config import Settings
 from engine.service.tables import TableService
+from tests.clock import ManualClock
 from tests.web.conftest import Client, ClientFactory, local_signin, signed, tma
 from tests.web.sockets import Peer, connect
 
@@ -144,7 +144,11 @@ async def test_frame_over_64kb_closes_the_socket_with_1009(client: Client, servi
     assert peer.ws.close_code == 1009
 
 
-async def test_flood_is_refused_and_later_frames_are_served(client: Client, service: TableService) -> None:
+async def test_flood_is_refused_and_later_frames_are_served(
+    make_client: ClientFactory, settings: Settings, service: TableService
+) -> None:
+    clock = ManualClock()
+    client = await make_client(settings, clock=clock)
     tid, people, _ = await _started(client, service)
     peer, _ = await connect(client, tid, people[0])
     for i in range(60):
@@ -157,9 +161,9 @@ async def test_flood_is_refused_and_later_frames_are_served(client: Client, serv
             break
     pongs = [f for f in frames if f["type"] == "pong"]
     floods = [f for f in frames if f["type"] == "error" and f["code"] == "flood"]
-    assert 40 <= len(pongs) < 50  # a burst of 40, then 20 a second
+    assert len(pongs) == settings.flood_burst == 40  # a burst of 40, and no time passed to refill it
     assert len(pongs) + len(floods) == 60  # every frame was answered
-    await asyncio.sleep(1.0)
+    clock.now += 1.0  # 20 more a second
     await peer.send({"type": "ping", "t": "after"})
     assert await peer.receive() == {"type": "pong", "t": "after"}
     await peer.close()

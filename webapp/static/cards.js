@@ -17,11 +17,16 @@ const SPRITE = `
 <symbol id="fig-J" viewBox="0 0 24 24"><circle cx="12" cy="10.2" r="4"/><path d="M3.5 24c.6-6.4 4.2-8.6 8.5-8.6s7.9 2.2 8.5 8.6z"/><path d="M6.8 8.3c.4-3.3 2.6-4.9 5.7-4.9 2.5 0 4.4.9 5.9 2.6l-2.3.4c-.8 1.4-2.9 1.9-9.3 1.9z"/><path d="M16.5 4.5l3.6-3" stroke="#c62828" stroke-width="1.2"/></symbol>
 <pattern id="back-pattern" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#27408b"/><rect width="4" height="4" fill="#3556b5"/></pattern>`;
 
-const SPANISH_SUITS = ["cups", "coins", "swords", "clubs"];
-const FRENCH_SUITS = ["hearts", "diamonds", "clubs", "spades"];
+// Each deck, defined once: its suits in deck order and its ranks low to high, the order the deals are drawn in.
+export const DECKS = {
+  spanish: { suits: ["cups", "coins", "swords", "clubs"], ranks: ["2", "3", "4", "5", "6", "7", "8", "9", "J", "N", "K", "A"] },
+  french: { suits: ["hearts", "diamonds", "clubs", "spades"], ranks: ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"] },
+};
+const SPANISH_SUITS = DECKS.spanish.suits;
+const FRENCH_SUITS = DECKS.french.suits;
 const CARD_RE = /^(A|K|Q|N|J|10|[2-9])-(cups|coins|swords|clubs|hearts|diamonds|spades)$/;
-const SPANISH_RANKS = ["A", "K", "N", "J", "9", "8", "7", "6", "5", "4", "3", "2"];
-const FRENCH_RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
+const SPANISH_RANKS = [...DECKS.spanish.ranks].reverse(); // high first, for sorting a hand
+const FRENCH_RANKS = [...DECKS.french.ranks].reverse();
 const COURTS = new Set(["K", "Q", "N", "J"]);
 
 export function installSprite() {

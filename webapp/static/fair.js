@@ -7,18 +7,15 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { cardName, deckOf } from "./cards.js";
+import { DECKS, cardName, deckOf } from "./cards.js";
 import { openSheet } from "./sheet.js";
 
-const SUITS = { spanish: ["cups", "coins", "swords", "clubs"], french: ["hearts", "diamonds", "clubs", "spades"] };
-const RANKS = { spanish: ["2", "3", "4", "5", "6", "7", "8", "9", "J", "N", "K", "A"],
-  french: ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"] };
 const SPAN = 1n << 64n;
 const KEY = "cardroom.deals.";
 
 // The cards of a deck in deck order: suit by suit, ranks low to high ("2-cups" … "A-clubs").
 export function deckOrder(deck) {
-  return SUITS[deck].flatMap((suit) => RANKS[deck].map((rank) => `${rank}-${suit}`));
+  return DECKS[deck].suits.flatMap((suit) => DECKS[deck].ranks.map((rank) => `${rank}-${suit}`));
 }
 
 async function digest(text) {

@@ -14,7 +14,7 @@ const VALUES = { A: 1, J: 11, Q: 12, K: 13 };
 const SUIT_ORDER = ["hearts", "clubs", "diamonds", "spades"];
 const MAX_LOG_PARTS = 4;
 
-// kings-in-the-corner.md §1.1: Ace low (1) to King (13).
+// kings_corner/RULES.md §1.1: Ace low (1) to King (13).
 export function value(card) {
   const c = parseCard(card);
   return c ? VALUES[c.rank] || Number(c.rank) : 0;

@@ -5,21 +5,21 @@ import { t } from "./i18n.js";
 import { cardName, parseCard, suitName } from "./cards.js";
 
 const DECK = "spanish";
-const BEATS = { cups: "coins", coins: "swords", swords: "clubs", clubs: "cups" }; // coins.md §1.2: key beats value
-const SUITS = ["cups", "coins", "swords", "clubs"];
+// ``cycle`` is the view's suit_cycle, in which each suit beats the next (coins/RULES.md §1.2).
+const beats = (cycle, a, b) => cycle[(cycle.indexOf(a) + 1) % cycle.length] === b;
 const STRENGTH = { A: 13, K: 12, N: 11, J: 10 };
 
 const strength = (card) => STRENGTH[parseCard(card).rank] || Number(parseCard(card).rank);
 const suitOf = (card) => parseCard(card).suit;
 const cardSel = (card) => `.hand .card[data-card="${card}"]`;
 
-// Who takes a trick of three cards and why (coins.md §3.3): {index, kind: "one"|"two"|"three", ...}.
-export function judge(cards) {
+// Who takes a trick of three cards and why (coins/RULES.md §3.3): {index, kind: "one"|"two"|"three", ...}.
+export function judge(cards, cycle) {
   const suits = cards.map(suitOf);
   const present = new Set(suits);
   if (present.size === 3) {
-    const index = suits.findIndex((s) => !suits.some((o) => BEATS[o] === s));
-    return { index, kind: "three", missing: SUITS.find((s) => !present.has(s)) };
+    const index = suits.findIndex((s) => !suits.some((o) => beats(cycle, o, s)));
+    return { index, kind: "three", missing: cycle.find((s) => !present.has(s)) };
   }
   const pair = present.size === 2 ? suits.find((s) => suits.filter((o) => o === s).length === 2) : suits[0];
   let index = -1;
@@ -33,7 +33,7 @@ function suggestion(s) {
   const hand = s.hand || [];
   const cheap = [...hand].sort((a, b) => (suitOf(a) === "coins") - (suitOf(b) === "coins") || strength(a) - strength(b));
   if (s.trick.length === 2) {
-    const winning = hand.filter((card) => judge([...s.trick.map((p) => p.card), card]).index === 2)
+    const winning = hand.filter((card) => judge([...s.trick.map((p) => p.card), card], s.suit_cycle).index === 2)
       .sort((a, b) => strength(a) - strength(b));
     if (winning.length) return { card: winning[0], why: t("coach_coins_why_win") };
     return { card: cheap[0], why: t("coach_coins_why_low") };
@@ -66,7 +66,7 @@ export function facts(view, events, memory, screen) {
 // What a finished trick teaches: the winner, the card and the reason, in the rules' own terms.
 function trickWords(f) {
   const cards = f.won.plays.map((p) => p.card);
-  const verdict = judge(cards);
+  const verdict = judge(cards, f.s.suit_cycle);
   const card = cards[verdict.index];
   const params = { name: f.name(f.won.seat), card: cardName(card, DECK), suit: suitName(suitOf(card), DECK) };
   if (verdict.kind === "three") {
@@ -76,7 +76,7 @@ function trickWords(f) {
   return t("coach_coins_trick_one", params);
 }
 
-const trickOf = (kind) => (f) => Boolean(f.won && f.won.plays.length === 3 && judge(f.won.plays.map((p) => p.card)).kind === kind);
+const trickOf = (kind) => (f) => Boolean(f.won && f.won.plays.length === 3 && judge(f.won.plays.map((p) => p.card), f.s.suit_cycle).kind === kind);
 const trickStep = (kind) => ({
   id: `trick_${kind}`, ack: true, when: trickOf(kind), say: trickWords, focus: () => ".trick.done .card.win",
 });

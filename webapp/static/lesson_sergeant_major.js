@@ -13,7 +13,7 @@ const suitOf = (card) => parseCard(card).suit;
 const cardSel = (card) => `.hand .card[data-card="${card}"]`;
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
-// The play that takes a trick so far (sergeant-major.md §3.2: the highest trump, else the highest of the suit led).
+// The play that takes a trick so far (sergeant_major/RULES.md §3.2: the highest trump, else the highest of the suit led).
 export function best(plays, trump) {
   const led = suitOf(plays[0].card);
   const score = (card) => (suitOf(card) === trump ? 100 : suitOf(card) === led ? 0 : -100) + rank(card);

@@ -142,6 +142,10 @@ export class TableScreen {
       return;
     }
     this.showGame(view, events, kind);
+    if (kind === "rematch" && this.sheetShownFor === view.table.id) {
+      toast(t("rematch_opened"));
+      this.showGameOver(view); // again, now leading to the rematch, in case it was closed
+    }
   }
 
   // The game's name, and under it what this table plays when that is not the game's default.
@@ -208,7 +212,7 @@ export class TableScreen {
       act: (action) => this.act(action),
       isBusy: () => this.busy,
       showResult: () => this.showGameOver(this.view),
-      playAgain: () => this.playAgain(),
+      playAgain: () => this.again(),
       shown: (view, events) => { if (this.coach) this.coach.see(view, events); },
       holding: () => Boolean(this.coach && this.coach.holding()),
     };
@@ -292,7 +296,7 @@ export class TableScreen {
         h("div", { class: "row" },
           table.lesson
             ? h("button", { class: "btn primary real-game", type: "button", onclick: () => this.realGame(), text: t("coach_real_game") })
-            : h("button", { class: "btn primary play-again", type: "button", onclick: () => this.playAgain(), text: t("play_again") }),
+            : this.againButton(view),
           h("button", { class: "btn", type: "button", onclick: close, text: t("view_table") })),
         h("button", { class: "btn link", type: "button", onclick: () => this.app.goHome(), text: t("home") })));
     document.querySelectorAll(".sheet-backdrop").forEach((el) => el.remove());
@@ -306,6 +310,34 @@ export class TableScreen {
       this.app.openTable(info.id);
     } catch (err) {
       toast(err.message || t("error_generic"), "error");
+    }
+  }
+
+  // With other people at the table: its one rematch, the same new table for every player of it ("Join rematch"
+  // once someone opened it). Alone with AI players, or only watching: a new table of the same game.
+  withFriends(view) {
+    const you = view.you;
+    return you !== null && you !== undefined && view.table.seats.some((s) => s.handle && s.seat !== you);
+  }
+
+  againButton(view) {
+    const rematch = this.withFriends(view) ? view.table.rematch || "" : null;
+    return h("button", { class: "btn primary play-again", type: "button", dataset: rematch === null ? {} : { rematch },
+      onclick: () => this.again(), text: rematch ? t("join_rematch") : t("play_again") });
+  }
+
+  again() {
+    return this.withFriends(this.view) ? this.rematch() : this.playAgain();
+  }
+
+  async rematch() {
+    try {
+      const info = await this.app.api.post(`/api/tables/${encodeURIComponent(this.tableId)}/rematch`, {});
+      this.app.openTable(info.id);
+    } catch (err) {
+      tg.haptic("error");
+      if (err.status === 401) this.app.authFailed();
+      else toast(err.message || t("error_generic"), "error");
     }
   }
 

@@ -54,7 +54,7 @@ def easy_card(hand: Sequence[int], trick: Sequence[int]) -> int:
 class EasyCoins:
     """A sensible one-step heuristic for Coins."""
 
-    def choose(self, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """The heuristic's card among ``legal``."""
         seen = read_view(view)
         return card_choice(legal, easy_card(seen.hand, seen.trick))

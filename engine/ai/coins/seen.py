@@ -10,7 +10,7 @@ won piles, with one exact constraint: every hand deals out all 12 Coins points
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,7 +96,7 @@ def sample_hands(seen: Seen, rnd: Callable[[], float]) -> list[list[int]]:
     return hands
 
 
-def card_choice(legal: list[Action], card: int) -> Action:
+def card_choice(legal: Sequence[Action], card: int) -> Action:
     """The legal action that plays ``card``; the first legal action if none does."""
     text = SPANISH.text(card)
     for action in legal:

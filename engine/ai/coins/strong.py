@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.ai.coins.fast import COIN, RANK, STRIDE0, STRIDE1, WINNERS, race_odds
@@ -130,7 +130,7 @@ class StrongCoins:
         self.playouts_done = 0
         self.seconds_spent = 0.0
 
-    def choose(self, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """The card with the most playouts after the search."""
         seen = read_view(view)
         texts = {a.get("card") for a in legal}

@@ -11,7 +11,7 @@ must be played (``draw_until_playable``) it only chooses where that card goes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from engine.core.cards import FRENCH, Card, Mask, cards_in
@@ -164,7 +164,7 @@ class EasyKingsCorner:
     def __init__(self, budget: int = NODE_BUDGET) -> None:
         self.budget = budget
 
-    def choose(self, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """The first move of the best plan for this turn, or ``end_turn`` when nothing beats stopping."""
         piles, hand = read_board(view)
         rules = Rules(view.get("options") or {})

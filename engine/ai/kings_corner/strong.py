@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.ai.kings_corner.easy import Move, Piles, Rules, can_end, make, moves, parse_move, read_board, score
@@ -93,7 +93,7 @@ class StrongKingsCorner:
         self.playouts_done = 0
         self.seconds_spent = 0.0
 
-    def choose(self, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """The first move of the best plan for this turn."""
         start = self.clock()
         try:
@@ -101,7 +101,7 @@ class StrongKingsCorner:
         finally:
             self.seconds_spent += self.clock() - start
 
-    def _choose(self, view: dict[str, Any], legal: list[Action], seed: str, start: float) -> Action:
+    def _choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str, start: float) -> Action:
         piles, hand = read_board(view)
         options = view.get("options") or {}
         rules = Rules(options)

@@ -8,6 +8,7 @@ A multi-card choice is any ``count`` cards of ``view["choose"]["from"]``, as ``a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.ai.sergeant_major.choices import discard, give, misere_discard, should_swap
@@ -33,7 +34,7 @@ def _trump(view: dict[str, Any]) -> int | None:
 class EasySergeantMajor:
     """A sensible one-look heuristic for Sergeant Major and its variants."""
 
-    def choose(self, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """The heuristic's action; always one ``apply`` accepts for this view."""
         hand = parse(view.get("hand") or [])
         phase = view.get("phase")
@@ -59,7 +60,7 @@ class EasySergeantMajor:
             action = legal[0]
         return action if action in legal else legal[0]
 
-    def _call(self, view: dict[str, Any], legal: list[Action], hand: list[int]) -> Action:
+    def _call(self, view: dict[str, Any], legal: Sequence[Action], hand: list[int]) -> Action:
         seat = view["seat"]
         calls = [a["call"] for a in legal if a["type"] == "call"]
         if not calls:
@@ -67,7 +68,7 @@ class EasySergeantMajor:
         call = best_call(hand, view["targets"][seat], MISERE_MAX[POSITIONS.index(view["positions"][seat])], calls)
         return {"type": "call", "call": call}
 
-    def _play(self, view: dict[str, Any], legal: list[Action], hand: list[int]) -> Action:
+    def _play(self, view: dict[str, Any], legal: Sequence[Action], hand: list[int]) -> Action:
         cards = [FRENCH.parse(a["card"]) for a in legal if a["type"] == "play"]
         if not cards:
             return legal[0]
@@ -79,7 +80,7 @@ class EasySergeantMajor:
             card = take_card(hand, cards, trick, trump)
         return {"type": "play", "card": FRENCH.text(card)}
 
-    def _pick_cards(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _pick_cards(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         choice = view.get("choose")
         if not choice or choice.get("type") not in ("discard", "give"):
             return legal[0]

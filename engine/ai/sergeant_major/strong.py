@@ -65,7 +65,7 @@ class StrongSergeantMajor:
 
     # the one entry point ---------------------------------------------------------------
 
-    def choose(self, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """The searched action; always one ``apply`` accepts for this view."""
         phase = view.get("phase")
         if phase not in ("play", "trump", "call", "kitty", "exchange", "bid", "swap") or view.get("seat") is None:
@@ -135,7 +135,7 @@ class StrongSergeantMajor:
 
     # card play -------------------------------------------------------------------------
 
-    def _play(self, seen: Seen, legal: list[Action], rnd: Callable[[], float], start: float) -> Action | None:
+    def _play(self, seen: Seen, legal: Sequence[Action], rnd: Callable[[], float], start: float) -> Action | None:
         cards = [FRENCH.parse(a["card"]) for a in legal if a.get("type") == "play"]
         if len(cards) < 2:
             return legal[0]
@@ -195,7 +195,7 @@ class StrongSergeantMajor:
         best = self._evaluate(seen, [name(s) for s in range(4)], "trump", rnd, start)
         return {"type": "name_trump", "suit": SUITS[best]}
 
-    def _call(self, seen: Seen, legal: list[Action], rnd: Callable[[], float], start: float) -> Action | None:
+    def _call(self, seen: Seen, legal: Sequence[Action], rnd: Callable[[], float], start: float) -> Action | None:
         calls = [a["call"] for a in legal if a.get("type") == "call"]
         if not calls:
             return None
@@ -278,7 +278,7 @@ class StrongSergeantMajor:
         best = self._evaluate(seen, [make(c) for c in candidates], "exchange", rnd, start, inclusive=True)
         return {"type": "give", "cards": sorted(_texts(_mask(candidates[best])))}
 
-    def _bid(self, seen: Seen, legal: list[Action], rnd: Callable[[], float], start: float) -> Action:
+    def _bid(self, seen: Seen, legal: Sequence[Action], rnd: Callable[[], float], start: float) -> Action:
         bids = [a["tricks"] for a in legal if a.get("type") == "bid"]
         if not bids:
             return {"type": "pass"}

@@ -119,7 +119,10 @@ def check_end_turn(state: KingsState, seat: int) -> None:
         raise IllegalAction(RefusalCode.KING_MUST_BE_PLACED)
 
 
-def check_action(state: KingsState, seat: int, action: Action) -> tuple[str, int, int, int]:
+Checked = tuple[str, Card, int, int]  # an action once its check passed: kind, card, and two spaces (or -1)
+
+
+def check_action(state: KingsState, seat: int, action: Action) -> Checked:
     """The parsed action once every check has passed; raises IllegalAction."""
     kind, card, a, b = parsed = parse_action(action)
     match kind:

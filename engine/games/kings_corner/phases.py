@@ -1,8 +1,9 @@
 """A turn of Kings in the Corner by phase (ACTING, MUST_PLAY): legal actions, their effects, the
 end-of-turn draw, the draw_until_playable routine and blocked hands (RULES.md §3.3).
 
-``apply_action`` runs the one check per action in ``checks``; ``legal_actions`` enumerates
-exactly what those checks allow, with masks.
+One ``_legal_<phase>`` and one ``_apply_<phase>`` per phase, behind the tables ``_LEGAL`` and ``_APPLY``,
+the form every game's ``phases`` module takes. ``apply_action`` runs the one check per action in
+``checks``; ``legal_actions`` enumerates exactly what those checks allow, with masks.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from engine.games.kings_corner.board import (
     pile_texts,
     text,
 )
-from engine.games.kings_corner.checks import check_action
+from engine.games.kings_corner.checks import Checked, check_action
 from engine.games.kings_corner.deal import begin_turn, draw, drew_event
 from engine.games.kings_corner.options import KingsOptions
 from engine.games.kings_corner.scoring import end_hand
@@ -222,17 +223,39 @@ def _end_turn(state: KingsState, seat: int) -> tuple[KingsState, list[Event]]:
 
 def apply_action(state: KingsState, seat: int, action: Action) -> tuple[KingsState, list[Event]]:
     """The next state and what happened; raises IllegalAction and changes nothing then."""
-    kind, card, a, b = check_action(state, seat, action)
+    checked = check_action(state, seat, action)  # the one check legal_actions enumerates; raises when over
+    return _APPLY[state.phase](state, seat, checked)
+
+
+def _apply_acting(state: KingsState, seat: int, checked: Checked) -> tuple[KingsState, list[Event]]:
+    kind, card, a, b = checked
     match kind:
-        case "build":
-            return _play(state, seat, card, a, {"type": "built", "seat": seat, "card": text(card), "space": SPACES[a]})
-        case "place_king":
-            return _play(state, seat, card, a,
-                         {"type": "king_placed", "seat": seat, "card": text(card), "corner": SPACES[a]})
-        case "fill_side":
-            return _play(state, seat, card, a,
-                         {"type": "side_filled", "seat": seat, "card": text(card), "side": SPACES[a]})
         case "move_pile" | "move_king_pile":
             return _move(state, seat, a, b)
-        case _:
+        case "end_turn":
             return _end_turn(state, seat)
+        case _:
+            return _play_card(state, seat, kind, card, a)
+
+
+def _apply_must_play(state: KingsState, seat: int, checked: Checked) -> tuple[KingsState, list[Event]]:
+    kind, card, a, _ = checked  # the check allowed only the drawn card, onto the board
+    return _play_card(state, seat, kind, card, a)
+
+
+def _play_card(state: KingsState, seat: int, kind: str, card: Card, space: int) -> tuple[KingsState, list[Event]]:
+    match kind:
+        case "build":
+            data = {"type": "built", "seat": seat, "card": text(card), "space": SPACES[space]}
+        case "place_king":
+            data = {"type": "king_placed", "seat": seat, "card": text(card), "corner": SPACES[space]}
+        case _:
+            data = {"type": "side_filled", "seat": seat, "card": text(card), "side": SPACES[space]}
+    return _play(state, seat, card, space, data)
+
+
+# One _apply_<phase> per phase where someone acts, behind a table like _LEGAL's.
+_APPLY: dict[Phase, Callable[[KingsState, int, Checked], tuple[KingsState, list[Event]]]] = {
+    Phase.ACTING: _apply_acting,
+    Phase.MUST_PLAY: _apply_must_play,
+}

@@ -12,8 +12,8 @@ from typing import Any
 
 from engine.core.cards import Mask, cards_in
 from engine.core.settings import options_dict
+from engine.games.sergeant_major.decisions import KITTY_DISCARDS, give_count
 from engine.games.sergeant_major.options import RANDOM_CARD
-from engine.games.sergeant_major.phases import KITTY_DISCARDS, give_count
 from engine.games.sergeant_major.play import legal_mask
 from engine.games.sergeant_major.state import (
     CALLS,
@@ -116,6 +116,7 @@ def view(state: SMState, seat: int | None, name: str, title: str) -> dict[str, A
         if rules.calls else None,
         "prev_result": None if m.prev_result is None else list(m.prev_result),
         "totals": list(m.totals),
+        "scores": list(m.totals),  # the key every game's view has for the standings: here the match totals
         "score_kind": "running" if rules.running else "ledger",
         "history": [list(r) for r in m.history],
         "hand_counts": [h.bit_count() for h in state.hands],

@@ -1,0 +1,110 @@
+"""A group that changes under its tables: /leave at two tables at once, and a basic group upgraded to a supergroup
+while a table is still a lobby, told by the service message or first by Telegram refusing a write."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.bot.conftest import ANN, BOB, CID, GROUP, Harness
+from tests.bot.friends import refused
+from tests.fakes.botapi import FakeMessage
+
+BASIC = -4201
+MOVED = int(f"-100{abs(BASIC)}")  # the id the fake gives the supergroup
+UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
+
+
+async def people(bot: Harness, *user_ids: int) -> None:
+    for user_id, name in zip(user_ids, ("Ann", "Bob", "Cid"), strict=False):
+        bot.fake.add_user(user_id, name)
+        await bot.send(bot.fake.message(user_id, user_id, "/start"))
+
+
+async def lobby_in(bot: Harness, chat_id: int, host: int, game: str = "coins") -> tuple[FakeMessage, str]:
+    await bot.send(bot.fake.message(chat_id, host, f"/new {game}"))
+    lobby = bot.fake.last_message(chat_id)
+    return lobby, lobby.button("Join")["callback_data"].split(":")[1]
+
+
+def posted(bot: Harness, chat_id: int) -> list[FakeMessage]:
+    """The bot's messages in a chat that are still there (not Telegram's service messages)."""
+    return [m for m in bot.fake.messages(chat_id) if not m.deleted and m.service is None]
+
+
+def answers(bot: Harness) -> list[Any]:
+    return [c.params.get("text") for c in bot.fake.calls_to("answerCallbackQuery")]
+
+
+async def test_leave_at_two_tables_asks_which_and_leaves_only_the_one_picked(bot: Harness) -> None:
+    await people(bot, ANN, BOB)
+    coins_lobby, coins_id = await lobby_in(bot, GROUP, ANN, "coins")
+    kings_lobby, kings_id = await lobby_in(bot, GROUP, ANN, "kings")
+    for lobby in (coins_lobby, kings_lobby):
+        await bot.send(bot.fake.press(BOB, lobby, "Join"))
+
+    await bot.send(bot.fake.message(GROUP, BOB, "/leave"))
+    question = bot.fake.last_message(GROUP)
+    assert "Which table?" in question.plain
+    assert [b["text"] for b in question.buttons] == ["Kings in the Corner, lobby, host Ann", "Coins, lobby, host Ann"]
+    assert (await bot.service.info(coins_id)).seat_of(BOB) == 1  # asking changed nothing
+    assert (await bot.service.info(kings_id)).seat_of(BOB) == 1
+
+    await bot.send(bot.fake.press(BOB, question, "Kings in the Corner, lobby, host Ann"))
+    assert answers(bot)[-1] == "You left the table."
+    assert (await bot.service.info(kings_id)).seat_of(BOB) is None
+    assert (await bot.service.info(coins_id)).seat_of(BOB) == 1
+    assert "Bob" not in kings_lobby.plain and "Bob" in coins_lobby.plain
+
+    await bot.send(bot.fake.press(BOB, question, "Kings in the Corner, lobby, host Ann"))  # pressed again
+    assert answers(bot)[-1] == "You do not have a seat at this table."
+    assert (await bot.service.info(coins_id)).seat_of(BOB) == 1
+
+    await bot.send(bot.fake.message(GROUP, BOB, "/leave"))  # one table left: no question
+    assert (await bot.service.info(coins_id)).seat_of(BOB) is None
+    assert "You left the table." in bot.fake.last_message(GROUP).plain
+    assert refused(bot) == []
+
+
+async def test_a_lobby_follows_its_group_to_the_supergroup_where_join_and_cancel_find_it(bot: Harness) -> None:
+    await people(bot, ANN, BOB)
+    bot.fake.add_group(BASIC, "Kitchen table", chat_type="group")
+    old_lobby, table_id = await lobby_in(bot, BASIC, ANN)
+
+    for update in bot.fake.migrate_group(BASIC):
+        await bot.send(update)
+    assert (await bot.service.info(table_id)).chat_id == MOVED
+    [lobby] = posted(bot, MOVED)  # posted again where the group lives now
+    assert lobby.button("Join")["callback_data"] == f"j:{table_id}"
+
+    await bot.send(bot.fake.message(MOVED, BOB, "/join"))
+    assert (await bot.service.info(table_id)).seat_of(BOB) == 1
+    assert "2. Bob" in lobby.plain and "Bob" not in old_lobby.plain  # the old group's copy is left as it was
+
+    await bot.send(bot.fake.message(MOVED, ANN, "/cancel"))
+    assert (await bot.service.info(table_id)).status == "abandoned"
+    assert "cancelled" in lobby.plain
+    assert refused(bot) == []
+
+
+async def test_telegram_refusing_a_write_to_the_old_group_moves_the_table_before_the_service_message(
+    bot: Harness,
+) -> None:
+    await people(bot, ANN, BOB, CID)
+    bot.fake.add_group(BASIC, "Kitchen table", chat_type="group")
+    _old_lobby, table_id = await lobby_in(bot, BASIC, ANN)
+    told_later = bot.fake.migrate_group(BASIC)  # upgraded; the bot has not heard of it yet
+
+    await bot.service.join(table_id, BOB, "Bob")  # from the Mini App: the lobby's edit in the old group is refused
+    await bot.settle()
+    assert [(method, status) for method, status, _ in refused(bot)] == [("editMessageText", 400)]
+    assert refused(bot)[0][2] == UPGRADED
+    assert (await bot.service.info(table_id)).chat_id == MOVED
+    [lobby] = posted(bot, MOVED)
+    assert "2. Bob" in lobby.plain
+
+    for update in told_later:  # the service messages arrive after all: nothing moves twice, nothing is posted again
+        await bot.send(update)
+    assert [m.message_id for m in posted(bot, MOVED)] == [lobby.message_id]
+    await bot.send(bot.fake.message(MOVED, CID, "/join"))
+    assert (await bot.service.info(table_id)).seat_of(CID) == 2 and "3. Cid" in lobby.plain
+    assert len(refused(bot)) == 1
