@@ -89,13 +89,18 @@ async def simulate(
 
 
 async def rebuild_ratings(url: str) -> int:
-    """Recompute the ratings of the database at ``url`` from its move logs and print how many games counted."""
+    """Recompute the ratings of the database at ``url`` from its move logs (first putting on record the games
+    finished before the record began) and print how many games counted."""
     store = Store(url)
     await store.open()
     try:
-        counted = await Record(store).rebuild()
+        record = Record(store)
+        added = await record.backfill()
+        counted = await record.rebuild()
     finally:
         await store.close()
+    if added:
+        print(f"{added} games finished before the record began put on record from their logs")
     for name in games.names():
         print(f"{games.get(name).title}: {counted.get(name, 0)} finished games rated")
     return 0

@@ -38,6 +38,7 @@ from tgbot.buttons import is_verb
 from tgbot.callbacks import Verb
 from tgbot.context import App, BotState, Context
 from tgbot.limits import ChatPacedRateLimiter, rate_limiter
+from tgbot.links import HISTORY_PAYLOAD
 from tgbot.notifier import Notifier
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,7 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
     add(ChatMemberHandler(membership.membership_changed, ChatMemberHandler.MY_CHAT_MEMBER))
     add(MessageHandler(filters.StatusUpdate.MIGRATE, membership.group_migrated))
     add(TypeHandler(Update, _remember_button_private), group=-1)
+    add(CommandHandler("start", record.history_deeplink, filters.Regex(rf"^/start {HISTORY_PAYLOAD}$")))
     add(CommandHandler("start", commands.start_command))
     add(CommandHandler("help", commands.help_command))
     add(CommandHandler("rules", commands.rules_command))

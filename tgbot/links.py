@@ -10,6 +10,7 @@ from telegram import InlineKeyboardButton, WebAppInfo
 from engine.config import Settings
 
 TABLE_PAYLOAD = "t_"
+HISTORY_PAYLOAD = "history"  # ?start=history: a player's last games, asked for in a group
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,18 +1,22 @@
-"""The record in chats: ``/top [game]`` shows a group's leaderboard, ``/history`` a player's last games."""
+"""The record in chats: ``/top [game]`` shows a group's leaderboard, ``/history`` a player's last games (in private)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
-from telegram import Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from engine import games
 from engine.core.errors import Refusal
 from tgbot.arguments import game_name
-from tgbot.context import Context, display_name, is_group, locale_of, reply, reply_refusal
-from tgbot.render import render
+from tgbot.context import Context, display_name, is_group, is_private, locale_of, reply, reply_refusal
+from tgbot.links import HISTORY_PAYLOAD
+from tgbot.render import render, translate
 
 HISTORY_SHOWN = 10
+# The one setting that names a game's variant in a history line (webapp/static/history.js variantLabel agrees).
+VARIANT_SETTING = {"coins": "target_score", "sergeant_major": "variant", "kings_corner": "scoring"}
 
 
 async def top_command(update: Update, context: Context) -> None:
@@ -33,18 +37,40 @@ async def top_command(update: Update, context: Context) -> None:
 
 
 async def history_command(update: Update, context: Context) -> None:
-    """/history: the player's last finished games, each with its replay link."""
+    """/history: in private, the player's last finished games; in a group, a button to see them in private."""
     user = update.effective_user
     if user is None:
+        return
+    if not is_private(update.effective_chat):
+        locale = locale_of(user)
+        button = InlineKeyboardButton(translate(locale, "My games"), url=context.bot_data.links.deep(HISTORY_PAYLOAD))
+        await reply(update, translate(locale, "I show your games in a private chat, not here."),
+                    reply_markup=InlineKeyboardMarkup([[button]]))
+        return
+    await history_deeplink(update, context)
+
+
+async def history_deeplink(update: Update, context: Context) -> None:
+    """``?start=history`` (and /history in private): the player's last games, each with its replay link."""
+    user = update.effective_user
+    if user is None or not is_private(update.effective_chat):
         return
     found = await context.bot_data.service.record.history(user.id, HISTORY_SHOWN)
     links = context.bot_data.links
     rows = []
     for game in found:
-        mine = next(s for s in game["seats"] if s["you"])
-        others = [s["name"] for s in game["seats"] if not s["you"]]
         when = datetime.fromtimestamp(game["finished_at"], UTC).strftime("%Y-%m-%d")
-        rows.append({"date": when, "title": games.get(game["game"]).title, "place": mine["placement"],
-                     "others": ", ".join(others), "replay": links.replay(game["table_id"])})
+        seats = sorted(game["seats"], key=lambda s: (s["placement"], s["seat"]))
+        rows.append({"date": when, "title": games.get(game["game"]).title, "variant": variant(game),
+                     "seats": seats, "replay": links.replay(game["table_id"])})
     await reply(update, render("history.html", locale_of(user), player=display_name(user), rows=rows),
                 disable_web_page_preview=True)
+
+
+def variant(game: dict[str, Any]) -> tuple[str, str, Any] | None:
+    """The setting that tells a game's variant apart (the Mini App's history shows the same): label, name, value."""
+    name = VARIANT_SETTING.get(game["game"])
+    setting = next((s for s in games.get(game["game"]).settings if s.name == name), None)
+    if setting is None:
+        return None
+    return setting.label, setting.name, game["options"].get(setting.name, setting.default)

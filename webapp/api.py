@@ -239,6 +239,7 @@ async def config(request: web.Request) -> web.Response:
     return web.json_response({
         "local_mode": settings.local_mode,
         "bot_username": settings.bot_username,
+        "miniapp_short_name": settings.miniapp_short_name,
         "games": describe_games(),
     })
 

@@ -9,7 +9,6 @@ Every change any layer above makes is published from here, with a snapshot of th
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import time
@@ -30,7 +29,7 @@ from engine.service.peers import LocalPeers, Peers, PostgresPeers
 from engine.service.record import Record
 from engine.service.timers import TIMERS, TurnTimers, deadline_after, remind_time
 from engine.store.database import Store
-from engine.store.rows import Finish, SeatResult, TableRow
+from engine.store.rows import Finish, TableRow
 
 log = logging.getLogger("engine.service.tables")
 HEAL_EVERY = 10.0  # seconds between the supervisor's rounds
@@ -174,14 +173,8 @@ class LoadedTables:
         await self._publish(table, "finished", [public({"type": "finished", **outcome.as_dict(), "seed": row.seed})])
 
     def _finish_record(self, table: LiveTable, row: TableRow, outcome: Outcome) -> Finish | None:
-        """The results and rating update a finished game adds to the record (none for a lesson: it is practice)."""
-        if row.meta.get("lesson"):
-            return None
-        people = tuple((s.user_id if not s.is_ai else None, s.ai_level) for s in row.seats)
-        seats = tuple(SeatResult(s.seat, None if s.is_ai else s.user_id, s.name,
-                                 outcome.placements[s.seat], outcome.scores[s.seat]) for s in row.seats)
-        return Finish(row.id, row.game, row.chat_id, self.clock(), seats,
-                      functools.partial(ratings.rate, people, outcome.placements))
+        """The results and rating update a finished game adds to the record, finished now."""
+        return ratings.finish_record(row, outcome, self.clock())
 
     def _refresh_due(self, table: LiveTable) -> None:
         """Set the row's deadline and ``ai_turn`` for the seats to act now (before the row is saved)."""

@@ -8,11 +8,13 @@ function rebuilds every rating from the finished games' logs (``cardroom ratings
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-from engine.store.rows import Skill
+from engine.core.rules import Outcome
+from engine.store.rows import Finish, SeatResult, Skill, TableRow
 
 MODEL = PlackettLuce()
 START: Skill = (MODEL.mu, MODEL.sigma)
@@ -35,3 +37,14 @@ def rate(
 def ordinal(skill: Skill) -> float:
     """The conservative estimate a leaderboard sorts by: mu - 3 sigma."""
     return skill[0] - 3 * skill[1]
+
+
+def finish_record(row: TableRow, outcome: Outcome, finished_at: float) -> Finish | None:
+    """The results and rating update a finished game adds to the record (none for a lesson: it is practice)."""
+    if row.meta.get("lesson"):
+        return None
+    people = tuple((s.user_id if not s.is_ai else None, s.ai_level) for s in row.seats)
+    seats = tuple(SeatResult(s.seat, None if s.is_ai else s.user_id, s.name,
+                             outcome.placements[s.seat], outcome.scores[s.seat]) for s in row.seats)
+    return Finish(row.id, row.game, row.chat_id, finished_at, seats,
+                  functools.partial(rate, people, outcome.placements))

@@ -4,6 +4,7 @@ Finished games are public to the people who played them: a replay shows every ha
 every step (nothing is secret once the game is over) and the seed that proves the deals.
 Ratings are written incrementally as games finish; ``rebuild`` recomputes them from the
 move logs alone, in the order the games finished, and must agree with the incremental ones.
+Games finished before the record began get their results from their logs first (``backfill``).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from typing import Any
 
 from engine import games
 from engine.core.errors import Refusal, RefusalCode
+from engine.core.rules import Outcome
 from engine.service import ratings
 from engine.store.database import Store
-from engine.store.rows import Skill
+from engine.store.rows import Skill, TableRow
 
 REPLAY_PAGE = 200  # steps per replay request
 
@@ -67,19 +69,37 @@ class Record:
             "steps": steps, "next": end if end < len(log) else None,
         }
 
+    async def backfill(self) -> int:
+        """Put on record the finished games that have no results (finished before the record began); returns how many.
+
+        Their placements and scores are the rules' outcome of their logs, and they finished
+        when their table's row last changed.
+        """
+        added, after = 0, ""
+        while page := await self.store.unrecorded_finished(after):
+            after = page[-1].id
+            for row in page:
+                outcome = await self._outcome(row)
+                finish = ratings.finish_record(row, outcome, row.updated_at) if outcome is not None else None
+                if finish is not None:
+                    await self.store.add_results(finish)
+                    added += 1
+        return added
+
     async def rebuild(self) -> dict[str, int]:
-        """Recompute every rating from the finished games' move logs; returns the games counted per game."""
+        """Recompute every rating from the finished games' move logs; returns the games counted per game.
+
+        Finished games with no results yet (from before the record) are put on record first, and each
+        group's standings are totalled again from the results.
+        """
+        await self.backfill()
         fresh: dict[str, dict[int, list[float]]] = {}
         counted: dict[str, int] = {}
         offset = 0
         while page := await self.store.finished_tables(offset):
             offset += len(page)
             for row in page:
-                game = games.get(row.game)
-                log = await self.store.load_actions(row.id)
-                state = game.replay(game.parse_options(row.options), row.size, row.seed,
-                                    [(a.seat, a.action) for a in log])
-                outcome = game.outcome(state)
+                outcome = await self._outcome(row)
                 if outcome is None:
                     continue
                 table = fresh.setdefault(row.game, {})
@@ -90,12 +110,20 @@ class Record:
                     won = 1.0 if outcome.placements[_seat_of(people, uid)] == 1 else 0.0
                     table[uid] = [mu, sigma, before[2] + 1, before[3] + won]
                 counted[row.game] = counted.get(row.game, 0) + 1
+        await self.store.retotal_standings()
         now = time.time()
         for name in games.names():
             entries = fresh.get(name, {})
             await self.store.replace_ratings(
                 name, {uid: (v[0], v[1], int(v[2]), int(v[3])) for uid, v in entries.items()}, now)
         return counted
+
+    async def _outcome(self, row: TableRow) -> Outcome | None:
+        """The rules' outcome of a table's stored log."""
+        game = games.get(row.game)
+        log = await self.store.load_actions(row.id)
+        state = game.replay(game.parse_options(row.options), row.size, row.seed, [(a.seat, a.action) for a in log])
+        return game.outcome(state)
 
 
 def _seat_of(people: list[tuple[int | None, str]], user_id: int) -> int:

@@ -7,10 +7,11 @@ from typing import Any
 
 from sqlalchemy import case, func, insert, select
 
-from engine.store.rows import TableRow
+from engine.store.rows import Finish, TableRow
 from engine.store.schema import (
     ratings,
     results,
+    standings,
     tables,
     users,
 )
@@ -46,16 +47,12 @@ class RecordRows(TableRows):
     async def leaderboard(self, chat_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
         """The people who played ``game`` in a chat: their rating and their games there, best first."""
         async with self.engine.connect() as conn:
-            played = (
-                select(results.c.user_id, func.count().label("games"),
-                       func.sum(case((results.c.placement == 1, 1), else_=0)).label("wins"))
-                .where(results.c.chat_id == chat_id, results.c.game == game, results.c.user_id.is_not(None))
-                .group_by(results.c.user_id).subquery()
-            )
             rows = (await conn.execute(
-                select(played.c.user_id, played.c.games, played.c.wins, ratings.c.mu, ratings.c.sigma, users.c.name)
-                .join(ratings, (ratings.c.user_id == played.c.user_id) & (ratings.c.game == game))
-                .join(users, users.c.id == played.c.user_id)
+                select(standings.c.user_id, standings.c.games, standings.c.wins, ratings.c.mu, ratings.c.sigma,
+                       users.c.name)
+                .join(ratings, (ratings.c.user_id == standings.c.user_id) & (ratings.c.game == game))
+                .join(users, users.c.id == standings.c.user_id)
+                .where(standings.c.chat_id == chat_id, standings.c.game == game)
                 .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc()).limit(limit)
             )).mappings().all()
         return [dict(r) for r in rows]
@@ -107,11 +104,43 @@ class RecordRows(TableRows):
         found = {row.id: row for row in await self._load_tables(tables.c.id.in_(ids))} if ids else {}
         return [found[i] for i in ids if i in found]
 
+    async def unrecorded_finished(self, after: str = "", limit: int = 500) -> list[TableRow]:
+        """Finished tables with no results on record (finished before there was a record), by id after ``after``."""
+        recorded = select(results.c.table_id).where(results.c.table_id == tables.c.id).exists()
+        async with self.engine.connect() as conn:
+            ids = [r.id for r in await conn.execute(
+                select(tables.c.id).where(tables.c.status == "finished", tables.c.id > after, ~recorded)
+                .order_by(tables.c.id).limit(limit))]
+        found = {row.id: row for row in await self._load_tables(tables.c.id.in_(ids))} if ids else {}
+        return [found[i] for i in ids]
+
+    async def add_results(self, finish: Finish) -> None:
+        """Put a finished game's results on record (ratings are left to a rebuild)."""
+
+        async def work(conn: Any) -> None:
+            await self._insert_results(conn, finish)
+
+        await self._write(work)
+
     async def ratings_of(self, game: str) -> dict[int, tuple[float, float, int, int]]:
         """Every rating of a game: user -> (mu, sigma, games, wins)."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(ratings).where(ratings.c.game == game))
             return {r.user_id: (r.mu, r.sigma, r.games, r.wins) for r in rows}
+
+    async def retotal_standings(self) -> None:
+        """Total every group's standings again from the results on record (after a rebuild or a bulk load)."""
+        won = func.sum(case((results.c.placement == 1, 1), else_=0))
+
+        async def work(conn: Any) -> None:
+            await conn.execute(standings.delete())
+            await conn.execute(insert(standings).from_select(
+                ["chat_id", "game", "user_id", "games", "wins"],
+                select(results.c.chat_id, results.c.game, results.c.user_id, func.count(), won)
+                .where(results.c.chat_id.is_not(None), results.c.user_id.is_not(None))
+                .group_by(results.c.chat_id, results.c.game, results.c.user_id)))
+
+        await self._write(work)
 
     async def replace_ratings(self, game: str, fresh: dict[int, tuple[float, float, int, int]], at: float) -> None:
         """Put a game's ratings in place of the stored ones (after a rebuild)."""

@@ -111,6 +111,17 @@ ratings = Table(
     Index("ix_ratings_game", "game", "mu"),
 )
 
+# A group's standings: games and wins per chat, game and person, kept with the results (the leaderboard's totals).
+standings = Table(
+    "standings",
+    metadata,
+    Column("chat_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("game", String(32), primary_key=True),
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+)
+
 # The bot's own records: one row per message it keeps up to date for a table ("table", "summary",
 # "turn:<user id>", ...) and the table's home (its chat, forum topic and language). Written only by the bot.
 bot_messages = Table(

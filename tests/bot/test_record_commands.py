@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.bot.conftest import ANN, BOB, GROUP, Harness
+from tests.bot.conftest import ANN, BOB, BOT_USERNAME, GROUP, Harness
 from tests.service.helpers import play_out
 
 OTHER_GROUP = -2002
@@ -34,3 +34,29 @@ async def test_top_names_the_groups_players_and_history_links_each_replay(bot: H
     history = bot.fake.last_message(ANN)
     assert "Coins" in history.plain and "Bob" in history.plain
     assert f"replay={table_id}" in history.text or f"r_{table_id}" in history.text
+
+
+async def test_history_shows_the_variant_and_every_seats_place(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann")
+    bot.fake.world.start(ANN)
+    table_id = await finish_in(bot, GROUP, ((ANN, "Ann"), (BOB, "Bob")))
+    result = (await bot.service.info(table_id)).result
+    assert result is not None
+    await bot.send(bot.fake.message(ANN, ANN, "/history"))
+    history = bot.fake.last_message(ANN).plain
+    assert "Coins · Target score 1 · " in history
+    names = {seat.seat: seat.name for seat in (await bot.service.info(table_id)).seats}
+    places = sorted((place, seat) for seat, place in enumerate(result["placements"]))
+    assert " · ".join(f"{place}. {names[seat]}" for place, seat in places) in history
+
+
+async def test_history_in_a_group_posts_no_games_there_and_points_to_a_private_chat(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann")
+    await finish_in(bot, GROUP, ((ANN, "Ann"), (BOB, "Bob")))
+    await bot.send(bot.fake.message(GROUP, ANN, "/history"))
+    pointer = bot.fake.last_message(GROUP)
+    assert "Coins" not in pointer.plain and "Bob" not in pointer.plain
+    assert pointer.button("My games")["url"] == f"https://t.me/{BOT_USERNAME}?start=history"
+    bot.fake.world.start(ANN)
+    await bot.send(bot.fake.message(ANN, ANN, "/start history"))  # what the button's Start sends
+    assert "Coins" in bot.fake.last_message(ANN).plain and "Bob" in bot.fake.last_message(ANN).plain

@@ -27,6 +27,7 @@ from webapp.auth import sign_init_data
 
 TEST_TOKEN = "424242:browser-tests-token"
 BOT_USERNAME = "cardroom_test_bot"
+SHORT_NAME = "play"  # the Mini App's short name, as BotFather set it
 CHROMIUM = "/usr/bin/chromium"
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -116,7 +117,7 @@ async def _serve(settings: Settings) -> AsyncIterator[Server]:
 async def server(tmp_path: Path) -> AsyncIterator[Server]:
     """The app with a test bot token (Telegram mode; the bot itself is not started)."""
     settings = Settings(data_dir=tmp_path, ai_delay=0.0, bot_token=TEST_TOKEN, bot_username=BOT_USERNAME,
-                        initdata_max_age=3600)
+                        miniapp_short_name=SHORT_NAME, initdata_max_age=3600)
     async for running in _serve(settings):
         yield running
 

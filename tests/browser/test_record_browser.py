@@ -7,7 +7,7 @@ from typing import Any
 from playwright.async_api import Page, ViewportSize, expect
 
 from engine import games
-from tests.browser.conftest import Phone, Server, open_phone, screenshot_path
+from tests.browser.conftest import BOT_USERNAME, SHORT_NAME, Phone, Server, open_phone, screenshot_path
 from tests.service.helpers import play_out
 
 ANN: dict[str, Any] = {"id": 5301, "first_name": "Ann", "language_code": "en"}
@@ -113,6 +113,17 @@ async def test_history_opens_a_replay_whose_hands_are_the_rules_and_whose_seed_i
     await page.locator(".rp-prev-hand").tap()
     await expect(screen).to_have_attribute("data-step", "0")
 
+    # Coins, three players: a trick is three moves, and the third card's step begins the next trick
+    for button, step in ((".rp-next-trick", 3), (".rp-next-trick", 6), (".rp-prev-trick", 3), (".rp-prev-trick", 0)):
+        await page.locator(button).tap()
+        await expect(screen).to_have_attribute("data-step", str(step))
+    await expect(page.locator(".rp-caption .rp-where")).to_contain_text("Trick 1")
+    jumps = page.locator(".rp-jumps")
+    await expect(jumps).to_have_attribute("aria-label", "Jump to a hand or trick")
+    await expect(jumps.locator(".rp-next-trick")).to_have_attribute("aria-label", "Next trick")
+    for box in [await b.bounding_box() for b in await jumps.locator("button").all()]:
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44
+
     await page.locator(".rp-speed").select_option(label="4×")
     await page.locator(".rp-toggle").tap()
     await expect(screen).to_have_attribute("data-playing", "true")
@@ -132,6 +143,10 @@ async def test_a_replay_opens_from_its_link_and_from_telegrams_start_parameter(b
     assert "replay=" in dan.page.url
     await dan.page.locator(".rp-forward").tap()
     assert await shown_hands(dan.page) == await rules_hands(server, table_id, 1)
+    await dan.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    await dan.page.locator(".rp-share button").tap()
+    shared = await dan.page.evaluate("navigator.clipboard.readText()")
+    assert shared == f"https://t.me/{BOT_USERNAME}/{SHORT_NAME}?startapp=r_{table_id}"  # as the bot's Links.replay
     bob = await open_phone(browser, server, BOB, path=f"/?replay={table_id}")
     await expect(bob.page.locator(".replay-screen")).to_have_attribute("data-step", "0")
     assert dan.errors == [] and bob.errors == []

@@ -40,3 +40,35 @@ async def play_out(service: TableService, table_id: str, moves: int | None = Non
         user, action, seq = await human_move(service, table_id)
         await service.act(table_id, user, action, seq)
         done += 1
+
+
+async def finished_game(service: TableService, chat_id: int | None, people: tuple[tuple[int, str], ...]) -> str:
+    """A whole Coins game (first to 1 point) of these people, AI in any other seat, opened from ``chat_id``."""
+    (host, host_name), *others = people
+    info = await service.create_table("coins", host, host_name, {"target_score": 1}, chat_id=chat_id)
+    for user, name in others:
+        await service.join(info.id, user, name)
+    await service.start_game(info.id, host)
+    await play_out(service, info.id)
+    assert (await service.info(info.id)).status == "finished"
+    return info.id
+
+
+async def ai_game(service: TableService, game: str, options: dict[str, Any], players: int | None = None) -> str:
+    """A whole game of AI players (the host's seat handed to the AI too, as ``cardroom simulate`` does), finished.
+
+    The seed is fixed per game, so the deals (and so the game's length) are the same every run.
+    """
+    info = await service.create_table(game, ANN, "Ann", {**options, **({"players": players} if players else {})},
+                                      seed=f"replay test {game}")
+    table = service.live(info.id)
+    assert table is not None
+    table.row.seats[0].is_ai = True
+    updates = service.subscribe(info.id)
+    await service.start_game(info.id, ANN)
+    async for update in updates:
+        if update.kind in ("finished", "abandoned"):
+            break
+    updates.close()
+    assert (await service.info(info.id)).status == "finished"
+    return info.id

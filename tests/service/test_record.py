@@ -8,21 +8,9 @@ import pytest
 from openskill.models import PlackettLuce
 
 from engine.service.tables import TableService
-from tests.service.helpers import ANN, BOB, CAT, play_out
+from tests.service.helpers import ANN, BOB, CAT, finished_game
 
 DAN = 104
-
-
-async def finished_game(service: TableService, chat_id: int | None, people: tuple[tuple[int, str], ...]) -> str:
-    """A whole Coins game (first to 1 point) of these people, AI in any other seat, opened from ``chat_id``."""
-    (host, host_name), *others = people
-    info = await service.create_table("coins", host, host_name, {"target_score": 1}, chat_id=chat_id)
-    for user, name in others:
-        await service.join(info.id, user, name)
-    await service.start_game(info.id, host)
-    await play_out(service, info.id)
-    assert (await service.info(info.id)).status == "finished"
-    return info.id
 
 
 async def test_one_game_moves_ratings_exactly_as_openskill_computes_them(service: TableService) -> None:
@@ -92,3 +80,20 @@ async def test_a_game_still_being_played_has_no_replay(service: TableService) ->
     await service.start_game(info.id, ANN)
     with pytest.raises(Exception, match="no such table"):
         await service.record.replay(info.id)
+
+
+async def test_a_groups_standings_kept_game_by_game_equal_its_results_totalled(service: TableService) -> None:
+    for people in (((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat")), ((BOB, "Bob"), (CAT, "Cat")), ((ANN, "Ann"),)):
+        await finished_game(service, -30, people)
+    await finished_game(service, -40, ((ANN, "Ann"), (DAN, "Dan")))
+    totals: dict[int, list[int]] = {}
+    for user in (ANN, BOB, CAT, DAN):
+        for game in await service.record.history(user):
+            if game["chat_id"] == -30:
+                mine = next(s for s in game["seats"] if s["you"])
+                totals.setdefault(user, [0, 0])[0] += 1
+                totals[user][1] += mine["placement"] == 1
+    kept = {e["user_id"]: [e["games"], e["wins"]] for e in await service.record.leaderboard(-30, "coins")}
+    assert kept == totals and {user: games for user, (games, _) in kept.items()} == {ANN: 2, BOB: 2, CAT: 2}
+    await service.store.retotal_standings()
+    assert {e["user_id"]: [e["games"], e["wins"]] for e in await service.record.leaderboard(-30, "coins")} == kept

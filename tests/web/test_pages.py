@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+from dataclasses import replace
 from pathlib import Path
 
 from engine.config import Settings
@@ -31,6 +32,14 @@ async def test_config_lists_coins_and_local_mode(client: Client) -> None:
     coins = next(g for g in body["games"] if g["name"] == "coins")
     assert (coins["min_players"], coins["max_players"]) == (3, 3)
     assert "target_score" in [s["name"] for s in coins["settings"]]
+
+
+async def test_config_names_the_bot_and_the_mini_apps_short_name_for_share_links(
+    make_client: ClientFactory, bot_settings: Settings
+) -> None:
+    client = await make_client(replace(bot_settings, miniapp_short_name="play"))
+    body = await (await client.get("/api/config")).json()
+    assert (body["bot_username"], body["miniapp_short_name"]) == ("cardroom_test_bot", "play")
 
 
 async def test_config_says_which_sergeant_major_variants_a_setting_applies_to(client: Client) -> None:

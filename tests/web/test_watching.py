@@ -44,6 +44,43 @@ async def test_spectators_see_no_hand_and_the_players_see_how_many_watch(
     await ann.close()
 
 
+async def test_a_spectators_updates_carry_no_hand_and_no_private_event_while_the_players_move(
+    bot_client: Client, service: TableService
+) -> None:
+    # Kings in the Corner: every turn ends with a draw, an event private to the drawer (its cards), a count to the rest
+    info = await service.create_table("kings_corner", ANN, "Ann")
+    await service.add_ai(info.id, ANN)
+    await service.start_game(info.id, ANN)
+    await service.autoplay.idle()
+    ann, _ = await connect(bot_client, info.id, signed(ANN, "Ann"))
+    dan, _ = await connect(bot_client, info.id, signed(DAN, "Dan"))
+    for _ in range(4):  # Ann ends her turn (drawing), the AI plays its own
+        await service.autoplay.idle()
+        view = await service.view(info.id, ANN)
+        if view["state"]["over"]:
+            break
+        legal = view["state"]["legal"]
+        action = next((a for a in legal if a["type"] == "end_turn"), legal[0])
+        await service.act(info.id, ANN, action, view["seq"])
+    await service.autoplay.idle()
+    watched = [f for f in await _drain(dan) if f["type"] == "update"]
+    played = [f for f in await _drain(ann) if f["type"] == "update"]
+    assert watched and [f["seq"] for f in watched] == [f["seq"] for f in played]
+    mine = [e for f in played for e in f["events"] if e["type"] == "drew" and e["seat"] == 0]
+    assert mine and all("cards" in e for e in mine)  # the draws were private, so the check below means something
+    for frame, seen in zip(watched, played, strict=True):
+        state = frame["view"]["state"]
+        assert "hand" not in state and "legal" not in state
+        for event, hers in zip(frame["events"], seen["events"], strict=True):
+            if event != hers:  # only Ann's own draws differ: she sees her cards, the spectator their count
+                assert (hers["type"], hers["seat"], "cards" in hers) == ("drew", 0, True)
+            assert event["type"] not in ("drew", "dealt") or "cards" not in event, event
+    shadows = [e for f in watched for e in f["events"] if e["type"] == "drew"]
+    assert shadows and all(set(e) == {"type", "seat", "count", "stock"} for e in shadows)
+    await dan.close()
+    await ann.close()
+
+
 async def _drain(peer: Peer) -> list[Frame]:
     """Every frame that arrives until the socket is quiet for a moment."""
     frames: list[Frame] = []

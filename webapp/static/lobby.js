@@ -6,9 +6,15 @@ import { cardName, parseCard } from "./cards.js";
 import * as tg from "./tg.js";
 import { optionHelpEl, rulesButton } from "./rules.js";
 
-export function shareLink(tableId, botUsername) {
-  if (tg.inTelegram && botUsername) return `https://t.me/${botUsername}?startapp=${encodeURIComponent(tableId)}`;
-  return `${location.origin}${location.pathname}?table=${encodeURIComponent(tableId)}`;
+// A link that opens the Mini App at a table (or, with kind "replay", at its replay): in Telegram the app's direct
+// link t.me/<bot>/<short name>?startapp=<table id> (r_<table id> for a replay), as the bot's own links are built;
+// elsewhere this page with ?table= or ?replay=.
+export function shareLink(tableId, config, kind = "table") {
+  const bot = config && config.bot_username;
+  const short = config && config.miniapp_short_name;
+  const start = `${kind === "replay" ? "r_" : ""}${encodeURIComponent(tableId)}`;
+  if (tg.inTelegram && bot) return `https://t.me/${bot}${short ? `/${short}` : ""}?startapp=${start}`;
+  return `${location.origin}${location.pathname}?${kind}=${encodeURIComponent(tableId)}`;
 }
 
 // An AI player's name with "(AI)" in the page's language ("Ada (ИИ)").
@@ -71,7 +77,7 @@ export function renderLobby(container, view, ctx) {
   const free = table.seats.filter((s) => s.handle === null && !s.is_ai).length;
   const game = ctx.games.find((g) => g.name === table.game);
   const settings = game ? game.settings : Object.keys(table.options).map((name) => ({ name, label: name, choices: [] }));
-  const link = shareLink(table.id, ctx.botUsername);
+  const link = shareLink(table.id, ctx.config);
   // games for 2 to 4 players: the host picks the table size here too
   const sizes = game && game.min_players !== game.max_players ? [{ name: "players", choices: Array.from(
     { length: game.max_players - game.min_players + 1 }, (_, i) => game.min_players + i) }] : [];

@@ -1,4 +1,4 @@
-// A finished game, move by move, with every hand shown: step back and forth, jump by the slider or by hand, play
+// A finished game, move by move, with every hand shown: step back and forth, jump by the slider, by hand or trick, play
 // at a chosen speed, and check on the same screen that the revealed seed hashes to the hash published at the start.
 // The table is drawn compactly from each step's views (every seat's view holds its own hand), for any game.
 
@@ -16,6 +16,8 @@ const KC_GRID = ["NW", "N", "NE", "W", null, "E", "SW", "S", "SE"];
 // Control icons as SVG paths (glyphs like ⏮ are missing from many phone fonts).
 const ICONS = {
   prevHand: "M5 4h2.5v16H5zM20 4v16L8.5 12z",
+  prevTrick: "M19 5v14l-9-7zM10 5v14l-7-7z",
+  nextTrick: "M5 5v14l9-7zM14 5v14l7-7z",
   back: "M17 4v16L5 12z",
   play: "M7 4v16l13-8z",
   pause: "M6 4h4.5v16H6zM13.5 4H18v16h-4.5z",
@@ -23,10 +25,11 @@ const ICONS = {
   nextHand: "M4 4v16l11.5-8zM16.5 4H19v16h-2.5z",
 };
 
-function icon(name) {
+function icon(name, word = null) {
   const span = document.createElement("span");
   span.className = "rp-icon";
   span.innerHTML = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${ICONS[name]}"/></svg>`;
+  if (word) span.append(h("span", { class: "rp-word", text: word, "aria-hidden": "true" }));
   return span;
 }
 
@@ -128,13 +131,18 @@ export class ReplayScreen {
     this.slider = h("input", { type: "range", class: "rp-slider", min: "0", max: String(this.steps.length - 1), value: "0",
       "aria-label": t("rp_step_slider"), oninput: () => { this.pause(); this.go(Number(this.slider.value)); } });
     this.position = h("span", { class: "rp-position" });
-    const button = (cls, label, name, onclick) => h("button", { class: `btn rp-btn ${cls}`, type: "button", "aria-label": label,
-      title: label, onclick }, icon(name));
+    const button = (cls, label, name, onclick, word = null) => h("button", { class: `btn rp-btn ${cls}`, type: "button",
+      "aria-label": label, title: label, onclick }, icon(name, word));
+    const jump = (cls, label, name, keyOf, dir, word) => button(cls, label, name, () => { this.pause(); this.go(this.segmentStart(keyOf, dir)); }, word);
+    const hand = (i) => this.handOf(i);
+    const trick = (i) => this.trickOf(i);
     this.playBtn = button("rp-toggle", t("rp_play"), "play", () => (this.timer ? this.pause() : this.play()));
     this.speed = h("select", { class: "rp-speed", "aria-label": t("rp_speed"), onchange: () => { if (this.timer) this.play(); } },
       SPEEDS.map(([x, ms]) => h("option", { value: String(ms), selected: x === "1", text: `${x}×` })));
-    this.prevHandBtn = button("rp-prev-hand", t("rp_prev_hand"), "prevHand", () => { this.pause(); this.go(this.handStart(-1)); });
-    this.nextHandBtn = button("rp-next-hand", t("rp_next_hand"), "nextHand", () => { this.pause(); this.go(this.handStart(1)); });
+    this.prevHandBtn = jump("rp-prev-hand", t("rp_prev_hand"), "prevHand", hand, -1, t("rp_hand"));
+    this.prevTrickBtn = jump("rp-prev-trick", t("rp_prev_trick"), "prevTrick", trick, -1, t("rp_trick"));
+    this.nextTrickBtn = jump("rp-next-trick", t("rp_next_trick"), "nextTrick", trick, 1, t("rp_trick"));
+    this.nextHandBtn = jump("rp-next-hand", t("rp_next_hand"), "nextHand", hand, 1, t("rp_hand"));
     this.backBtn = button("rp-back", t("rp_back"), "back", () => { this.pause(); this.go(this.index - 1); });
     this.fwdBtn = button("rp-forward", t("rp_forward"), "forward", () => { this.pause(); this.go(this.index + 1); });
     this.seedStatus = h("p", { class: "rp-verify checking", role: "status", text: t("rp_checking") });
@@ -149,7 +157,9 @@ export class ReplayScreen {
       this.seatsEl,
       h("div", { class: "rp-controls" },
         h("div", { class: "rp-slider-row" }, this.slider, this.position),
-        h("div", { class: "rp-buttons" }, this.prevHandBtn, this.backBtn, this.playBtn, this.fwdBtn, this.nextHandBtn, this.speed)),
+        h("div", { class: "rp-buttons" }, this.backBtn, this.playBtn, this.fwdBtn, this.speed),
+        this.jumps = h("div", { class: "rp-buttons rp-jumps", role: "group", "aria-label": t("rp_jump") },
+          this.prevHandBtn, this.prevTrickBtn, this.nextTrickBtn, this.nextHandBtn)),
       d.result ? h("div", { class: "rp-result" },
         h("h2", { text: t("game_over") }),
         h("ol", { class: "placements" }, order.map((seat) => h("li", { class: d.result.placements[seat] === 1 ? "first" : "" },
@@ -178,8 +188,7 @@ export class ReplayScreen {
   }
 
   async copyLink() {
-    const base = shareLink(this.tableId, this.app.config && this.app.config.bot_username);
-    const link = base.includes("startapp=") ? base.replace("startapp=", "startapp=r_") : base.replace("?table=", "?replay=");
+    const link = shareLink(this.tableId, this.app.config, "replay");
     try {
       await navigator.clipboard.writeText(link);
       tg.haptic("success");
@@ -194,20 +203,27 @@ export class ReplayScreen {
     return step ? step.views[0].hand_no : undefined;
   }
 
-  // The first step of the next hand (dir 1), or of this hand, or the previous one if already there (dir -1).
-  handStart(dir) {
-    const here = this.handOf(this.index);
+  // Which trick a step is in (of which hand), or undefined in a game without tricks.
+  trickOf(index) {
+    const step = this.steps[index];
+    return step && step.views[0].trick_no !== undefined ? `${step.views[0].hand_no}:${step.views[0].trick_no}` : undefined;
+  }
+
+  // The first step of the next hand or trick (dir 1), or of this one, or of the previous one if already there (dir -1);
+  // ``keyOf`` says which hand or trick a step is in.
+  segmentStart(keyOf, dir) {
+    const here = keyOf(this.index);
     if (here === undefined) return this.index;
     if (dir > 0) {
-      for (let i = this.index + 1; i < this.steps.length; i += 1) if (this.handOf(i) !== here) return i;
+      for (let i = this.index + 1; i < this.steps.length; i += 1) if (keyOf(i) !== here) return i;
       return this.steps.length - 1;
     }
     let start = this.index;
-    while (start > 0 && this.handOf(start - 1) === here) start -= 1;
+    while (start > 0 && keyOf(start - 1) === here) start -= 1;
     if (start < this.index) return start;
     if (start === 0) return 0;
-    const before = this.handOf(start - 1);
-    while (start > 0 && this.handOf(start - 1) === before) start -= 1;
+    const before = keyOf(start - 1);
+    while (start > 0 && keyOf(start - 1) === before) start -= 1;
     return start;
   }
 
@@ -247,9 +263,12 @@ export class ReplayScreen {
     this.backBtn.disabled = this.index === 0;
     this.fwdBtn.disabled = this.index >= this.steps.length - 1;
     const hasHands = this.handOf(this.index) !== undefined;
+    const hasTricks = this.trickOf(this.index) !== undefined;
     this.prevHandBtn.hidden = this.nextHandBtn.hidden = !hasHands;
-    this.prevHandBtn.disabled = this.index === 0;
-    this.nextHandBtn.disabled = this.index >= this.steps.length - 1;
+    this.prevTrickBtn.hidden = this.nextTrickBtn.hidden = !hasTricks;
+    this.jumps.hidden = !hasHands && !hasTricks;
+    for (const btn of [this.prevHandBtn, this.prevTrickBtn]) btn.disabled = this.index === 0;
+    for (const btn of [this.nextHandBtn, this.nextTrickBtn]) btn.disabled = this.index >= this.steps.length - 1;
   }
 
   render() {

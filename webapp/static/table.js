@@ -239,7 +239,7 @@ export class TableScreen {
   lobbyContext() {
     return {
       userId: this.app.user && this.app.user.id,
-      botUsername: this.app.config && this.app.config.bot_username,
+      config: this.app.config,
       games: (this.app.config && this.app.config.games) || [],
       op: (op, body) => this.lobbyOp(op, body),
     };
