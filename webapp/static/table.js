@@ -151,7 +151,12 @@ export class TableScreen {
   // The game's name, and under it what this table plays when that is not the game's default.
   showTitle(table) {
     const { game, variant } = titleParts(table, this.app.config && this.app.config.games);
-    clear(this.title).append(h("span", { class: "title-game", text: game }));
+    // a closing "(3-5-8)" stays whole: a long name wraps before it, never inside it
+    const [, name, tail] = /^(.*?)\s*(\([^()]*\))?$/.exec(game);
+    const title = h("span", { class: "title-game", text: tail ? `${name} ` : game });
+    if (tail) title.append(h("span", { class: "nowrap", text: tail }));
+    clear(this.title).append(title);
+    this.title.classList.toggle("long", game.length > 18); // "Seržants majors (3-5-8)" fits two lines, not three
     if (variant) this.title.append(h("span", { class: "title-variant", text: variant }));
   }
 
