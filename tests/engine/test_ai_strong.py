@@ -12,10 +12,13 @@ from hypothesis import strategies as st
 
 from engine.ai import player_for
 from engine.ai.kings_corner import EasyKingsCorner, StrongKingsCorner
+from engine.ai.kings_corner.easy import Rules, read_board
+from engine.ai.kings_corner.seen import read_seen, sample
 from engine.ai.sergeant_major import EasySergeantMajor, StrongSergeantMajor
 from engine.ai.sergeant_major.seen import AWAY, SUIT_MASK, WIDTH, Sampler, read_view
 from engine.core.cards import FRENCH
 from engine.games.kings_corner import GAME as KINGS
+from engine.games.kings_corner import position
 from engine.games.sergeant_major import GAME as SM
 
 SM_OPTIONS: list[dict[str, Any]] = [
@@ -157,6 +160,70 @@ def test_ai_sm_samples_never_put_a_card_where_the_seat_knows_it_is_not(variant: 
             assert not sample.hands[other] & seen.not_in[other]
         assert not away & seen.not_away
     assert AWAY == 2
+
+
+def _kings_position(variant_index: int, players: int, seed: int, moves: int) -> Any:
+    """A Kings in the Corner position reached by easy players after ``moves`` moves."""
+    state = KINGS.new_game(KINGS_OPTIONS[variant_index], players, f"pos:{seed}")
+    easy = EasyKingsCorner()
+    for move in range(moves):
+        if KINGS.outcome(state) is not None:
+            break
+        (seat,) = KINGS.to_act(state)
+        view = KINGS.view(state, seat)
+        state, _ = KINGS.apply(state, seat, easy.choose(view, KINGS.legal_actions(state, seat), str(move)))
+    return state
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=st.integers(0, len(KINGS_OPTIONS) - 1), players=st.integers(2, 4), seed=st.integers(0, 10**6),
+       moves=st.integers(0, 150))
+def test_ai_kings_samples_never_put_a_card_where_the_seat_knows_it_is_not(
+    variant: int, players: int, seed: int, moves: int,
+) -> None:
+    state = _kings_position(variant, players, seed, moves)
+    if KINGS.outcome(state) is not None:
+        return
+    (seat,) = KINGS.to_act(state)
+    view = KINGS.view(state, seat)
+    piles, hand = read_board(view)
+    seen = read_seen(view, piles, hand, Rules(view["options"]))
+    others = [q for q in range(players) if q != seat]
+    # The knowledge is sound against easy players: every hidden card is in the pool, and each hand
+    # holds barred cards only among its latest draws.
+    stock = sum(1 << c for c in state.stock)
+    assert not hand & seen.pool
+    assert not (stock | sum(state.hands[q] for q in others)) & ~seen.pool
+    for q in others:
+        assert (state.hands[q] & seen.barred[q]).bit_count() <= seen.free[q], (q, view["recent"])
+    draws = iter([(i * 0.6180339887 + seed * 1e-6) % 1.0 for i in range(100_000)])
+    for _ in range(5):
+        hands, dealt = sample(seen, lambda: next(draws))
+        assert hands[seat] == 0 and len(dealt) == len(state.stock) == len(set(dealt))
+        used = sum(1 << c for c in dealt)
+        for q in others:
+            assert hands[q].bit_count() == state.hands[q].bit_count()
+            assert not hands[q] & used
+            assert (hands[q] & seen.barred[q]).bit_count() <= seen.free[q]
+            used |= hands[q]
+        assert not used & ~seen.pool
+
+
+def test_ai_kings_reads_that_the_last_player_kept_no_card_it_could_play() -> None:
+    # Seat 1 built the 8 of Hearts on the 9 of Spades and drew one card: besides that card it holds
+    # nothing that fits on the board it left (a red 7 on the 8 of Clubs, a black 7 on the 8 of Hearts).
+    state = position(2, hands=[["2-clubs", "5-hearts"], ["8-hearts", "3-spades", "4-hearts"]],
+                     piles={"N": ["9-spades"], "E": ["8-clubs"], "S": ["J-clubs"], "W": ["6-diamonds"]},
+                     stock=["Q-hearts", "A-clubs", "7-spades", "7-hearts"], turn=1)
+    state, _ = KINGS.apply(state, 1, {"type": "build", "card": "8-hearts", "space": "N"})
+    state, _ = KINGS.apply(state, 1, {"type": "end_turn"})
+    view = KINGS.view(state, 0)
+    piles, hand = read_board(view)
+    seen = read_seen(view, piles, hand, Rules(view["options"]))
+    barred = set(FRENCH.texts(seen.barred[1]))
+    assert {"7-hearts", "7-diamonds", "7-clubs", "7-spades", "10-hearts", "10-diamonds"} <= barred
+    assert "3-spades" not in barred and "4-hearts" not in barred
+    assert seen.free[1] == 1 and seen.barred[0] == 0
 
 
 def test_ai_sm_strong_finds_the_only_winning_card() -> None:

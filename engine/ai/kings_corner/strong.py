@@ -3,8 +3,8 @@
 It lists the ways its turn could end (every board and hand its moves reach where it may stop,
 through the same move generator as the easy player, so holding cards back to block the next
 player is one of them), keeps the most promising few by the easy score, and plays each on
-over deals of the unknown cards (the other hands and the stock, sampled from every card
-not on the board or in its hand): the end-of-turn draw, then every seat greedily
+over deals of the unknown cards (the other hands and the stock, sampled to agree with what
+the seat has seen, ``seen``): the end-of-turn draw, then every seat greedily
 (``sim``) until the hand ends. The plan with the best mean result is followed one move at a
 time. The number of deals is fixed by the playout budget (a seed gives one answer); the clock
 is only a safety cap.
@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.ai.kings_corner.easy import Move, Piles, Rules, can_end, make, moves, parse_move, read_board, score
+from engine.ai.kings_corner.seen import read_seen, sample
 from engine.ai.kings_corner.sim import Pile, Settings, Table, end_turn, play_out, value
-from engine.core.cards import FRENCH, Mask
+from engine.core.cards import Mask
 from engine.core.rng import deal_rng
 from engine.core.rules import Action
 
@@ -132,13 +133,7 @@ class StrongKingsCorner:
         if len(candidates) == 1 or len({str(a) for a, _ in candidates}) == 1:
             return candidates[0][0]
         rnd = random.Random(deal_rng(seed, "ai:kings:strong").below(1 << 62)).random
-        seen = hand
-        for pile in piles:
-            for card in pile:
-                seen |= 1 << card
-        pool = [c for c in range(FRENCH.size) if not seen >> c & 1]
-        counts = [int(c) for c in view["hand_counts"]]
-        stock_n = int(view.get("stock", 0))
+        seen = read_seen(view, piles, hand, rules)
         collected = [int(c) for c in view.get("collected") or [0] * n]
         idle = int(view.get("idle_streak", 0))
         deals = max(1, self.playouts // len(candidates))
@@ -146,19 +141,7 @@ class StrongKingsCorner:
         totals = [0.0] * len(candidates)
         done = 0
         for done in range(1, deals + 1):
-            cards = list(pool)
-            for i in range(len(cards) - 1, 0, -1):
-                j = int(rnd() * (i + 1))
-                cards[i], cards[j] = cards[j], cards[i]
-            hands = [0] * n
-            k = 0
-            for s in range(n):
-                if s == me:
-                    continue
-                for card in cards[k : k + counts[s]]:
-                    hands[s] |= 1 << card
-                k += counts[s]
-            stock = cards[k : k + stock_n]
+            hands, stock = sample(seen, rnd)
             stream = int(rnd() * (1 << 40))
             for i, (_action, plan) in enumerate(candidates):
                 r = random.Random(stream).random
