@@ -42,10 +42,11 @@ async def play_out(service: TableService, table_id: str, moves: int | None = Non
         done += 1
 
 
-async def finished_game(service: TableService, chat_id: int | None, people: tuple[tuple[int, str], ...]) -> str:
-    """A whole Coins game (first to 1 point) of these people, AI in any other seat, opened from ``chat_id``."""
+async def finished_game(service: TableService, chat_id: int | None, people: tuple[tuple[int, str], ...],
+                        target: int = 1) -> str:
+    """A whole Coins game (first to ``target`` points) of these people and AI players, opened from ``chat_id``."""
     (host, host_name), *others = people
-    info = await service.create_table("coins", host, host_name, {"target_score": 1}, chat_id=chat_id)
+    info = await service.create_table("coins", host, host_name, {"target_score": target}, chat_id=chat_id)
     for user, name in others:
         await service.join(info.id, user, name)
     await service.start_game(info.id, host)

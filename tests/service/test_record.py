@@ -63,10 +63,11 @@ async def test_history_lists_each_players_games_and_the_leaderboard_only_the_gro
 async def test_a_replay_shows_every_hand_at_every_step_and_the_seed_that_proves_the_deals(
     service: TableService,
 ) -> None:
-    table_id = await finished_game(service, None, ((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat")))
+    # first to 5 points: a trick holds at most 3 Coins cards, so the game takes at least two tricks (6 moves)
+    table_id = await finished_game(service, None, ((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat")), target=5)
     first = await service.record.replay(table_id, 0, 5)
     assert hashlib.sha256(first["seed"].encode()).hexdigest() == first["seed_hash"]
-    assert first["moves"] > 5  # a game of Coins takes at least three tricks
+    assert first["moves"] > 5
     assert [s["seq"] for s in first["steps"]] == list(range(6)) and first["next"] == 5
     assert all(len(step["views"]) == 3 for step in first["steps"])
     assert [len(v["hand"]) for v in first["steps"][0]["views"]] == [16, 16, 16]
