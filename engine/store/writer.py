@@ -19,19 +19,19 @@ import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, Update, create_engine, event, func, insert, select, text, update
+from sqlalchemy import Connection, Update, event, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine.core.errors import Refusal, RefusalCode
+from engine.store.moves_thread import MovesThread, row_change
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
 from engine.store.schema import (
     actions,
@@ -121,13 +121,10 @@ class StoreBase:
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
         # SQLite: plain moves commit on a thread of their own, the whole transaction in one hop from the loop
-        self._moves_engine: Engine | None = None
-        self._moves_thread: ThreadPoolExecutor | None = None
+        self._moves_thread: MovesThread | None = None
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-            self._moves_engine = create_engine(url.replace("+aiosqlite", "", 1), pool_size=1, max_overflow=0)
-            event.listen(self._moves_engine, "connect", _sqlite_pragmas)
-            self._moves_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-moves")
+            self._moves_thread = MovesThread(self.engine.url.database or "", _sqlite_pragmas)
         self._pending: list[Write] = []  # every write goes through the one writer task: no "database is locked"
         self.origin = ""  # this process's name in change notices (set by the service when it shares the database)
         self._wake = asyncio.Event()
@@ -165,9 +162,8 @@ class StoreBase:
             self._writer = None
         await self.engine.dispose()
         thread, self._moves_thread = self._moves_thread, None  # closing twice is closing once
-        if thread is not None and self._moves_engine is not None:
-            await asyncio.get_running_loop().run_in_executor(thread, self._moves_engine.dispose)
-            thread.shutdown()
+        if thread is not None:
+            await thread.close()
 
     async def append(
         self, table_id: str, entry: LoggedAction, table: TableRow | None = None, *, with_seats: bool = False,
@@ -206,7 +202,7 @@ class StoreBase:
 
     async def _write_batch(self, batch: list[Write]) -> None:
         if self._moves_thread is not None and all(_plain_move(item) for item in batch):
-            await self._write_moves(batch)
+            await self._write_moves(self._moves_thread, batch)
             return
         try:
             async with self.engine.begin() as conn:
@@ -223,17 +219,16 @@ class StoreBase:
         for item in batch:
             self._settle(item)
 
-    async def _write_moves(self, batch: list[Write]) -> None:
-        """SQLite, a batch of plain moves: one transaction on the moves thread, no hop to the loop per statement.
+    async def _write_moves(self, thread: MovesThread, batch: list[Write]) -> None:
+        """SQLite, a batch of plain moves: one transaction on the moves thread, not a hop to the loop per statement.
 
-        Only the writer task calls this, and it waits for it, so the two connections never write at once.
-        The statements are built here, on the loop, so the thread reads nothing the loop may change meanwhile.
+        The parameters are read here, on the loop, so the thread reads nothing the loop may change meanwhile.
         """
         rows = [item.action for item in batch if isinstance(item, Pending)]
-        changes = [(item.table.id, _row_update(item.table)) for item in batch
+        changes = [row_change(_table_values(item.table), item.table.version) for item in batch
                    if isinstance(item, Pending) and item.table is not None]
         try:
-            await asyncio.get_running_loop().run_in_executor(self._moves_thread, self._commit_moves, rows, changes)
+            await thread.commit(rows, changes)
             self.commits += 1
         except Exception:
             for item in batch:  # as _write_batch: each alone, with its own answer
@@ -241,14 +236,6 @@ class StoreBase:
             return
         for item in batch:
             self._settle(item)
-
-    def _commit_moves(self, rows: list[dict[str, Any]], changes: list[tuple[str, Update]]) -> None:
-        assert self._moves_engine is not None
-        with self._moves_engine.begin() as conn:
-            conn.execute(insert(actions), rows)
-            for table_id, change in changes:
-                if conn.execute(change).rowcount != 1:
-                    raise StaleRow(table_id)
 
     async def _write_one(self, item: Write) -> None:
         try:

@@ -1,0 +1,54 @@
+"""SQLite's fast path for plain moves writes what the general writer writes, and refuses what it refuses."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from engine.config import Settings
+from engine.service.tables import TableService
+from engine.store.moves_thread import ROW_COLUMNS, MovesThread, StaleRowChange, row_change
+from engine.store.schema import tables
+from engine.store.writer import _sqlite_pragmas, _table_values
+from tests.service.helpers import human_move, started_coins
+
+
+def test_the_row_change_names_every_column_the_writer_writes_but_the_version() -> None:
+    assert set(ROW_COLUMNS) == {c.name for c in tables.columns} - {"version"}
+    row = dict.fromkeys(ROW_COLUMNS) | {"id": "t1"}
+    assert row_change(row, 4) == row | {"was_id": "t1", "was_version": 4, "new_version": 5}
+
+
+async def test_a_move_stored_by_the_thread_is_in_the_log_and_its_row_at_the_stored_version(
+    service: TableService, settings: Settings,
+) -> None:
+    table_id = await started_coins(service, 2)
+    user, action, seq = await human_move(service, table_id)
+    await service.act(table_id, user, action, seq)
+    live = service.live(table_id)
+    assert live is not None
+    with sqlite3.connect(settings.data_dir / "cardroom.db") as db:
+        logged = db.execute("SELECT seat, action FROM actions WHERE table_id = ? AND seq = ?",
+                            (table_id, seq + 1)).fetchone()
+        version = db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()[0]
+    assert logged is not None and json.loads(logged[1]) == action
+    assert live.row.version == version  # the live copy of the row is at the version stored
+
+
+async def test_a_row_change_against_an_old_version_is_refused_and_nothing_is_stored(
+    service: TableService, settings: Settings,
+) -> None:
+    table_id = await started_coins(service, 2)
+    live = service.live(table_id)
+    assert live is not None
+    values, version = _table_values(live.row), live.row.version
+    thread = MovesThread(str(settings.data_dir / "cardroom.db"), _sqlite_pragmas)
+    move = {"table_id": table_id, "seq": 10_000, "seat": 0, "action": "{}", "auto": False, "created_at": 1.0}
+    with pytest.raises(StaleRowChange):
+        await thread.commit([move], [row_change(values, version - 1)])
+    await thread.close()
+    with sqlite3.connect(settings.data_dir / "cardroom.db") as db:
+        assert db.execute("SELECT count(*) FROM actions WHERE seq = 10000").fetchone()[0] == 0  # rolled back
+        assert db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()[0] == version
