@@ -81,6 +81,10 @@ async def open_table(bot: Harness, friends: Friends, chat_id: int, *, thread: in
     return table_id
 
 
+# moves before a group is upgraded: fewer than the 7 cards a player must lay to go out, so always mid-game
+MIGRATE_AFTER = 4
+
+
 async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, settle: bool = True,
                migrate_after: int | None = None) -> Played:
     """Play to the end. A person who started the bot moves once their one turn message is there; the other
@@ -129,6 +133,7 @@ async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, s
         last_move = (user_id, action["type"])
         moves += 1
         if migrate_after is not None and moves == migrate_after:
+            assert (await service.info(table_id)).status == "playing", "the group is to be upgraded mid-game"
             await migrate(bot, chat_id, settle=settle)
             played.chat_id = int(f"-100{abs(chat_id)}")
 

@@ -8,7 +8,7 @@ import pytest
 
 from engine.service.tables import TableService
 from tests.bot.conftest import Harness, make_harness
-from tests.bot.friends import Friends, check_record, open_table, play, refused
+from tests.bot.friends import MIGRATE_AFTER, Friends, check_record, open_table, play, refused
 from tgbot.app import stop_bot
 
 FRIENDS = Friends((21, 22, 23, 24))
@@ -42,7 +42,7 @@ async def test_friends_play_a_whole_game_and_each_gets_one_turn_message_per_turn
         fake.close_general_forum_topic(chat)  # nothing of this table may land in General
 
     table_id = await open_table(bot, FRIENDS, chat, thread=thread)
-    played = await play(bot, FRIENDS, table_id, chat, migrate_after=12 if kind == "migrating" else None)
+    played = await play(bot, FRIENDS, table_id, chat, migrate_after=MIGRATE_AFTER if kind == "migrating" else None)
 
     await check_record(bot, FRIENDS, played, thread=thread)
     if kind == "migrating":

@@ -10,12 +10,11 @@ import pytest
 
 from engine.service.tables import TableService
 from tests.bot.conftest import make_harness
-from tests.bot.friends import Friends, check_record, open_table, play
+from tests.bot.friends import MIGRATE_AFTER, Friends, check_record, open_table, play
 from tgbot.app import stop_bot
 
 GAMES = 20
 KINDS = ("basic", "super", "forum", "migrating")
-MIGRATE_AFTER = 12  # moves into the game
 
 
 @pytest.mark.slow

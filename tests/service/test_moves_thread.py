@@ -4,15 +4,29 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import AsyncIterator
 
 import pytest
 
 from engine.config import Settings
 from engine.service.tables import TableService
+from engine.store.database import Store, database_url
 from engine.store.moves_thread import ROW_COLUMNS, MovesThread, StaleRowChange, row_change
 from engine.store.schema import tables
 from engine.store.writer import _sqlite_pragmas, _table_values
 from tests.service.helpers import human_move, started_coins
+
+
+@pytest.fixture
+async def sqlite_service(settings: Settings) -> AsyncIterator[TableService]:
+    """A service over SQLite in ``settings.data_dir`` (the moves thread is SQLite's alone)."""
+    store = Store(database_url(None, settings.data_dir))
+    await store.open()
+    service = TableService(store, ai_delay=0.0, heal_every=None)
+    await service.start()
+    yield service
+    await service.close()
+    await store.close()
 
 
 def test_the_row_change_names_every_column_the_writer_writes_but_the_version() -> None:
@@ -22,8 +36,9 @@ def test_the_row_change_names_every_column_the_writer_writes_but_the_version() -
 
 
 async def test_a_move_stored_by_the_thread_is_in_the_log_and_its_row_at_the_stored_version(
-    service: TableService, settings: Settings,
+    sqlite_service: TableService, settings: Settings,
 ) -> None:
+    service = sqlite_service
     table_id = await started_coins(service, 2)
     user, action, seq = await human_move(service, table_id)
     await service.act(table_id, user, action, seq)
@@ -38,8 +53,9 @@ async def test_a_move_stored_by_the_thread_is_in_the_log_and_its_row_at_the_stor
 
 
 async def test_a_row_change_against_an_old_version_is_refused_and_nothing_is_stored(
-    service: TableService, settings: Settings,
+    sqlite_service: TableService, settings: Settings,
 ) -> None:
+    service = sqlite_service
     table_id = await started_coins(service, 2)
     live = service.live(table_id)
     assert live is not None

@@ -48,7 +48,8 @@ async def test_a_spectators_updates_carry_no_hand_and_no_private_event_while_the
     bot_client: Client, service: TableService
 ) -> None:
     # Kings in the Corner: every turn ends with a draw, an event private to the drawer (its cards), a count to the rest
-    info = await service.create_table("kings_corner", ANN, "Ann")
+    # a fixed deal: a random one may let the AI go out on its first turn, leaving no turns to watch
+    info = await service.create_table("kings_corner", ANN, "Ann", seed="spectator watches four turns")
     await service.add_ai(info.id, ANN)
     await service.start_game(info.id, ANN)
     await service.autoplay.idle()
