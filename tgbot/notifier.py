@@ -3,12 +3,12 @@
 The notifier follows every table through ``service.subscribe(None)`` and owns every
 message the bot keeps up to date, in layers: ``tgbot.postings`` posts, edits and
 deletes each kept message (written down first), ``tgbot.turn_messages`` keeps each
-person's private turn message, ``tgbot.table_texts`` says what the table's message in
-its chat reads, and this module follows the tables. Each table is one lane of an ``Outbox``: its one
-worker brings everything the table shows up to date (its group message, each turn
-message, the summary) from the newest snapshot, so many changes become one pass and
-two passes of one table never overlap. What was sent lives in the bot's own records
-(``tgbot.records``), one per message, written before each send.
+person's private turn message, ``tgbot.homes`` knows where each table's messages go,
+``tgbot.table_texts`` says what the table's message in its chat reads, and this module
+follows the tables. Each table is one lane of an ``Outbox``: its one worker brings everything
+the table shows up to date (its group message, each turn message, the summary) from the newest
+snapshot, so many changes become one pass and two passes of one table never overlap. What was
+sent lives in the bot's own records (``tgbot.records``), one per message, written before each send.
 
 A table's message in a group (in the forum topic where /new was typed) is its lobby,
 then its status (edited in place at most once per ``status_interval`` seconds while
@@ -31,18 +31,17 @@ from telegram.error import NetworkError, RetryAfter
 from telegram.ext import ExtBot
 
 from engine import games
-from engine.core.errors import Refusal
 from engine.service.bus import Subscription, Update
 from engine.service.live import Snapshot, TableInfo
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import BotState
+from tgbot.homes import TableHomes
 from tgbot.limits import BACKGROUND
 from tgbot.outbox import Outbox
 from tgbot.postings import retry_seconds
-from tgbot.records import HOME, SENDING, SENT, SUMMARY, TABLE, Record, Records
+from tgbot.records import SENDING, SENT, SUMMARY, TABLE, Record, Records
 from tgbot.render import render, translate
 from tgbot.table_texts import home_locale, standings, table_message
-from tgbot.turn_messages import TurnMessages
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +50,7 @@ RETRY_FIRST, RETRY_MAX = 0.5, 60.0
 EXPIRY_CHECK_EVERY = 600.0  # seconds between looks for idle lobbies and games
 
 
-class Notifier(TurnMessages):
+class Notifier(TableHomes):
     """Keeps each table's messages in step with the table."""
 
     def __init__(self, bot: ExtBot[None], bot_state: BotState, *, status_interval: float = 4.0,
@@ -202,20 +201,6 @@ class Notifier(TurnMessages):
         """Bring the table's messages up to date (the group message within the throttle)."""
         self._lanes.submit(table_id)
 
-    def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
-               title: str | None = None) -> None:
-        """The next table ``host_id`` opens in ``chat_id`` lives in this topic and language (call first)."""
-        self._hints[(chat_id, host_id)] = Record(HOME, chat_id, thread_id, None, SENT, {
-            "locale": locale, "title": title})
-
-    def unexpect(self, chat_id: int, host_id: int) -> None:
-        """No table was opened after ``expect`` after all."""
-        self._hints.pop((chat_id, host_id), None)
-
-    async def home(self, table_id: str) -> Record | None:
-        """Where a table's messages go, once known."""
-        return await self.records.get(table_id, HOME)
-
     # people and chats ----------------------------------------------------------------
 
     async def cannot_message(self, user_id: int) -> None:
@@ -295,40 +280,6 @@ class Notifier(TurnMessages):
             self._lanes.submit(table_id)
 
         self._timers[name] = asyncio.get_running_loop().call_later(seconds, again)
-
-    async def _home(self, info: TableInfo) -> Record | None:
-        """Where the table's messages go: the topic and language /new was sent in; follows a migrated group."""
-        if info.chat_id is None:
-            return None
-        home = await self.records.get(info.id, HOME)
-        if home is None:
-            hint = self._hints.pop((info.chat_id, info.host_user_id), None)
-            home = hint or await self._rematch_home(info) or Record(HOME, info.chat_id)
-            await self.records.put(info.id, home)
-        elif home.chat_id != info.chat_id:  # the group was upgraded to a supergroup: start over there
-            home = home.but(chat_id=info.chat_id, thread_id=None)
-            await self.records.put(info.id, home)
-            for purpose in (TABLE, SUMMARY):
-                await self.records.drop(info.id, purpose)
-        return home
-
-    async def _rematch_home(self, info: TableInfo) -> Record | None:
-        """A rematch goes where its finished table's messages went (topic, language), inviting everyone who played.
-
-        Derived here, not told by whoever opened it, so a rematch opened from the Mini App is posted alike.
-        """
-        if info.rematch_of is None or info.chat_id is None:
-            return None
-        before = await self.records.get(info.rematch_of, HOME)
-        try:
-            played = await self.bot_state.service.info(info.rematch_of)
-        except Refusal:  # the finished table is gone from the store: nobody to invite
-            return None
-        invited = [[s.user_id, s.name] for s in played.seats if s.user_id not in (None, info.host_user_id)]
-        data = before.data if before is not None else {}
-        thread = before.thread_id if before is not None and before.chat_id == info.chat_id else None
-        return Record(HOME, info.chat_id, thread, None, SENT,
-                      {"locale": data.get("locale"), "title": data.get("title"), "invited": invited})
 
     # the table's message in its chat ---------------------------------------------------
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from engine.service.tables import TableService
+from engine.store.database import Store
 
 ANN, BOB, CAT = 101, 102, 103
 
@@ -73,3 +76,17 @@ async def ai_game(service: TableService, game: str, options: dict[str, Any], pla
     updates.close()
     assert (await service.info(info.id)).status == "finished"
     return info.id
+
+
+@asynccontextmanager
+async def service_over(url: str) -> AsyncIterator[TableService]:
+    """A started service over a store opened at ``url`` (no AI think delay, no supervisor), closed after."""
+    store = Store(url)
+    await store.open()
+    service = TableService(store, ai_delay=0.0, heal_every=None)
+    await service.start()
+    try:
+        yield service
+    finally:
+        await service.close()
+        await store.close()

@@ -20,7 +20,7 @@ from engine.store.database import Store, database_url
 from engine.store.writer import MIGRATIONS, migrate
 from tests.postgres import fresh_database
 from tests.service.conftest import BACKENDS
-from tests.service.helpers import ANN, BOB
+from tests.service.helpers import ANN, BOB, service_over
 
 BEFORE_RATINGS = "0003"  # the revision 0004_ratings upgrades from
 AT = 1_700_000_000.0
@@ -128,13 +128,8 @@ async def _fill_old(url: str, revision: str = BEFORE_RATINGS, results: bool = Fa
 @pytest.fixture
 async def upgraded(old_database: str) -> AsyncIterator[TableService]:
     """The old database opened by this version (which upgrades it to the latest revision), with its service."""
-    store = Store(old_database)
-    await store.open()
-    service = TableService(store, ai_delay=0.0, heal_every=None)
-    await service.start()
-    yield service
-    await service.close()
-    await store.close()
+    async with service_over(old_database) as service:
+        yield service
 
 
 async def test_an_upgrade_from_before_the_ratings_keeps_every_table_seat_and_move(upgraded: TableService) -> None:

@@ -10,23 +10,18 @@ import pytest
 
 from engine.config import Settings
 from engine.service.tables import TableService
-from engine.store.database import Store, database_url
+from engine.store.database import database_url
 from engine.store.moves_thread import ROW_COLUMNS, MovesThread, StaleRowChange, row_change
 from engine.store.schema import tables
 from engine.store.writer import _sqlite_pragmas, _table_values
-from tests.service.helpers import human_move, started_coins
+from tests.service.helpers import human_move, service_over, started_coins
 
 
 @pytest.fixture
 async def sqlite_service(settings: Settings) -> AsyncIterator[TableService]:
     """A service over SQLite in ``settings.data_dir`` (the moves thread is SQLite's alone)."""
-    store = Store(database_url(None, settings.data_dir))
-    await store.open()
-    service = TableService(store, ai_delay=0.0, heal_every=None)
-    await service.start()
-    yield service
-    await service.close()
-    await store.close()
+    async with service_over(database_url(None, settings.data_dir)) as service:
+        yield service
 
 
 def test_the_row_change_names_every_column_the_writer_writes_but_the_version() -> None:

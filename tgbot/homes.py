@@ -1,0 +1,68 @@
+"""Where each table's messages go: the chat, forum topic and language of the ``/new`` that opened it.
+
+The notifier's layer between the turn messages and the table's own message. A handler
+``expect``s the table a person is about to open, so its home is known before it exists;
+a rematch goes where its finished table's messages went; a group upgraded to a supergroup
+takes its tables' homes along (their old group messages are left behind).
+"""
+
+from __future__ import annotations
+
+from engine.core.errors import Refusal
+from engine.service.live import TableInfo
+from tgbot.records import HOME, SENT, SUMMARY, TABLE, Record
+from tgbot.turn_messages import TurnMessages
+
+
+class TableHomes(TurnMessages):
+    """Each table's home record, kept in the bot's own records."""
+
+    _hints: dict[tuple[int, int], Record]  # (chat, host) -> the home of the table the host is about to open
+
+    def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
+               title: str | None = None) -> None:
+        """The next table ``host_id`` opens in ``chat_id`` lives in this topic and language (call first)."""
+        self._hints[(chat_id, host_id)] = Record(HOME, chat_id, thread_id, None, SENT, {
+            "locale": locale, "title": title})
+
+    def unexpect(self, chat_id: int, host_id: int) -> None:
+        """No table was opened after ``expect`` after all."""
+        self._hints.pop((chat_id, host_id), None)
+
+    async def home(self, table_id: str) -> Record | None:
+        """Where a table's messages go, once known."""
+        return await self.records.get(table_id, HOME)
+
+    async def _home(self, info: TableInfo) -> Record | None:
+        """Where the table's messages go: the topic and language /new was sent in; follows a migrated group."""
+        if info.chat_id is None:
+            return None
+        home = await self.records.get(info.id, HOME)
+        if home is None:
+            hint = self._hints.pop((info.chat_id, info.host_user_id), None)
+            home = hint or await self._rematch_home(info) or Record(HOME, info.chat_id)
+            await self.records.put(info.id, home)
+        elif home.chat_id != info.chat_id:  # the group was upgraded to a supergroup: start over there
+            home = home.but(chat_id=info.chat_id, thread_id=None)
+            await self.records.put(info.id, home)
+            for purpose in (TABLE, SUMMARY):
+                await self.records.drop(info.id, purpose)
+        return home
+
+    async def _rematch_home(self, info: TableInfo) -> Record | None:
+        """A rematch goes where its finished table's messages went (topic, language), inviting everyone who played.
+
+        Derived here, not told by whoever opened it, so a rematch opened from the Mini App is posted alike.
+        """
+        if info.rematch_of is None or info.chat_id is None:
+            return None
+        before = await self.records.get(info.rematch_of, HOME)
+        try:
+            played = await self.bot_state.service.info(info.rematch_of)
+        except Refusal:  # the finished table is gone from the store: nobody to invite
+            return None
+        invited = [[s.user_id, s.name] for s in played.seats if s.user_id not in (None, info.host_user_id)]
+        data = before.data if before is not None else {}
+        thread = before.thread_id if before is not None and before.chat_id == info.chat_id else None
+        return Record(HOME, info.chat_id, thread, None, SENT,
+                      {"locale": data.get("locale"), "title": data.get("title"), "invited": invited})
