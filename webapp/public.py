@@ -64,4 +64,5 @@ class PublicTables:
 
     def view(self, snapshot: Snapshot, seat: int | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
         """A seat's view with the web's form of the table (pass ``table`` to share one among seats)."""
-        return {**snapshot.view(seat), "table": table if table is not None else self.table(snapshot.info)}
+        return {"table": table if table is not None else self.table(snapshot.info), "seq": snapshot.info.seq,
+                "you": seat, "state": snapshot.state_view(seat)}

@@ -75,7 +75,13 @@ class Game(Protocol[S]):
         """The next state and what happened; raises IllegalAction. Never mutates ``state``."""
 
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) may know, JSON-ready."""
+        """What ``seat`` (None: a spectator) may know, JSON-ready: ``public_view`` with ``own_view`` over it."""
+
+    def public_view(self, state: S) -> dict[str, Any]:
+        """What everyone may know (a spectator's whole view), JSON-ready."""
+
+    def own_view(self, state: S, seat: int) -> dict[str, Any]:
+        """What only ``seat`` may know, as keys laid over ``public_view`` (its hand, its moves, its exchanges)."""
 
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else None."""
@@ -99,6 +105,29 @@ class Replays:
     def replay(self, options: Any, players: int, seed: str, actions: Iterable[tuple[int, Action]]) -> Any:
         """Rebuild a state from its options, seed and ``(seat, action)`` log."""
         return replay(self, options, players, seed, actions)  # type: ignore[arg-type]
+
+
+class SplitViews:
+    """Mixin giving a ruleset its ``view`` from its two halves: what everyone sees, and what the seat adds.
+
+    A table's update is seen by every seat, so a snapshot builds the public half once and
+    only the seat's own half per seat (``engine.service.live.Snapshot``).
+    """
+
+    def public_view(self, state: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def own_view(self, state: Any, seat: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know, JSON-ready."""
+        return joined_view(self.public_view(state), None if seat is None else self.own_view(state, seat))
+
+
+def joined_view(public: dict[str, Any], own: dict[str, Any] | None) -> dict[str, Any]:
+    """A seat's whole view: the public half with its own half over it (a spectator has none)."""
+    return public if own is None else {**public, **own}
 
 
 def replay(

@@ -116,6 +116,22 @@ def parse_options(
 
 
 def options_dict(options: object) -> dict[str, Any]:
-    """The options dataclass as a JSON-ready mapping."""
+    """The options dataclass as a JSON-ready mapping (a fresh dict; a table's options are read once, then copied)."""
+    try:
+        found = _OPTION_DICTS.get(options)
+    except TypeError:  # options holding something unhashable: read them every time
+        return _read_options(options)
+    if found is None:
+        if len(_OPTION_DICTS) >= OPTION_DICTS_KEPT:
+            _OPTION_DICTS.clear()
+        found = _OPTION_DICTS[options] = _read_options(options)
+    return dict(found)
+
+
+OPTION_DICTS_KEPT = 1024  # distinct option sets remembered (every table of a kind shares one); forgotten all at once
+_OPTION_DICTS: dict[object, dict[str, Any]] = {}
+
+
+def _read_options(options: object) -> dict[str, Any]:
     assert is_dataclass(options) and not isinstance(options, type)
     return {f.name: getattr(options, f.name) for f in fields(options)}

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.errors import Refusal, RefusalCode
-from engine.core.rules import Game
+from engine.core.rules import Game, joined_view
 from engine.store.rows import SeatRow, TableRow
 
 
@@ -86,6 +86,7 @@ class LiveTable:
     state: Any = None
     seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _seats_seen: tuple[tuple[tuple[Any, ...], ...], tuple[SeatInfo, ...]] | None = field(default=None, repr=False)
 
     @property
     def standins(self) -> frozenset[int]:
@@ -158,15 +159,22 @@ class LiveTable:
         """The public snapshot."""
         row = self.row
         revealed = row.status in ("finished", "abandoned")  # the deals can be checked once nothing is at stake
+        meta = row.meta
         return TableInfo(
             id=row.id, game=row.game, title=self.game.title, options=dict(row.options), size=row.size,
-            status=row.status, host_user_id=row.host_user_id, chat_id=row.chat_id,
-            seats=tuple(SeatInfo(s.seat, s.name, s.user_id, s.is_ai, s.autopilot) for s in row.seats),
+            status=row.status, host_user_id=row.host_user_id, chat_id=row.chat_id, seats=self._seat_infos(),
             seq=self.seq, seed_hash=row.seed_hash, seed=row.seed if revealed else None, timer=row.timer,
             deadline=row.deadline, to_act=tuple(sorted(self.to_act())), result=row.result,
-            ai_level=row.meta.get("ai_level", "easy"), lesson=bool(row.meta.get("lesson")),
-            rematch=row.meta.get("rematch"), rematch_of=row.meta.get("rematch_of"),
+            ai_level=meta.get("ai_level", "easy"), lesson=bool(meta.get("lesson")), rematch=meta.get("rematch"),
+            rematch_of=meta.get("rematch_of"),
         )
+
+    def _seat_infos(self) -> tuple[SeatInfo, ...]:
+        """The seats as everyone may see them; the last ones built are reused while the seats read the same."""
+        key = tuple((s.seat, s.name, s.user_id, s.is_ai, s.autopilot) for s in self.row.seats)
+        if self._seats_seen is None or self._seats_seen[0] != key:
+            self._seats_seen = key, tuple(SeatInfo(*k) for k in key)
+        return self._seats_seen[1]
 
 
 @dataclass(eq=False, slots=True)
@@ -182,6 +190,8 @@ class Snapshot:
     state: Any
     _table: dict[str, Any] | None = None
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    _states: dict[int | None, dict[str, Any] | None] = field(default_factory=dict)
+    _public: dict[str, Any] | None = None
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see: the table and, once dealt, its view of the game."""
@@ -190,9 +200,21 @@ class Snapshot:
             if self._table is None:
                 self._table = self.info.as_dict()
             found = self._views[seat] = {
-                "table": self._table,
-                "seq": self.info.seq,
-                "you": seat,
-                "state": self.game.view(self.state, seat) if self.state is not None else None,
+                "table": self._table, "seq": self.info.seq, "you": seat, "state": self.state_view(seat),
             }
+        return found
+
+    def state_view(self, seat: int | None) -> dict[str, Any] | None:
+        """The game as ``seat`` may see it (None before the deal), built once per seat and shared.
+
+        Its public half is built once for every seat (``Game.public_view``); each seat adds only its own.
+        """
+        if seat in self._states:
+            return self._states[seat]
+        found = None
+        if self.state is not None:
+            if self._public is None:
+                self._public = self.game.public_view(self.state)
+            found = joined_view(self._public, None if seat is None else self.game.own_view(self.state, seat))
+        self._states[seat] = found
         return found

@@ -9,7 +9,6 @@ Every change any layer above makes is published from here, with a snapshot of th
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -29,6 +28,7 @@ from engine.service.peers import LocalPeers, Peers, PostgresPeers
 from engine.service.record import Record
 from engine.service.timers import TIMERS, TurnTimers, deadline_after, remind_time
 from engine.store.database import Store
+from engine.store.json_text import json_text
 from engine.store.rows import Finish, TableRow
 
 log = logging.getLogger("engine.service.tables")
@@ -202,7 +202,7 @@ class LoadedTables:
     def _notice(self, table: LiveTable, kind: str, events: Iterable[Event] = ()) -> tuple[int, str, str]:
         """What the other processes are told with a row change: the seq, the kind and its public events."""
         shown = [event.data for event in events if event.to is None]
-        return table.seq, kind, json.dumps(shown, separators=(",", ":")) if shown else ""
+        return table.seq, kind, json_text(shown) if shown else ""
 
     def _release_later(self, table_id: str) -> None:
         if self.store.is_shared:

@@ -82,8 +82,10 @@ class Moves(SharedTables):
             row = replace(table.row, status="finished", deadline=None, ai_turn=False, result=outcome.as_dict(),
                           seats=seats, meta=with_standins(meta, ()))
         else:
-            after = LiveTable(replace(table.row, seats=seats, meta=meta), table.game, table.options, state, entry.seq)
-            row = replace(after.row, deadline=self._deadline(after), ai_turn=bool(after.automatic_to_act()))
+            after = LiveTable(replace(table.row, seats=seats, meta=meta), table.game, table.options, state, entry.seq,
+                              table.lock)
+            self._refresh_due(after)  # on the copy: the live row changes only once the move is stored
+            row = after.row
             if row.deadline != table.row.deadline:
                 row.meta = {k: v for k, v in row.meta.items() if k != "reminded"}
         changed = (row.status != table.row.status or row.deadline != table.row.deadline

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from engine.core.errors import BadOptions, MalformedAction, RefusalCode, listed
 from engine.service.timers import TIMERS
+from engine.store.json_text import json_bytes
 
 AI_LEVELS = ("easy", "strong", "expert")  # what a table offers (engine.ai also has "random", for benches)
 TABLE_SETTINGS = ("players", "timer", "ai_level")
@@ -49,7 +49,7 @@ def check_action_shape(action: object) -> None:
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         raise MalformedAction(RefusalCode.MALFORMED_ACTION, example='{"type": "play", ...}')
     try:
-        size = len(json.dumps(action))
+        size = len(json_bytes(action))
     except (TypeError, ValueError):
         raise MalformedAction(RefusalCode.ACTION_NOT_JSON) from None
     if size > MAX_ACTION_BYTES:

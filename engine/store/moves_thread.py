@@ -11,9 +11,12 @@ so this connection never writes while the store's other connection does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import queue
 import sqlite3
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, insert, update
@@ -42,21 +45,49 @@ class StaleRowChange(Exception):
 
 
 class MovesThread:
-    """A thread and its own connection to the SQLite file at ``path``, made there on first use."""
+    """A thread and its own connection to the SQLite file at ``path``, made there on first use.
+
+    The loop hands work over on a queue and the thread answers with one ``call_soon_threadsafe``
+    per commit: no executor, whose futures and callbacks cost the loop more than the hand-over.
+    """
 
     def __init__(self, path: str, pragmas: Callable[[Any, Any], None]) -> None:
         self.path = path
         self.pragmas = pragmas
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-moves")
+        self._work: queue.SimpleQueue[Work | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
         self._conn: sqlite3.Connection | None = None
 
     async def commit(self, rows: list[dict[str, Any]], changes: list[dict[str, Any]]) -> None:
         """Insert the log ``rows`` and apply the row ``changes`` in one durable transaction; raises on any refusal."""
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._commit, rows, changes)
+        await self._run(self._commit, rows, changes)
 
     async def close(self) -> None:
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._close)
-        self._thread.shutdown()
+        if self._thread is None:
+            return
+        await self._run(self._close)
+        self._work.put(None)
+        self._thread.join()
+        self._thread = None
+
+    def _run(self, job: Callable[..., None], *args: Any) -> asyncio.Future[None]:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._serve, name="store-moves", daemon=True)
+            self._thread.start()
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._work.put(Work(job, args, loop, done))
+        return done
+
+    def _serve(self) -> None:
+        while (work := self._work.get()) is not None:
+            error: BaseException | None = None
+            try:
+                work.job(*work.args)
+            except BaseException as failed:  # handed to the waiting task, which raises it
+                error = failed
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits any more
+                work.loop.call_soon_threadsafe(_settle, work.done, error)
 
     def _commit(self, rows: list[dict[str, Any]], changes: list[dict[str, Any]]) -> None:
         conn = self._conn or self._open()
@@ -80,6 +111,25 @@ class MovesThread:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """One job for the thread, and where to answer."""
+
+    job: Callable[..., None]
+    args: tuple[Any, ...]
+    loop: asyncio.AbstractEventLoop
+    done: asyncio.Future[None]
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if done.cancelled():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
 
 
 def row_change(values: dict[str, Any], was_version: int) -> dict[str, Any]:

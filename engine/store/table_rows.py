@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from engine.store.json_text import json_text
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
 from engine.store.schema import (
     actions,
@@ -230,7 +231,7 @@ class TableRows(StoreBase):
 
         async def work(conn: Any) -> None:
             await conn.execute(snapshots.delete().where(snapshots.c.table_id == table_id))
-            await conn.execute(insert(snapshots).values(table_id=table_id, seq=seq, data=json.dumps(data)))
+            await conn.execute(insert(snapshots).values(table_id=table_id, seq=seq, data=json_text(data)))
 
         await self._write(work)
 

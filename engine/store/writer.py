@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine.core.errors import Refusal, RefusalCode
+from engine.store.json_text import json_text
 from engine.store.moves_thread import MovesThread, row_change
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
 from engine.store.schema import (
@@ -174,7 +174,7 @@ class StoreBase:
             raise RuntimeError("the store is not open")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         row = {
-            "table_id": table_id, "seq": entry.seq, "seat": entry.seat, "action": json.dumps(entry.action),
+            "table_id": table_id, "seq": entry.seq, "seat": entry.seat, "action": json_text(entry.action),
             "auto": entry.auto, "created_at": time.time(),
         }
         if table is not None:
@@ -378,9 +378,9 @@ def _row_update(row: TableRow) -> Update:
 
 def _table_values(row: TableRow) -> dict[str, Any]:
     return {
-        "id": row.id, "game": row.game, "options": json.dumps(row.options), "size": row.size, "status": row.status,
+        "id": row.id, "game": row.game, "options": json_text(row.options), "size": row.size, "status": row.status,
         "host_user_id": row.host_user_id, "chat_id": row.chat_id, "seed": row.seed, "seed_hash": row.seed_hash,
-        "timer": row.timer, "deadline": row.deadline, "ai_turn": row.ai_turn, "meta": json.dumps(row.meta),
-        "result": json.dumps(row.result) if row.result is not None else None,
+        "timer": row.timer, "deadline": row.deadline, "ai_turn": row.ai_turn, "meta": json_text(row.meta),
+        "result": json_text(row.result) if row.result is not None else None,
         "created_at": row.created_at, "updated_at": row.updated_at,
     }

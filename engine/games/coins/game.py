@@ -9,7 +9,7 @@ from engine.core import snapshots
 from engine.core.cards import Card
 from engine.core.errors import BadOptions, MalformedAction, RefusalCode
 from engine.core.events import Event
-from engine.core.rules import Replays
+from engine.core.rules import Replays, SplitViews
 from engine.core.seats import first_dealer
 from engine.core.settings import parse_options
 from engine.games.coins import phases, view
@@ -31,7 +31,7 @@ def trick_winner(cards: list[str]) -> int:
     return phases.winner_index(parsed)
 
 
-class Coins(Replays):
+class Coins(SplitViews, Replays):
     """The Coins ruleset (RULES.md)."""
 
     name = view.NAME
@@ -69,9 +69,13 @@ class Coins(Replays):
     apply = staticmethod(phases.apply)
     outcome = staticmethod(view.outcome)
 
-    def view(self, state: CoinsState, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know: its own hand, the trick, counts and scores (RULES.md §3.4)."""
-        return view.view(state, seat)
+    def public_view(self, state: CoinsState) -> dict[str, Any]:
+        """The trick, counts and scores (RULES.md §3.4)."""
+        return view.public_view(state)
+
+    def own_view(self, state: CoinsState, seat: int) -> dict[str, Any]:
+        """The seat's own hand and the cards it may play."""
+        return view.own_view(state, seat)
 
     def hidden_cards(self, state: CoinsState, seat: int | None) -> frozenset[str]:
         """The cards in the other seats' hands."""

@@ -21,8 +21,8 @@ def outcome(state: CoinsState) -> Outcome | None:
     return Outcome(state.scores, placements_by(state.scores))
 
 
-def view(state: CoinsState, seat: int | None) -> dict[str, Any]:
-    """Its own hand, the trick, counts and scores (RULES.md §3.4); None is a spectator."""
+def public_view(state: CoinsState) -> dict[str, Any]:
+    """The trick, counts and scores (RULES.md §3.4): what a spectator sees."""
     over = state.phase is OVER
     result = outcome(state)
     out: dict[str, Any] = {
@@ -31,7 +31,7 @@ def view(state: CoinsState, seat: int | None) -> dict[str, Any]:
         "credit": CREDIT,
         "options": options_dict(state.options),
         "phase": state.phase.value,
-        "seat": seat,
+        "seat": None,
         "players": N,
         "hand_no": state.hand_no,
         "trick_no": state.trick_no,
@@ -49,10 +49,13 @@ def view(state: CoinsState, seat: int | None) -> dict[str, Any]:
         "over": over,
         "winners": [] if result is None else list(result.winners),
     }
-    if seat is not None:
-        out["hand"] = DECK.texts(state.hands[seat])
-        out["legal"] = [a["card"] for a in legal_actions(state, seat)]
     return out
+
+
+def own_view(state: CoinsState, seat: int) -> dict[str, Any]:
+    """What the seat adds to the public view: its own hand and the cards it may play."""
+    return {"seat": seat, "hand": DECK.texts(state.hands[seat]),
+            "legal": [a["card"] for a in legal_actions(state, seat)]}
 
 
 def hidden_cards(state: CoinsState, seat: int | None) -> frozenset[str]:

@@ -8,7 +8,7 @@ from typing import Any
 from engine.core import snapshots
 from engine.core.errors import BadOptions, RefusalCode
 from engine.core.events import Event
-from engine.core.rules import Action, Outcome, Replays
+from engine.core.rules import Action, Outcome, Replays, SplitViews
 from engine.core.seats import first_dealer
 from engine.core.settings import parse_options
 from engine.games.kings_corner.deal import new_hand
@@ -16,7 +16,7 @@ from engine.games.kings_corner.options import MAX_PLAYERS, SETTINGS, KingsOption
 from engine.games.kings_corner.phases import apply_action, legal_actions
 from engine.games.kings_corner.scoring import outcome
 from engine.games.kings_corner.state import JSON, OVER, KingsState, evolve
-from engine.games.kings_corner.view import NAME, TITLE, hidden_cards, view
+from engine.games.kings_corner.view import NAME, TITLE, hidden_cards, own_view, public_view
 
 MIN_PLAYERS = 2
 _BOUNDARIES = ("turn_ended", "hand_over")
@@ -43,7 +43,7 @@ def remember(old: KingsState, new: KingsState, events: list[Event]) -> KingsStat
     return evolve(new, last_turn=old.this_turn + tuple(shown[: cut + 1]), this_turn=tuple(shown[cut + 1 :]))
 
 
-class KingsCorner(Replays):
+class KingsCorner(SplitViews, Replays):
     """The Kings in the Corner ruleset (RULES.md), 2 to 4 players."""
 
     name = NAME
@@ -88,9 +88,13 @@ class KingsCorner(Replays):
         new, events = apply_action(state, seat, action)
         return remember(state, new, events), events
 
-    def view(self, state: KingsState, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) may know, JSON-ready."""
-        return view(state, seat)
+    def public_view(self, state: KingsState) -> dict[str, Any]:
+        """Every pile card by card, counts of hands and stock, scores, the turn."""
+        return public_view(state)
+
+    def own_view(self, state: KingsState, seat: int) -> dict[str, Any]:
+        """The seat's own hand, its moves and the card it drew and must play."""
+        return own_view(state, seat)
 
     def outcome(self, state: KingsState) -> Outcome | None:
         """Scores and placements once the game is over."""

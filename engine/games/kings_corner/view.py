@@ -17,8 +17,8 @@ NAME = "kings_corner"
 TITLE = N_("Kings in the Corner")  # translated where it is shown (engine.words.game_title)
 
 
-def view(state: KingsState, seat: int | None) -> dict[str, Any]:
-    """Every pile card by card, counts of hands and stock, scores, the turn; the seat's own hand and moves."""
+def public_view(state: KingsState) -> dict[str, Any]:
+    """Every pile card by card, counts of hands and stock, scores, the turn: what a spectator sees."""
     over = state.phase is OVER
     result = outcome(state)
     out: dict[str, Any] = {
@@ -27,7 +27,7 @@ def view(state: KingsState, seat: int | None) -> dict[str, Any]:
         "options": options_dict(state.options),
         "settings": [s.describe(getattr(state.options, s.name)) for s in SETTINGS],
         "phase": state.phase.value,
-        "seat": seat,
+        "seat": None,
         "players": state.n,
         "hand_no": state.hand_no,
         "dealer": state.dealer,
@@ -51,11 +51,15 @@ def view(state: KingsState, seat: int | None) -> dict[str, Any]:
         "placements": None if result is None else list(result.placements),
         "winners": [] if result is None else list(result.winners),
     }
-    if seat is not None and 0 <= seat < state.n:
-        out["hand"] = DECK.texts(state.hands[seat])
-        out["legal"] = [dict(a) for a in legal_actions(state, seat)]
-        out["must_play"] = text(state.pending) if state.phase is MUST_PLAY and seat == state.turn else None
     return out
+
+
+def own_view(state: KingsState, seat: int) -> dict[str, Any]:
+    """What the seat adds to the public view: its own hand, its moves and the card it drew and must play."""
+    if not 0 <= seat < state.n:
+        return {"seat": seat}
+    return {"seat": seat, "hand": DECK.texts(state.hands[seat]), "legal": [dict(a) for a in legal_actions(state, seat)],
+            "must_play": text(state.pending) if state.phase is MUST_PLAY and seat == state.turn else None}
 
 
 def hidden_cards(state: KingsState, seat: int | None) -> frozenset[str]:

@@ -11,19 +11,19 @@ from typing import Any
 from engine.core import snapshots
 from engine.core.errors import N_, BadOptions, RefusalCode
 from engine.core.events import Event
-from engine.core.rules import Outcome, Replays, placements_by
+from engine.core.rules import Outcome, Replays, SplitViews, placements_by
 from engine.core.seats import first_dealer
 from engine.games.sergeant_major import flow
 from engine.games.sergeant_major.options import SETTINGS, SMOptions, parse
 from engine.games.sergeant_major.phases import N, apply, legal_actions
 from engine.games.sergeant_major.state import OVER, Match, SMState, texts
-from engine.games.sergeant_major.view import hidden_mask, view
+from engine.games.sergeant_major.view import hidden_mask, own_view, public_view
 
 _TURNS = tuple(frozenset((s,)) for s in range(N))
 _NOBODY: frozenset[int] = frozenset()
 
 
-class SergeantMajor(Replays):
+class SergeantMajor(SplitViews, Replays):
     """The Sergeant Major (3-5-8) ruleset with its variants (RULES.md)."""
 
     name = "sergeant_major"
@@ -59,9 +59,13 @@ class SergeantMajor(Replays):
     legal_actions = staticmethod(legal_actions)
     apply = staticmethod(apply)
 
-    def view(self, state: SMState, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) may know, JSON-ready."""
-        return view(state, seat, self.name, self.title)
+    def public_view(self, state: SMState) -> dict[str, Any]:
+        """What everyone at the table may know."""
+        return public_view(state, self.name, self.title)
+
+    def own_view(self, state: SMState, seat: int) -> dict[str, Any]:
+        """The seat's hand, its moves and choices, and what was shown or given to it."""
+        return own_view(state, seat)
 
     def outcome(self, state: SMState) -> Outcome | None:
         """Totals and placements once the game is over; a trick-count win places the winner alone first."""

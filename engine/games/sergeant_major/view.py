@@ -67,26 +67,36 @@ def choice(state: SMState, seat: int) -> dict[str, Any] | None:
     return None
 
 
-def view(state: SMState, seat: int | None, name: str, title: str) -> dict[str, Any]:
-    """The JSON-ready view for ``seat`` (None: a spectator)."""
-    opts = state.options
-    rules = opts.rules
-    m = state.match
-    deal = state.deal
-    over = state.phase is Phase.OVER
+def _exchanges(state: SMState, seat: int | None) -> list[dict[str, Any]]:
+    """The hand's exchanges: counts for everyone, the cards only to the two parties."""
     exchanges = []
-    for g, r, given, back in deal.exchanges:
+    for g, r, given, back in state.deal.exchanges:
         entry: dict[str, Any] = {"seat": g, "to": r, "count": given.bit_count()}
         if seat in (g, r):
             entry["gave"] = texts(given)
             entry["returned"] = texts(back)
         exchanges.append(entry)
+    return exchanges
+
+
+def _escrow(state: SMState, seat: int | None) -> list[dict[str, Any]]:
+    """Cards given and not yet returned: counts for everyone, the cards only to the two parties."""
     escrow = []
-    for g, r, given in deal.escrow:
+    for g, r, given in state.deal.escrow:
         item: dict[str, Any] = {"seat": g, "to": r, "count": given.bit_count()}
         if seat in (g, r):
             item["gave"] = texts(given)
         escrow.append(item)
+    return escrow
+
+
+def public_view(state: SMState, name: str, title: str) -> dict[str, Any]:
+    """The JSON-ready view of a spectator: what everyone at the table may know."""
+    opts = state.options
+    rules = opts.rules
+    m = state.match
+    deal = state.deal
+    over = state.phase is Phase.OVER
     settings = options_dict(opts)
     if not rules.removes_card:
         del settings["removed_card"]  # a card name that means nothing here (and may be in someone's hand)
@@ -96,7 +106,7 @@ def view(state: SMState, seat: int | None, name: str, title: str) -> dict[str, A
         "options": settings,
         "variant": opts.variant,
         "phase": state.phase.value,
-        "seat": seat,
+        "seat": None,
         "players": N,
         "hand_no": m.hand_no,
         "last_hand": rules.last_hand or None,
@@ -124,9 +134,9 @@ def view(state: SMState, seat: int | None, name: str, title: str) -> dict[str, A
         "discard_count": deal.discards.bit_count(),
         "face_up": texts(deal.face_up)[0] if deal.face_up else None,
         "removed_card": texts(deal.removed)[0] if deal.removed and opts.removed_card != RANDOM_CARD else None,
-        "exchanges": exchanges,
+        "exchanges": _exchanges(state, None),
         "pending_exchanges": [{"seat": g, "to": r, "count": k} for g, r, k in deal.transfers],
-        "escrow": escrow,
+        "escrow": _escrow(state, None),
         "bidding": {"high": deal.bid_high or None, "by": None if deal.bid_by < 0 else deal.bid_by,
                     "passed": [s for s in range(N) if deal.passed >> s & 1]} if opts.woburn_first_bid else None,
         "turn": None if over else state.turn,
@@ -134,15 +144,25 @@ def view(state: SMState, seat: int | None, name: str, title: str) -> dict[str, A
         "over": over,
         "winners": list(m.winners),
     }
-    if seat is not None:
-        out["hand"] = texts(state.hands[seat])
-        playing = state.phase is Phase.PLAY and seat == state.turn
-        out["legal"] = [TEXT[c] for c in cards_in(legal_mask(state, seat))] if playing else []
-        out["choose"] = choice(state, seat)
-        mine = seat == m.dealer
-        out["kitty"] = texts(deal.taken) if mine else None
-        out["discards"] = texts(deal.discards) if mine else None
-        out["shown"] = texts(deal.revealed[seat])  # §4.6
-        if rules.calls and state.phase is Phase.CALL and seat == state.turn:
-            out["calls_left"] = [c for i, c in enumerate(CALLS) if not m.calls_used[seat] >> i & 1]
+    return out
+
+
+def own_view(state: SMState, seat: int) -> dict[str, Any]:
+    """What the seat adds to the public view: its hand, its moves and choices, what was shown or given to it."""
+    m, deal = state.match, state.deal
+    playing = state.phase is Phase.PLAY and seat == state.turn
+    mine = seat == m.dealer
+    out: dict[str, Any] = {
+        "seat": seat,
+        "exchanges": _exchanges(state, seat),
+        "escrow": _escrow(state, seat),
+        "hand": texts(state.hands[seat]),
+        "legal": [TEXT[c] for c in cards_in(legal_mask(state, seat))] if playing else [],
+        "choose": choice(state, seat),
+        "kitty": texts(deal.taken) if mine else None,
+        "discards": texts(deal.discards) if mine else None,
+        "shown": texts(deal.revealed[seat]),  # §4.6
+    }
+    if state.options.rules.calls and state.phase is Phase.CALL and seat == state.turn:
+        out["calls_left"] = [c for i, c in enumerate(CALLS) if not m.calls_used[seat] >> i & 1]
     return out
