@@ -79,6 +79,10 @@ def load_json(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     if text.count("[") + text.count("{") > max_depth and nesting_depth(text, max_depth) > max_depth:
         raise JsonError(f"nested deeper than {max_depth} levels")
     try:
+        return orjson.loads(text)  # a tenth of the standard library's time, for the frames people send
+    except orjson.JSONDecodeError:
+        pass  # not JSON, or what only the standard library reads (NaN, 1e400, a lone surrogate): its answer stands
+    try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         raise JsonError("not JSON") from None
