@@ -8,7 +8,7 @@ updated, server CPU per move. Per N: server memory per connected table. The same
 measures a bare aiohttp server that answers each frame by sending three messages of the
 same sizes, the baseline for CPU per move. Finally, the page's first-load bytes.
 
-    .venv/bin/python -m bench.ws [--tables 1,100,1000] [--pace-seconds 20] [--flat-seconds 10]
+    .venv/bin/python -m bench.ws [--tables 1,100,1000] [--pace-seconds 20] [--flat-seconds 10] [--collect-after A,B,C]
 """
 
 from __future__ import annotations
@@ -43,9 +43,11 @@ from bench.ws_clients import (  # noqa: E402
 from bench.ws_servers import Server  # noqa: E402
 
 
-async def bench_real(n: int, pace_s: float, flat_s: float) -> tuple[list[int], dict[str, float]]:
+async def bench_real(
+    n: int, pace_s: float, flat_s: float, collect_after: str = ""
+) -> tuple[list[int], dict[str, float]]:
     data_dir = tempfile.mkdtemp(prefix="cardroom-bench-")
-    server = Server("serve", "--data-dir", data_dir)
+    server = Server("serve", "--data-dir", data_dir, *(["--collect-after", collect_after] if collect_after else []))
     conn = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=conn) as session:
         await server.ready(session)
@@ -64,10 +66,13 @@ async def bench_real(n: int, pace_s: float, flat_s: float) -> tuple[list[int], d
               f"server memory {(rss1 - rss0) / n:.1f} KB per connected table (RSS {rss0 // 1024} -> "
               f"{rss1 // 1024} MB)", flush=True)
         out = {}
+        server.mark(report=False)  # the collections of setting up are not the play's
         for label, seconds, pace in (("real, a move every 2 s", pace_s, PACE), ("real, flat out", flat_s, None)):
             cpu0, t0 = server.cpu(), time.perf_counter()
             latencies = await play(tables, seconds, pace)
             out[label] = report(label, latencies, server.cpu() - cpu0, time.perf_counter() - t0)
+            server.mark(report=True)  # this phase's collections
+            await asyncio.sleep(0.2)  # printed before the next phase's line
         refusals = sum(t.refusals for t in tables)
         sizes = [statistics.median(s.sizes) for s in tables[0].seats]
         for t in tables:
@@ -130,7 +135,7 @@ async def first_load_bytes() -> None:
 async def main(args: argparse.Namespace) -> None:
     print(f"bench/ws.py on {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, aiohttp {aiohttp.__version__}")
     for n in [int(x) for x in args.tables.split(",")]:
-        sizes, real = await bench_real(n, args.pace_seconds, args.flat_seconds)
+        sizes, real = await bench_real(n, args.pace_seconds, args.flat_seconds, args.collect_after)
         base = await bench_baseline(n, sizes, args.pace_seconds, args.flat_seconds)
         ratios = [r / b if b else float("nan") for r, b in zip(real.values(), base.values(), strict=True)]
         print(f"  server CPU per move vs bare aiohttp: {ratios[0]:.1f}x at the pace, {ratios[1]:.1f}x flat out\n")
@@ -142,4 +147,6 @@ if __name__ == "__main__":
     parser.add_argument("--tables", default="1,100,1000")
     parser.add_argument("--pace-seconds", type=float, default=20.0)
     parser.add_argument("--flat-seconds", type=float, default=10.0)
+    parser.add_argument("--collect-after", default="",
+                        help="the server's garbage collector thresholds instead of its own, e.g. 700,10,10")
     asyncio.run(main(parser.parse_args()))

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -35,7 +37,7 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else float("nan")
 
 
-def serve(port: int, data_dir: str, database: str | None = None) -> None:
+def serve(port: int, data_dir: str, database: str | None = None, collect_after: tuple[int, ...] = ()) -> None:
     """The real app with a bench bot token (the bot itself is not started)."""
     from engine.config import Settings
     from webapp.app import freeze_start_up, make_app
@@ -49,11 +51,10 @@ def serve(port: int, data_dir: str, database: str | None = None) -> None:
     app = make_app(settings, bot=False)
     app.on_startup.append(freeze_start_up)  # as python -m webapp does
     app.on_startup.append(_count_collections)  # from then on
-    if os.environ.get("BENCH_GC"):
-        import gc
+    if collect_after:  # another choice of the collector's thresholds than the server's own, to compare
 
         async def thresholds(_app: web.Application) -> None:
-            gc.set_threshold(*(int(v) for v in os.environ["BENCH_GC"].split(",")))
+            gc.set_threshold(*collect_after)
 
         app.on_startup.append(thresholds)
     web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
@@ -89,10 +90,11 @@ def _count_commits() -> None:
 
 
 async def _count_collections(_app: web.Application) -> None:
-    """Report the garbage collector's pauses in the server once started, when it stops (each holds up every table)."""
-    import atexit
-    import gc
+    """Report the garbage collector's pauses in the server (each holds up every table), phase by phase.
 
+    ``Server.mark`` starts a phase (SIGUSR2: forget what came before) or reports the phase that
+    ends (SIGUSR1: print and forget), so the pauses of setting up are not counted with play.
+    """
     pauses: list[tuple[int, float, float]] = []  # generation, wall seconds, CPU seconds
     began = [0.0, 0.0]
 
@@ -105,6 +107,8 @@ async def _count_collections(_app: web.Application) -> None:
     gc.callbacks.append(timed)
 
     def report() -> None:
+        if not pauses:
+            print("  (no collection in that phase)", file=sys.stderr, flush=True)
         for generation in (0, 1, 2):
             walls = sorted(w for g, w, _ in pauses if g == generation)
             cpus = sorted(c for g, _, c in pauses if g == generation)
@@ -112,8 +116,11 @@ async def _count_collections(_app: web.Application) -> None:
                 print(f"  (collections of generation {generation}: {len(walls)}, longest {walls[-1] * 1000:.1f} ms "
                       f"wall, {cpus[-1] * 1000:.1f} ms CPU; {sum(walls) * 1000:.0f} ms wall in all)",
                       file=sys.stderr, flush=True)
+        pauses.clear()
 
-    atexit.register(report)
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGUSR1, report)
+    loop.add_signal_handler(signal.SIGUSR2, pauses.clear)
 
 
 def serve_baseline(port: int) -> None:
@@ -175,6 +182,10 @@ class Server:
                 return int(line.split()[1])
         return 0
 
+    def mark(self, *, report: bool) -> None:
+        """Start a phase of the server's collection counts (``report``: print the one that ends first)."""
+        self.proc.send_signal(signal.SIGUSR1 if report else signal.SIGUSR2)
+
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(timeout=30)
@@ -192,8 +203,10 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--data-dir", default="")
     parser.add_argument("--database", default="")
+    parser.add_argument("--collect-after", default="", help="the garbage collector's thresholds, e.g. 700,10,10")
     parsed = parser.parse_args()
     if parsed.mode == "serve":
-        serve(parsed.port, parsed.data_dir, parsed.database)
+        collect_after = tuple(int(v) for v in parsed.collect_after.split(",")) if parsed.collect_after else ()
+        serve(parsed.port, parsed.data_dir, parsed.database, collect_after)
     else:
         serve_baseline(parsed.port)
