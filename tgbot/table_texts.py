@@ -29,6 +29,8 @@ def described(info: TableInfo) -> list[tuple[str, str, Any]]:
         shown.insert(0, ("players", N_("Players"), info.size))
     if info.timer != "none":
         shown.append(("timer", N_("Turn timer"), info.timer))
+    if any(s.is_ai or s.user_id is None for s in info.seats):  # someone plays, or will play, at the table's level
+        shown.append(("ai_level", N_("AI players"), info.ai_level))
     return shown
 
 

@@ -59,6 +59,7 @@ async def test_options_keyboard_offers_every_ai_level_and_the_ai_added_plays_at_
     assert (await bot.service.info(table_id)).ai_level == "expert"
     assert "AI players: Expert" in [b["text"] for b in lobby.buttons]
     await bot.send(bot.fake.press(ANN, lobby, "Done"))
+    assert "AI players Expert" in lobby.plain  # the group sees the level the empty seats will play at
     await bot.send(bot.fake.press(ANN, lobby, "Add AI"))
     row = await bot.service.store.load_table(table_id)
     assert row is not None and [s.ai_level for s in row.seats if s.is_ai] == ["expert"]
