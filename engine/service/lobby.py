@@ -269,7 +269,7 @@ class Lobby(DueWork):
         return fresh, opened
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[TableInfo]:
-        """A group became a supergroup with a new id: its unfinished tables follow it there.
+        """A group became a supergroup with a new id: its unfinished tables follow it there, and its record.
 
         The tables are found in the store, so those this process has not loaded (or another process
         serves) move too; the other processes hear of each move.
@@ -283,6 +283,10 @@ class Lobby(DueWork):
                 info = await self._move_table(table_id, old_chat_id, new_chat_id)
                 if info is not None:
                     moved.append(info)
+        for table_id in await self.store.move_record(old_chat_id, new_chat_id):  # the leaderboard follows too
+            held = self.live(table_id)
+            if held is not None and held.row.chat_id == old_chat_id:  # as the store now has it
+                held.row.chat_id, held.row.version = new_chat_id, held.row.version + 1
         return moved
 
     @fresh_on_conflict

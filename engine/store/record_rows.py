@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import case, func, insert, select
+from sqlalchemy import case, func, insert, select, update
 
 from engine.store.rows import Finish, TableRow
 from engine.store.schema import (
@@ -16,6 +16,7 @@ from engine.store.schema import (
     users,
 )
 from engine.store.table_rows import TableRows
+from engine.store.writer import _upsert
 
 
 class RecordRows(TableRows):
@@ -121,6 +122,38 @@ class RecordRows(TableRows):
             await self._insert_results(conn, finish)
 
         await self._write(work)
+
+    async def move_record(self, old_chat_id: int, new_chat_id: int) -> list[str]:
+        """A group's finished games, their results and its standings follow it to its new id; the tables moved.
+
+        A group upgraded to a supergroup gets a new chat id: without this its leaderboard would
+        start again from nothing there. Standings already at the new id (a game finished there
+        first) are added to, not replaced. Each moved row's version is raised, so a process
+        holding the old row reads it again before it writes.
+        """
+        done = ("finished", "abandoned")
+        moved: list[str] = []
+
+        async def work(conn: Any) -> None:
+            found = await conn.execute(select(tables.c.id).where(tables.c.chat_id == old_chat_id,
+                                                                 tables.c.status.in_(done)))
+            moved[:] = [r.id for r in found]
+            await conn.execute(update(tables).where(tables.c.chat_id == old_chat_id, tables.c.status.in_(done))
+                               .values(chat_id=new_chat_id, version=tables.c.version + 1))
+            await conn.execute(update(results).where(results.c.chat_id == old_chat_id).values(chat_id=new_chat_id))
+            rows = (await conn.execute(select(standings).where(standings.c.chat_id == old_chat_id))).all()
+            if rows:
+                added = _upsert(conn.dialect.name, standings)
+                await conn.execute(added.on_conflict_do_update(
+                    index_elements=[standings.c.chat_id, standings.c.game, standings.c.user_id],
+                    set_={"games": standings.c.games + added.excluded.games,
+                          "wins": standings.c.wins + added.excluded.wins}), [
+                    {"chat_id": new_chat_id, "game": r.game, "user_id": r.user_id, "games": r.games, "wins": r.wins}
+                    for r in rows])
+                await conn.execute(standings.delete().where(standings.c.chat_id == old_chat_id))
+
+        await self._write(work)
+        return moved
 
     async def ratings_of(self, game: str) -> dict[int, tuple[float, float, int, int]]:
         """Every rating of a game: user -> (mu, sigma, games, wins)."""

@@ -154,15 +154,21 @@ async def test_a_migrated_group_takes_every_unfinished_table_along_loaded_or_not
     await second.start()
     await second.info(lobby.id)  # one table is loaded here, the other is not
     assert {t.id for t in second.tables()} == {lobby.id}
+    await second.info(over.id)  # and a finished one someone looked at: it is held here too
     updates = second.subscribe(None)
 
     moved = await second.move_chat(old_chat, new_chat)
 
     assert sorted(t.id for t in moved) == sorted([lobby.id, playing.id])
     assert {t.chat_id for t in moved} == {new_chat}
-    for table_id, chat in ((lobby.id, new_chat), (playing.id, new_chat), (over.id, old_chat), (elsewhere.id, -4302)):
+    for table_id, chat in ((lobby.id, new_chat), (playing.id, new_chat), (over.id, new_chat), (elsewhere.id, -4302)):
         stored = await second.store.load_table(table_id)
-        assert stored is not None and stored.chat_id == chat, table_id  # a finished game stays on its group's record
+        assert stored is not None and stored.chat_id == chat, table_id
+    # the group's record follows it too: its leaderboard goes on at the new id, not from nothing
+    assert [(e["user_id"], e["games"]) for e in await second.record.leaderboard(new_chat, "coins")] == [(CAT, 1)]
+    assert await second.record.leaderboard(old_chat, "coins") == []
+    assert (await second.info(over.id)).chat_id == new_chat  # the copy held here moved with the stored row
+    assert await second.store.played_in_chat(CAT, new_chat) and not await second.store.played_in_chat(CAT, old_chat)
     assert sorted(t.id for t in await second.tables_in_chat(new_chat)) == sorted([lobby.id, playing.id])
     assert await second.tables_in_chat(old_chat) == []
     told = [updates.queue.get_nowait() for _ in range(updates.queue.qsize())]
