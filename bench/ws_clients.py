@@ -139,7 +139,8 @@ async def play(tables: list[Table], seconds: float, pace: float | None) -> list[
 
 def report(label: str, latencies: list[float], cpu: float, seconds: float) -> float:
     per_move = cpu / max(1, len(latencies)) * 1e6
-    print(f"  {label:<26} {len(latencies):>7} moves {len(latencies) / seconds:>7.0f}/s   "
+    rate = len(latencies) / seconds
+    print(f"  {label:<26} {len(latencies):>7} moves {rate:>7.{1 if rate < 10 else 0}f}/s   "
           f"p50 {pct(latencies, 0.50):6.2f} ms   p99 {pct(latencies, 0.99):6.2f} ms   "
           f"server CPU {per_move:6.0f} µs/move", flush=True)
     return per_move
