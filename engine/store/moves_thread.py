@@ -19,13 +19,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import bindparam, update
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 
 from engine.store.schema import actions, tables
 
 _DIALECT = sqlite_dialect.dialect(paramstyle="named")
-INSERT_MOVE = str(insert(actions).compile(dialect=_DIALECT))
+MOVE_COLUMNS = tuple(c.name for c in actions.columns)
+ROWS_PER_INSERT = 1000  # well under SQLite's 32,766 parameters a statement
 # every column but the version, then the version it is raised to, where the row still has the version read
 ROW_COLUMNS = tuple(c.name for c in tables.columns if c.name != "version")
 UPDATE_ROW = str(
@@ -90,10 +91,22 @@ class MovesThread:
                 work.loop.call_soon_threadsafe(_settle, work.done, error)
 
     def _commit(self, rows: list[dict[str, Any]], changes: list[dict[str, Any]]) -> None:
+        """One transaction, in as few statements as it can: each is a trip out of and back into the GIL.
+
+        A trip back waits for the event loop to let go of the GIL (up to the interpreter's switch
+        interval, 5 ms), so ``executemany`` (a trip a row) made a commit wait for the loop again and
+        again. The moves go in one multi-row ``INSERT``; with no table row to change, that one statement
+        is the whole transaction (SQLite commits a lone statement by itself, as durably).
+        """
         conn = self._conn or self._open()
+        chunks = [rows[i:i + ROWS_PER_INSERT] for i in range(0, len(rows), ROWS_PER_INSERT)]
+        if len(chunks) == 1 and not changes:
+            conn.execute(*_insert_moves(chunks[0]))
+            return
         conn.execute("BEGIN IMMEDIATE")
         try:
-            conn.executemany(INSERT_MOVE, rows)
+            for chunk in chunks:
+                conn.execute(*_insert_moves(chunk))
             for change in changes:
                 if conn.execute(UPDATE_ROW, change).rowcount != 1:
                     raise StaleRowChange(change["was_id"])
@@ -111,6 +124,20 @@ class MovesThread:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+def _insert_moves(rows: list[dict[str, Any]]) -> tuple[str, list[Any]]:
+    """One ``INSERT`` of every log row in ``rows`` (at least one), and its parameters."""
+    return _INSERT_ROWS[len(rows)] if len(rows) < len(_INSERT_ROWS) else _insert_sql(len(rows)), [
+        row[name] for row in rows for name in MOVE_COLUMNS]
+
+
+def _insert_sql(count: int) -> str:
+    one = "(" + ", ".join("?" * len(MOVE_COLUMNS)) + ")"
+    return f"INSERT INTO {actions.name} ({', '.join(MOVE_COLUMNS)}) VALUES " + ", ".join([one] * count)
+
+
+_INSERT_ROWS = [""] + [_insert_sql(n) for n in range(1, 65)]  # the usual batch sizes, written once
 
 
 @dataclass(frozen=True, slots=True)

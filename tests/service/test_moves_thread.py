@@ -11,7 +11,7 @@ import pytest
 from engine.config import Settings
 from engine.service.tables import TableService
 from engine.store.database import database_url
-from engine.store.moves_thread import ROW_COLUMNS, MovesThread, StaleRowChange, row_change
+from engine.store.moves_thread import ROW_COLUMNS, ROWS_PER_INSERT, MovesThread, StaleRowChange, row_change
 from engine.store.schema import tables
 from engine.store.writer import _sqlite_pragmas, _table_values
 from tests.service.helpers import human_move, service_over, started_coins
@@ -63,3 +63,24 @@ async def test_a_row_change_against_an_old_version_is_refused_and_nothing_is_sto
     with sqlite3.connect(settings.data_dir / "cardroom.db") as db:
         assert db.execute("SELECT count(*) FROM actions WHERE seq = 10000").fetchone()[0] == 0  # rolled back
         assert db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()[0] == version
+
+
+async def test_a_batch_larger_than_one_insert_holds_is_stored_whole_or_not_at_all(
+    sqlite_service: TableService, settings: Settings,
+) -> None:
+    """Flat out a commit can carry more moves than one statement takes: they still go in one transaction."""
+    service = sqlite_service
+    table_id = await started_coins(service, 2)
+    thread = MovesThread(str(settings.data_dir / "cardroom.db"), _sqlite_pragmas)
+    many = ROWS_PER_INSERT * 2 + 7
+    moves = [{"table_id": table_id, "seq": 20_000 + i, "seat": i % 3, "action": json.dumps({"n": i}), "auto": False,
+              "created_at": float(i)} for i in range(many)]
+    await thread.commit(moves, [])
+    clash = [{**moves[0], "seq": 30_000 + i} for i in range(ROWS_PER_INSERT + 1)] + [moves[-1]]  # last one is stored
+    with pytest.raises(sqlite3.IntegrityError):
+        await thread.commit(clash, [])
+    await thread.close()
+    with sqlite3.connect(settings.data_dir / "cardroom.db") as db:
+        stored = db.execute("SELECT seq, seat, action, created_at FROM actions WHERE seq >= 20000 ORDER BY seq")
+        # every move of the first batch, none of the second, whose first thousand went in before its clash
+        assert stored.fetchall() == [(m["seq"], m["seat"], m["action"], m["created_at"]) for m in moves]
