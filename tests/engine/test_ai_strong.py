@@ -14,6 +14,7 @@ from engine.ai import player_for
 from engine.ai.kings_corner import EasyKingsCorner, StrongKingsCorner
 from engine.ai.kings_corner.easy import Rules, read_board
 from engine.ai.kings_corner.seen import read_seen, sample
+from engine.ai.kings_corner.strong import judged, plans
 from engine.ai.sergeant_major import EasySergeantMajor, StrongSergeantMajor
 from engine.ai.sergeant_major.seen import AWAY, SUIT_MASK, WIDTH, Sampler, read_view
 from engine.core.cards import FRENCH
@@ -207,6 +208,45 @@ def test_ai_kings_samples_never_put_a_card_where_the_seat_knows_it_is_not(
             assert (hands[q] & seen.barred[q]).bit_count() <= seen.free[q]
             used |= hands[q]
         assert not used & ~seen.pool
+
+
+@settings(max_examples=30, deadline=None)
+@given(variant=st.integers(0, len(KINGS_OPTIONS) - 1), players=st.integers(2, 4), seed=st.integers(0, 10**6),
+       moves=st.integers(0, 150))
+def test_ai_kings_judged_plans_lead_with_the_best_of_each_number_of_cards_played(
+    variant: int, players: int, seed: int, moves: int,
+) -> None:
+    state = _kings_position(variant, players, seed, moves)
+    if KINGS.outcome(state) is not None:
+        return
+    (seat,) = KINGS.to_act(state)
+    view = KINGS.view(state, seat)
+    piles, hand = read_board(view)
+    found = plans(piles, hand, Rules(view["options"]))
+    order = judged(found)
+    counts = {plan.played for plan in found}
+    head = order[: len(counts)]
+    # Every plan once; first one per number of cards played, each the best of its count by the easy score.
+    assert sorted(map(id, order)) == sorted(map(id, found))
+    assert {plan.played for plan in head} == counts
+    for plan in head:
+        assert plan.easy == max(p.easy for p in found if p.played == plan.played)
+    assert [p.easy for p in head] == sorted((p.easy for p in head), reverse=True)
+
+
+def test_ai_kings_strong_judges_stopping_even_when_many_turns_play_more() -> None:
+    # Four builds are open (the 8 of Hearts or Diamonds on the 9 of Spades or Clubs, the 5 of Clubs on the
+    # 6 of Hearts, the 2 of Spades on the 3 of Diamonds): more than eight ways to play some of them
+    # rank above stopping by the easy score, yet stopping (nothing played) is among the judged few.
+    state = position(2, hands=[["8-hearts", "8-diamonds", "5-clubs", "2-spades", "Q-hearts"], ["3-hearts"]],
+                     piles={"N": ["9-spades"], "E": ["9-clubs"], "S": ["6-hearts"], "W": ["3-diamonds"]},
+                     stock=["4-clubs", "A-hearts"])
+    view = KINGS.view(state, 0)
+    piles, hand = read_board(view)
+    found = plans(piles, hand, Rules(view["options"]))
+    stop = [i for i, plan in enumerate(found) if plan.first is None]
+    assert stop and stop[0] >= 8
+    assert any(plan.first is None for plan in judged(found)[:8])
 
 
 def test_ai_kings_reads_that_the_last_player_kept_no_card_it_could_play() -> None:

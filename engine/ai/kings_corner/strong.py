@@ -2,7 +2,8 @@
 
 It lists the ways its turn could end (every board and hand its moves reach where it may stop,
 through the same move generator as the easy player, so holding cards back to block the next
-player is one of them), keeps the most promising few by the easy score, and plays each on
+player is one of them), keeps a few: the best by the easy score for each number of cards
+played (so stopping early is always among them), then the next best; and plays each on
 over deals of the unknown cards (the other hands and the stock, sampled to agree with what
 the seat has seen, ``seen``): the end-of-turn draw, then every seat greedily
 (``sim``) until the hand ends. The plan with the best mean result is followed one move at a
@@ -76,6 +77,19 @@ def plans(piles: Piles, hand: Mask, rules: Rules, budget: int = NODES) -> list[P
     return out
 
 
+def judged(found: list[Plan]) -> list[Plan]:
+    """The plans in the order they are judged: the best (by the easy score) of each number of cards
+    played, then the rest by the easy score. The easy score ranks every plan that plays one card fewer
+    below all that play the most, so without this the few judged would rarely include holding cards
+    back, which the playouts often find best (fewer places left for the next player's cards)."""
+    levels: dict[int, Plan] = {}
+    for plan in found:
+        levels.setdefault(plan.played, plan)
+    first = sorted(levels.values(), key=lambda plan: -plan.easy)
+    chosen = {id(plan) for plan in first}
+    return first + [plan for plan in found if id(plan) not in chosen]
+
+
 def _table_piles(piles: Piles) -> list[Pile]:
     return [(p[0], p[-1], len(p)) if p else None for p in piles]
 
@@ -122,7 +136,7 @@ class StrongKingsCorner:
                 candidates.append((action, Plan(after, rest, taken, 1, move, score(after, rest, taken))))
         else:
             by_move = {parse_move(a): a for a in legal}
-            for plan in plans(piles, hand, rules):
+            for plan in judged(plans(piles, hand, rules)):
                 step: Action | None = {"type": "end_turn"} if plan.first is None else by_move.get(plan.first)
                 if step is not None and step in legal:
                     candidates.append((step, plan))
@@ -171,4 +185,4 @@ def expert() -> StrongKingsCorner:
     return StrongKingsCorner(playouts=EXPERT_PLAYOUTS, seconds=EXPERT_SECONDS)
 
 
-__all__ = ["Plan", "StrongKingsCorner", "expert", "plans"]
+__all__ = ["Plan", "StrongKingsCorner", "expert", "judged", "plans"]
