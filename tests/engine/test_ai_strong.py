@@ -176,17 +176,28 @@ def _kings_position(variant_index: int, players: int, seed: int, moves: int) -> 
     return state
 
 
+KINGS_POSITIONS = {"variant": st.integers(0, len(KINGS_OPTIONS) - 1), "players": st.integers(2, 4),
+                   "seed": st.integers(0, 10**6), "moves": st.integers(0, 150)}
+
+
+def _kings_turn(variant: int, players: int, seed: int, moves: int) -> tuple[Any, int, dict[str, Any]] | None:
+    """A random position reached by easy players, the seat to act and its view (None once the game is over)."""
+    state = _kings_position(variant, players, seed, moves)
+    if KINGS.outcome(state) is not None:
+        return None
+    (seat,) = KINGS.to_act(state)
+    return state, seat, KINGS.view(state, seat)
+
+
 @settings(max_examples=40, deadline=None)
-@given(variant=st.integers(0, len(KINGS_OPTIONS) - 1), players=st.integers(2, 4), seed=st.integers(0, 10**6),
-       moves=st.integers(0, 150))
+@given(**KINGS_POSITIONS)
 def test_ai_kings_samples_never_put_a_card_where_the_seat_knows_it_is_not(
     variant: int, players: int, seed: int, moves: int,
 ) -> None:
-    state = _kings_position(variant, players, seed, moves)
-    if KINGS.outcome(state) is not None:
+    turn = _kings_turn(variant, players, seed, moves)
+    if turn is None:
         return
-    (seat,) = KINGS.to_act(state)
-    view = KINGS.view(state, seat)
+    state, seat, view = turn
     piles, hand = read_board(view)
     seen = read_seen(view, piles, hand, Rules(view["options"]))
     others = [q for q in range(players) if q != seat]
@@ -211,16 +222,14 @@ def test_ai_kings_samples_never_put_a_card_where_the_seat_knows_it_is_not(
 
 
 @settings(max_examples=30, deadline=None)
-@given(variant=st.integers(0, len(KINGS_OPTIONS) - 1), players=st.integers(2, 4), seed=st.integers(0, 10**6),
-       moves=st.integers(0, 150))
+@given(**KINGS_POSITIONS)
 def test_ai_kings_judged_plans_lead_with_the_best_of_each_number_of_cards_played(
     variant: int, players: int, seed: int, moves: int,
 ) -> None:
-    state = _kings_position(variant, players, seed, moves)
-    if KINGS.outcome(state) is not None:
+    turn = _kings_turn(variant, players, seed, moves)
+    if turn is None:
         return
-    (seat,) = KINGS.to_act(state)
-    view = KINGS.view(state, seat)
+    _, _, view = turn
     piles, hand = read_board(view)
     found = plans(piles, hand, Rules(view["options"]))
     order = judged(found)
