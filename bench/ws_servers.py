@@ -74,7 +74,17 @@ def _count_commits() -> None:
         await write_batch(self, batch)
         batches.append((len(batch), time.perf_counter() - t0))
 
+    commit_moves = Store._commit_moves
+
+    def counted_on_loop(self: Store) -> None:
+        waiting, t0 = len(self._moves_waiting), time.perf_counter()
+        commits = self.commits
+        commit_moves(self)
+        if self.commits > commits:  # a commit was made (not put off behind the writer, nor sent its way)
+            batches.append((waiting, time.perf_counter() - t0))
+
     mock.patch.object(Store, "_write_batch", counted).start()  # for the life of the server process
+    mock.patch.object(Store, "_commit_moves", counted_on_loop).start()
 
     def report() -> None:
         if batches:

@@ -2,7 +2,10 @@
 
 Every write goes through one writer task: whatever is waiting at the same time (moves,
 table rows, users) is committed in one transaction, so SQLite never sees two writers
-at once ("database is locked" cannot happen) and PostgreSQL gets batched inserts.
+at once ("database is locked" cannot happen) and PostgreSQL gets batched inserts. On
+SQLite, plain moves (a log row and at most their table's row) take a shorter way: they are
+group-committed on the event loop once per turn of it (``engine.store.sqlite_moves``),
+only ever between the writer task's own transactions.
 
 Tables, seats and users are rows; moves are an append-only log with a unique
 ``(table_id, seq)``. Appends are group-committed: every move waiting at the same time
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -31,7 +35,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.store.json_text import json_text
-from engine.store.moves_thread import MovesThread, row_change
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
 from engine.store.schema import (
     actions,
@@ -41,10 +44,13 @@ from engine.store.schema import (
     standings,
     tables,
 )
+from engine.store.sqlite_moves import SqliteMoves, row_change
 
+log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "migrations"
 CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, sent with the change's commit
 MIGRATION_LOCK = 72_170_001  # advisory lock key: one process migrates at a time
+CHECKPOINT_EVERY = 256  # SQLite: the loop's commits between two checkpoints on a thread (about 1,000 WAL pages)
 
 
 def database_url(url: str | None, data_dir: Path) -> str:
@@ -120,12 +126,17 @@ class StoreBase:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
-        # SQLite: plain moves commit on a thread of their own, the whole transaction in one hop from the loop
-        self._moves_thread: MovesThread | None = None
+        # SQLite: plain moves are group-committed on the loop, once per turn of it, between the writer's transactions
+        self._moves: SqliteMoves | None = None
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-            self._moves_thread = MovesThread(self.engine.url.database or "", _sqlite_pragmas)
+            self._moves = SqliteMoves(self.engine.url.database or "", _sqlite_pragmas)
         self._pending: list[Write] = []  # every write goes through the one writer task: no "database is locked"
+        self._moves_waiting: list[Pending] = []  # plain moves for the next commit on the loop
+        self._flush: asyncio.Handle | None = None
+        self._writing = False  # the writer task is inside a transaction: the loop's commits wait for it
+        self._checkpoint: asyncio.Task[None] | None = None
+        self._since_checkpoint = 0
         self.origin = ""  # this process's name in change notices (set by the service when it shares the database)
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
@@ -152,18 +163,23 @@ class StoreBase:
     async def close(self) -> None:
         """Finish pending writes and release the connections."""
         if self._writer is not None:
-            while self._pending:
+            while self._pending or self._moves_waiting or self._writing:
                 await asyncio.sleep(0)
                 self._wake.set()
+                self._commit_moves()
                 await asyncio.sleep(0.001)
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
         await self.engine.dispose()
-        thread, self._moves_thread = self._moves_thread, None  # closing twice is closing once
-        if thread is not None:
-            await thread.close()
+        if self._checkpoint is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint
+            self._checkpoint = None
+        moves, self._moves = self._moves, None  # closing twice is closing once
+        if moves is not None:
+            moves.close()
 
     async def append(
         self, table_id: str, entry: LoggedAction, table: TableRow | None = None, *, with_seats: bool = False,
@@ -179,8 +195,13 @@ class StoreBase:
         }
         if table is not None:
             table.updated_at = time.time()
-        self._pending.append(Pending(row, table, with_seats, future, finish, version))
-        self._wake.set()
+        pending = Pending(row, table, with_seats, future, finish, version)
+        if self._moves is not None and _plain_move(pending):
+            self._moves_waiting.append(pending)
+            self._flush_soon()
+        else:
+            self._pending.append(pending)
+            self._wake.set()
         await future
 
     async def _write(self, work: Callable[[Any], Awaitable[None]], done: Callable[[], None] | None = None) -> None:
@@ -197,13 +218,59 @@ class StoreBase:
             await self._wake.wait()
             self._wake.clear()
             batch, self._pending = self._pending, []
-            if batch:
+            if not batch:
+                continue
+            self._writing = True
+            try:
                 await self._write_batch(batch)
+            finally:
+                self._writing = False
+                self._flush_soon()
+
+    def _flush_soon(self) -> None:
+        """Commit the waiting plain moves in the loop's next turn (unless the writer task is inside a transaction:
+        it calls this again when it is done)."""
+        if self._flush is None and self._moves_waiting and not self._writing:
+            self._flush = asyncio.get_running_loop().call_soon(self._commit_moves)
+
+    def _commit_moves(self) -> None:
+        """SQLite, the waiting plain moves: one durable transaction on the loop, then every mover is answered.
+
+        The parameters are read here, so a commit stores each row as it is at this moment. A batch
+        refused for any reason (a stale row, a busy file) goes to the writer task, which tries it
+        again and then each move alone, with its own answer.
+        """
+        self._flush = None
+        if self._writing or not self._moves_waiting or self._moves is None:
+            return
+        batch, self._moves_waiting = self._moves_waiting, []
+        rows = [item.action for item in batch]
+        changes = [row_change(_table_values(item.table), item.table.version) for item in batch
+                   if item.table is not None]
+        try:
+            self._moves.commit(rows, changes)
+        except Exception:
+            self._pending.extend(batch)
+            self._wake.set()
+            return
+        self.commits += 1
+        for item in batch:
+            self._settle(item)
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= CHECKPOINT_EVERY and self._checkpoint is None:
+            self._since_checkpoint = 0
+            self._checkpoint = asyncio.get_running_loop().create_task(self._checkpoint_wal(self._moves))
+
+    async def _checkpoint_wal(self, moves: SqliteMoves) -> None:
+        """Checkpoint the WAL on a thread; a failed checkpoint is only tried again later."""
+        try:
+            await asyncio.to_thread(moves.checkpoint)
+        except Exception:
+            log.warning("a WAL checkpoint failed; the next one will try again", exc_info=True)
+        finally:
+            self._checkpoint = None
 
     async def _write_batch(self, batch: list[Write]) -> None:
-        if self._moves_thread is not None and all(_plain_move(item) for item in batch):
-            await self._write_moves(self._moves_thread, batch)
-            return
         try:
             async with self.engine.begin() as conn:
                 moves = [item.action for item in batch if isinstance(item, Pending)]
@@ -214,24 +281,6 @@ class StoreBase:
             self.commits += 1
         except Exception:
             for item in batch:  # one bad write must not sink the others: each alone, with its own answer
-                await self._write_one(item)
-            return
-        for item in batch:
-            self._settle(item)
-
-    async def _write_moves(self, thread: MovesThread, batch: list[Write]) -> None:
-        """SQLite, a batch of plain moves: one transaction on the moves thread, not a hop to the loop per statement.
-
-        The parameters are read here, on the loop, so the thread reads nothing the loop may change meanwhile.
-        """
-        rows = [item.action for item in batch if isinstance(item, Pending)]
-        changes = [row_change(_table_values(item.table), item.table.version) for item in batch
-                   if isinstance(item, Pending) and item.table is not None]
-        try:
-            await thread.commit(rows, changes)
-            self.commits += 1
-        except Exception:
-            for item in batch:  # as _write_batch: each alone, with its own answer
                 await self._write_one(item)
             return
         for item in batch:
@@ -365,8 +414,8 @@ class StoreBase:
             ])
 
 
-def _plain_move(item: Write) -> bool:
-    """A move that writes its log row and at most its table's row: nothing the moves thread cannot do."""
+def _plain_move(item: Pending) -> bool:
+    """A move that writes its log row and at most its table's row: nothing a commit on the loop cannot do."""
     return isinstance(item, Pending) and item.finish is None and not item.with_seats
 
 
