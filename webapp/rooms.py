@@ -4,11 +4,12 @@ A room listens to its table once (``TableService.listen``): the service awaits i
 each update as it publishes, so there is no queue and no task per table. For each
 update it builds each seat's frame once from the update's own snapshot (the events as
 that seat may see them and its view at that update; spectators share one), never
-reading the service's live state, and writes it to every socket of that seat. The
-mover's own copy also acknowledges the move: it carries the move's ``ref``, so a
-move costs no separate ack frame. A socket whose peer stops reading is never waited
-for: once its send buffer passes ``LAG_BYTES`` it is skipped and marked lagging, and
-gets a fresh welcome when it has drained, so one slow phone cannot hold up a table.
+reading the service's live state, and writes it to every socket of that seat; what the
+seats share is encoded once (``webapp.update_texts``). The mover's own copy also
+acknowledges the move: it carries the move's ``ref``, so a move costs no separate ack
+frame. A socket whose peer stops reading is never waited for: once its send buffer
+passes ``LAG_BYTES`` it is skipped and marked lagging, and gets a fresh welcome when it
+has drained, so one slow phone cannot hold up a table.
 A room closes when its last socket leaves.
 
 Every welcome and update says how many people are ``watching``: people with the table open
@@ -25,12 +26,12 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from engine.core.events import for_seat
 from engine.service.bus import Listening, Update
 from engine.service.live import TableInfo
 from engine.service.tables import TableService
-from webapp.protocol import ServerFrame, acknowledging, dump, update_frame, watching_frame
+from webapp.protocol import ServerFrame, acknowledging, dump, watching_frame
 from webapp.public import PublicTables
+from webapp.update_texts import UpdateTexts
 
 log = logging.getLogger(__name__)
 LAG_BYTES = 32 * 1024  # below asyncio's 64 KiB high-water mark, so a write never has to wait
@@ -111,8 +112,8 @@ class Room:
         self.count += 1
         snapshot = update.snapshot
         texts: dict[int | None, str] = {}
-        table: dict[str, Any] | None = None  # the web's form of the table, shared by every seat
         watching = self.told = self.watching(snapshot.info)
+        frames = UpdateTexts(update, self.public, watching)  # what the seats share is encoded once
         for member, transport in tuple(self.members.items()):
             if member.skip >= self.count:
                 continue
@@ -127,11 +128,7 @@ class Room:
             seat = snapshot.info.seat_of(member.user_id)
             text = texts.get(seat)
             if text is None:
-                if table is None:
-                    table = self.public.table(snapshot.info)
-                view = self.public.view(snapshot, seat, table)
-                text = texts[seat] = dump(update_frame(update.seq, update.kind, for_seat(update.events, seat), view,
-                                                     watching))
+                text = texts[seat] = frames.text(seat)
             if update.cause is member and member.ref is not None:
                 text, member.ref = acknowledging(text, member.ref), None
             await write(member.ws, text)

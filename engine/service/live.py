@@ -204,6 +204,12 @@ class Snapshot:
             }
         return found
 
+    def public_state(self) -> dict[str, Any] | None:
+        """The game's public half (a spectator's whole view of it), built once; None before the deal."""
+        if self._public is None and self.state is not None:
+            self._public = self.game.public_view(self.state)
+        return self._public
+
     def state_view(self, seat: int | None) -> dict[str, Any] | None:
         """The game as ``seat`` may see it (None before the deal), built once per seat and shared.
 
@@ -212,9 +218,8 @@ class Snapshot:
         if seat in self._states:
             return self._states[seat]
         found = None
-        if self.state is not None:
-            if self._public is None:
-                self._public = self.game.public_view(self.state)
-            found = joined_view(self._public, None if seat is None else self.game.own_view(self.state, seat))
+        public = self.public_state()
+        if public is not None:
+            found = joined_view(public, None if seat is None else self.game.own_view(self.state, seat))
         self._states[seat] = found
         return found
