@@ -178,8 +178,11 @@ class LoadedTables:
 
     def _refresh_due(self, table: LiveTable) -> None:
         """Set the row's deadline and ``ai_turn`` for the seats to act now (before the row is saved)."""
-        table.row.deadline = self._deadline(table)
-        table.row.ai_turn = bool(table.automatic_to_act())
+        table.row.deadline, table.row.ai_turn = self._due(table)
+
+    def _due(self, table: LiveTable) -> tuple[float | None, bool]:
+        """The deadline and ``ai_turn`` the table's row should hold for the seats to act now."""
+        return self._deadline(table), bool(table.automatic_to_act())
 
     def _deadline(self, table: LiveTable) -> float | None:
         """The deadline the table should have now: set while people are awaited at a timed table."""

@@ -69,10 +69,11 @@ class Moves(SharedTables):
         """
         state, events = table.game.apply(table.state, seat, action)
         entry = LoggedAction(table.seq + 1, seat, dict(action), auto)
-        standins = set(table.standins)
-        if not auto or (seat in standins and self._turn_over(table, seat, state)):
-            standins.discard(seat)  # a stand-in plays only the turn that timed out
-        meta = with_standins(table.row.meta, standins)
+        standins = table.standins
+        if seat in standins and (not auto or self._turn_over(table, seat, state)):
+            meta = with_standins(table.row.meta, standins - {seat})  # a stand-in plays only the turn that timed out
+        else:
+            meta = table.row.meta
         seat_row = table.seat_row(seat)
         back = not auto and (seat_row.autopilot or seat_row.missed > 0)
         seats = [replace(s, autopilot=False, missed=0) if s.seat == seat else s for s in table.row.seats] if back \
@@ -82,12 +83,16 @@ class Moves(SharedTables):
             row = replace(table.row, status="finished", deadline=None, ai_turn=False, result=outcome.as_dict(),
                           seats=seats, meta=with_standins(meta, ()))
         else:
-            after = LiveTable(replace(table.row, seats=seats, meta=meta), table.game, table.options, state, entry.seq,
-                              table.lock)
-            self._refresh_due(after)  # on the copy: the live row changes only once the move is stored
-            row = after.row
-            if row.deadline != table.row.deadline:
-                row.meta = {k: v for k, v in row.meta.items() if k != "reminded"}
+            same = meta is table.row.meta and not back
+            probe = table.row if same else replace(table.row, seats=seats, meta=meta)
+            deadline, ai_turn = self._due(LiveTable(probe, table.game, table.options, state, entry.seq, table.lock))
+            if same and deadline == probe.deadline and ai_turn == probe.ai_turn:
+                row = probe  # most moves change nothing of the row: it is neither copied nor written
+            else:
+                row = replace(probe) if same else probe  # a copy: the live row changes only once the move is stored
+                row.deadline, row.ai_turn = deadline, ai_turn
+                if row.deadline != table.row.deadline:
+                    row.meta = {k: v for k, v in row.meta.items() if k != "reminded"}
         changed = (row.status != table.row.status or row.deadline != table.row.deadline
                    or row.ai_turn != table.row.ai_turn or row.meta != table.row.meta or back)
         finish = self._finish_record(table, row, outcome) if outcome is not None else None
