@@ -15,7 +15,7 @@ import hmac
 import secrets
 from typing import Any
 
-from engine.service.live import Snapshot, TableInfo
+from engine.service.live import SeatInfo, Snapshot, TableInfo
 
 HANDLE_CHARS = 16
 HANDLES_KEPT = 1 << 16  # handles remembered, so an update does not hash every seat again; forgotten all at once
@@ -27,6 +27,7 @@ class PublicTables:
     def __init__(self, key: bytes | None = None) -> None:
         self._key = key if key is not None else secrets.token_bytes(32)
         self._handles: dict[tuple[str, int], str] = {}
+        self._seat_lists: dict[str, tuple[tuple[SeatInfo, ...], list[dict[str, Any]]]] = {}
 
     def handle(self, table_id: str, user_id: int) -> str:
         """The opaque handle of a person at a table."""
@@ -47,16 +48,26 @@ class PublicTables:
         """The table's summary for any signed-in user."""
         return {
             "id": info.id, "game": info.game, "title": info.title, "options": info.options, "size": info.size,
-            "status": info.status, "host_seat": info.seat_of(info.host_user_id),
-            "seats": [{
-                "seat": s.seat, "name": s.name,
-                "handle": self.handle(info.id, s.user_id) if s.user_id is not None else None,
-                "is_ai": s.is_ai, "autopilot": s.autopilot,
-            } for s in info.seats],
+            "status": info.status, "host_seat": info.seat_of(info.host_user_id), "seats": self._seats(info),
             "seq": info.seq, "seed_hash": info.seed_hash, "seed": info.seed, "timer": info.timer,
             "deadline": info.deadline, "to_act": list(info.to_act), "result": info.result,
             "lesson": info.lesson, "rematch": info.rematch,
         }
+
+    def _seats(self, info: TableInfo) -> list[dict[str, Any]]:
+        """The seats as the web shows them; a table's last list is reused while its seats are the same."""
+        kept = self._seat_lists.get(info.id)
+        if kept is not None and kept[0] is info.seats:
+            return kept[1]
+        if len(self._seat_lists) >= HANDLES_KEPT:
+            self._seat_lists.clear()
+        listed = [{
+            "seat": s.seat, "name": s.name,
+            "handle": self.handle(info.id, s.user_id) if s.user_id is not None else None,
+            "is_ai": s.is_ai, "autopilot": s.autopilot,
+        } for s in info.seats]
+        self._seat_lists[info.id] = (info.seats, listed)
+        return listed
 
     def own_table(self, info: TableInfo, user_id: int) -> dict[str, Any]:
         """The summary for someone listing their own tables: ``you`` is their seat (None if they have none)."""

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from engine.service.bus import Listening, Update
-from engine.service.live import TableInfo
+from engine.service.live import SeatInfo, TableInfo
 from engine.service.tables import TableService
 from webapp.protocol import ServerFrame, acknowledging, dump, watching_frame
 from webapp.public import PublicTables
@@ -78,6 +78,8 @@ class Room:
         self.members: dict[Member, Any] = {}  # member -> its transport
         self.count = 0  # updates heard so far
         self.told = 0  # the number watching that the sockets were last told
+        self.joins = 0  # sockets that came or went: the count of watchers is kept while this and the seats stay
+        self._watching: tuple[int, tuple[SeatInfo, ...], int] | None = None
         self.listening: Listening = service.listen(table_id, self.deliver)
 
     def watching(self, info: TableInfo | None = None) -> int:
@@ -87,7 +89,12 @@ class Room:
             if snapshot is None:
                 return 0
             info = snapshot.info
-        return len({m.user_id for m in self.members if info.seat_of(m.user_id) is None})
+        kept = self._watching
+        if kept is not None and kept[0] == self.joins and kept[1] is info.seats:  # the seats as last counted
+            return kept[2]
+        count = len({m.user_id for m in self.members if info.seat_of(m.user_id) is None})
+        self._watching = (self.joins, info.seats, count)
+        return count
 
     async def announce(self, welcomed: Member | None = None) -> None:
         """Tell every socket how many are watching, if that changed since they were last told.
@@ -157,6 +164,7 @@ class Rooms:
         if room is None:
             room = self._rooms[table_id] = Room(self, self.service, table_id)
         room.members[member] = transport
+        room.joins += 1
         return room
 
     async def leave(self, table_id: str, member: Member) -> None:
@@ -165,6 +173,7 @@ class Rooms:
         if room is None:
             return
         room.members.pop(member, None)
+        room.joins += 1
         if not room.members:
             del self._rooms[table_id]
             await room.close()

@@ -10,6 +10,8 @@ from engine.core.errors import Refusal, RefusalCode
 from engine.core.rules import Game, joined_view
 from engine.store.rows import SeatRow, TableRow
 
+NOBODY: frozenset[int] = frozenset()
+
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
@@ -91,7 +93,8 @@ class LiveTable:
     @property
     def standins(self) -> frozenset[int]:
         """People whose timed-out turn an AI is playing (kept in the row, so a restart or another process knows)."""
-        return frozenset(self.row.meta.get("standins", ()))
+        found = self.row.meta.get("standins")
+        return frozenset(found) if found else NOBODY
 
     @property
     def id(self) -> str:

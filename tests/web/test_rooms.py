@@ -63,7 +63,8 @@ async def test_room_sends_each_seat_its_own_events_and_spectators_none(service: 
     spectator = next(f for f in eve.frames if f["kind"] == "started")
     assert spectator["view"]["you"] is None and "hand" not in spectator["view"]["state"]
     assert all("cards" not in e for e in spectator["events"] if e["type"] == "dealt")
-    assert [f["kind"] for f in bob.frames] == ["lobby", "started"]
+    kinds = [f["kind"] for f in bob.frames]
+    assert kinds[:2] == ["lobby", "started"] and set(kinds[2:]) <= {"moved"}  # the AI seat may lead at once
     await rooms.close()
 
 
@@ -140,4 +141,23 @@ async def test_a_lagging_mover_keeps_its_ref_for_a_separate_ack(service: TableSe
     card = service.view_of(live, seat)["state"]["legal"][0]
     await service.act(live.id, mover.user_id, {"type": "play", "card": card}, live.seq, cause=mover)
     assert (mover.ref, mover.frames, mover.lagging) == ("r8", [], True)
+    await rooms.close()
+
+
+async def test_room_counts_a_watcher_who_takes_a_seat_no_more(service: TableService) -> None:
+    info = await service.create_table("coins", 1, "Ann")
+    rooms = Rooms(service)
+    ann, bob = FakeSocket(1), FakeSocket(2)
+    rooms.join(info.id, ann, FakeTransport())
+    rooms.join(info.id, bob, FakeTransport())
+    await service.set_options(info.id, 1, {"target_score": 7})
+    await _settle()
+    assert ann.frames[-1]["watching"] == 1  # Bob has the table open without a seat
+    await service.join(info.id, 2, "Bob")
+    await _settle()
+    assert [f["watching"] for f in (ann.frames[-1], bob.frames[-1])] == [0, 0]
+    await rooms.leave(info.id, bob)
+    await service.leave(info.id, 2)
+    await _settle()
+    assert ann.frames[-1]["watching"] == 0 and ann.frames[-1]["view"]["table"]["seats"][1]["name"] == ""
     await rooms.close()
