@@ -104,13 +104,18 @@ async def test_your_tables_marks_the_tables_waiting_for_your_move(browser: Any, 
     await server.service.start_game(info.id, ann)
     assert (await server.service.info(mine)).to_act == (0,)
     assert (await server.service.info(info.id)).to_act == (1,)
+    lesson = await server.service.start_lesson("kings_corner", ann, "Ann")
+    await server.service.autoplay.idle()
     phone = await open_phone(browser, server, user(3))
     page = phone.page
     links = page.locator(".my-tables .table-link")
-    await expect(links).to_have_count(2)
-    # newest first: Bob's turn at the second table, Ann's at the first
-    await expect(links.nth(0).locator(".badge.turn")).to_have_count(0)
-    await expect(links.nth(1).locator(".badge.turn")).to_have_text("Your turn")
+    await expect(links).to_have_count(3)
+    # newest first: the lesson, marked as one; Bob's turn at the second table, Ann's at the first
+    await expect(links.nth(0).locator(".badge.lesson")).to_have_text("Lesson")
+    await expect(page.locator(".my-tables .badge.lesson")).to_have_count(1)
+    await expect(links.nth(1).locator(".badge.turn")).to_have_count(0)
+    await expect(links.nth(2).locator(".badge.turn")).to_have_text("Your turn")
+    assert (await server.service.info(lesson.id)).lesson
     await shoot(page, "your-tables-your-turn", page.locator(".my-tables"))
     assert phone.errors == []
 
