@@ -1,9 +1,10 @@
 """The durable store: SQLite by default, PostgreSQL when the URL says so, one code path.
 
 ``Store`` is built in layers, a module each: ``writer`` (the connection, migrations and the
-one writer task every write goes through), ``table_rows`` (tables, seats, the move log,
-users, snapshots), ``record_rows`` (results, ratings, history, leaderboards) and
-``bot_rows`` (the bot's records and chosen languages).
+one writer task every write goes through; on SQLite, plain moves through ``sqlite_moves``),
+``table_rows`` (tables, seats, the move log, users, snapshots), ``record_rows`` (results,
+ratings, history, leaderboards) and ``bot_rows`` (the bot's records and chosen languages);
+``finish_rows`` is what a finished game writes in the transaction that finishes it.
 """
 
 from __future__ import annotations

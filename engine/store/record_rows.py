@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import case, func, insert, select, update
 
+from engine.store.finish_rows import insert_results, upsert
 from engine.store.rows import Finish, TableRow
 from engine.store.schema import (
     ratings,
@@ -16,7 +17,6 @@ from engine.store.schema import (
     users,
 )
 from engine.store.table_rows import TableRows
-from engine.store.writer import _upsert
 
 
 class RecordRows(TableRows):
@@ -119,7 +119,7 @@ class RecordRows(TableRows):
         """Put a finished game's results on record (ratings are left to a rebuild)."""
 
         async def work(conn: Any) -> None:
-            await self._insert_results(conn, finish)
+            await insert_results(conn, finish)
 
         await self._write(work)
 
@@ -143,7 +143,7 @@ class RecordRows(TableRows):
             await conn.execute(update(results).where(results.c.chat_id == old_chat_id).values(chat_id=new_chat_id))
             rows = (await conn.execute(select(standings).where(standings.c.chat_id == old_chat_id))).all()
             if rows:
-                added = _upsert(conn.dialect.name, standings)
+                added = upsert(conn.dialect.name, standings)
                 await conn.execute(added.on_conflict_do_update(
                     index_elements=[standings.c.chat_id, standings.c.game, standings.c.user_id],
                     set_={"games": standings.c.games + added.excluded.games,

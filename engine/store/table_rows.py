@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from engine.store.finish_rows import write_finish
 from engine.store.json_text import json_text
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
 from engine.store.schema import (
@@ -50,7 +51,7 @@ class TableRows(StoreBase):
                 await conn.execute(seats.delete().where(seats.c.table_id == row.id))
                 await self._write_seats(conn, row.id, row.seats)
             if finish is not None:
-                await self._write_finish(conn, finish)
+                await write_finish(conn, finish)
 
         def stored() -> None:
             row.version += 1

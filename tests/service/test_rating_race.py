@@ -9,8 +9,8 @@ import pytest
 
 from engine.service import ratings
 from engine.store.database import Store, database_url
+from engine.store.finish_rows import write_finish
 from engine.store.rows import Finish, SeatResult, TableRow
-from engine.store.writer import StoreBase
 from tests.postgres import database as database
 from tests.service.helpers import ANN, BOB, CAT
 
@@ -33,15 +33,15 @@ async def test_two_processes_finishing_one_persons_games_at_once_both_count(data
     try:
         for table_id in ("t1", "t2", "t3"):
             await first.create_table(TableRow(table_id, "coins", {}, 3, "playing", ANN, -1, table_id, "0" * 64))
-        await first._write(lambda conn: StoreBase._write_finish(conn, finish("t1", (1, 2, 3), 1.0)))
+        await first._write(lambda conn: write_finish(conn, finish("t1", (1, 2, 3), 1.0)))
         rated = await first.ratings_of("coins")
 
         async with first.engine.begin() as conn:  # one process is finishing t2 and has not committed yet ...
-            await StoreBase._write_finish(conn, finish("t2", (2, 1, 3), 2.0))
+            await write_finish(conn, finish("t2", (2, 1, 3), 2.0))
 
             async def other() -> None:
                 async with second.engine.begin() as other_conn:
-                    await StoreBase._write_finish(other_conn, finish("t3", (3, 2, 1), 3.0))
+                    await write_finish(other_conn, finish("t3", (3, 2, 1), 3.0))
 
             racing = asyncio.create_task(other())  # ... when the other finishes t3, with the same people
             await asyncio.sleep(0.3)

@@ -1,0 +1,67 @@
+"""What a finished game writes in the transaction that finishes it: results, the group's standings, ratings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from engine.store.rows import Finish
+from engine.store.schema import ratings, results, standings
+
+
+def upsert(dialect: str, table: Any) -> Any:
+    """An insert into ``table`` that can say what to do with a row already there (PostgreSQL's or SQLite's form)."""
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+
+
+async def insert_results(conn: Any, finish: Finish) -> bool:
+    """Put a finished game's per-seat results on record, unless they are already there (then False)."""
+    recorded = await conn.execute(select(results.c.seat).where(results.c.table_id == finish.table_id).limit(1))
+    if recorded.first() is not None:
+        return False
+    await conn.execute(insert(results), [
+        {"table_id": finish.table_id, "seat": s.seat, "user_id": s.user_id, "name": s.name, "game": finish.game,
+         "chat_id": finish.chat_id, "placement": s.placement, "score": s.score, "finished_at": finish.finished_at}
+        for s in finish.seats
+    ])
+    people = sorted((s.user_id, 1 if s.placement == 1 else 0) for s in finish.seats if s.user_id is not None)
+    if finish.chat_id is not None and people:
+        added = upsert(conn.dialect.name, standings)
+        await conn.execute(added.on_conflict_do_update(
+            index_elements=[standings.c.chat_id, standings.c.game, standings.c.user_id],
+            set_={"games": standings.c.games + 1, "wins": standings.c.wins + added.excluded.wins}), [
+            {"chat_id": finish.chat_id, "game": finish.game, "user_id": uid, "games": 1, "wins": won}
+            for uid, won in people])
+    return True
+
+
+async def write_finish(conn: Any, finish: Finish) -> None:
+    """Record a finished game's results and its people's new ratings (in the finishing transaction)."""
+    if not await insert_results(conn, finish):
+        return  # already on record (and rated): finishing a table again must not count it twice
+    people = sorted({s.user_id for s in finish.seats if s.user_id is not None})
+    if not people:
+        return
+    # Every person's row exists first (a placeholder with no games for a newcomer), then all are locked in one
+    # order: another process finishing a game of the same person waits here for this commit instead of
+    # reading the rating this one is about to replace (a lost update). SQLite has one writer at a time anyway.
+    missing = upsert(conn.dialect.name, ratings).on_conflict_do_nothing(
+        index_elements=[ratings.c.user_id, ratings.c.game])
+    await conn.execute(missing, [
+        {"user_id": uid, "game": finish.game, "mu": 0.0, "sigma": 0.0, "games": 0, "wins": 0,
+         "updated_at": finish.finished_at} for uid in people])
+    found = (await conn.execute(
+        select(ratings).where(ratings.c.game == finish.game, ratings.c.user_id.in_(people))
+        .order_by(ratings.c.user_id).with_for_update()
+    )).mappings().all()
+    fresh = finish.rate({r["user_id"]: (r["mu"], r["sigma"]) for r in found if r["games"] > 0})
+    for s in finish.seats:
+        if s.user_id is None or s.user_id not in fresh:
+            continue
+        mu, sigma = fresh[s.user_id]
+        await conn.execute(update(ratings).where(ratings.c.user_id == s.user_id, ratings.c.game == finish.game)
+                           .values(mu=mu, sigma=sigma, games=ratings.c.games + 1,
+                                   wins=ratings.c.wins + (1 if s.placement == 1 else 0),
+                                   updated_at=finish.finished_at))
