@@ -11,9 +11,11 @@ random local token, so exactly the same check applies to everyone.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
+import os
 import secrets
 import time
 from collections.abc import Mapping
@@ -28,6 +30,8 @@ from webapp.protocol import JsonError, is_unicode, load_json
 MAX_INIT_DATA = 4096
 FUTURE_SKEW = 300  # seconds an auth_date may lie ahead of our clock (clock drift)
 MAX_NAME = 64
+KEY_FILE = "local-signin.key"
+KEY_TRIES = 20  # rounds of "read, else link a new key" before a process gives up sharing one
 MAX_DATE_DIGITS = 12
 
 
@@ -166,24 +170,52 @@ def _user_from(raw: str) -> WebUser:
 
 
 def local_token(data_dir: Path | None) -> str:
-    """The local signing token: kept in ``data_dir`` so sign-ins outlive a restart, else per process."""
+    """The local signing token: kept in ``data_dir`` so sign-ins outlive a restart, else per process.
+
+    Processes that start together on one data dir must sign with one key: a new key is written
+    whole to a file of its own and linked into place only if no key is there yet (an atomic step),
+    so the first process to link wins and every other one reads that key.
+    """
     if data_dir is None:
         return secrets.token_hex(32)
-    path = data_dir / "local-signin.key"
-    try:
-        existing = path.read_text().strip()
-        if len(existing) >= 32:
-            return existing
-    except OSError:
-        pass
-    token = secrets.token_hex(32)
+    path = data_dir / KEY_FILE
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
-        path.touch(mode=0o600)
-        path.write_text(token)
     except OSError:
-        pass
-    return token
+        return secrets.token_hex(32)
+    for _ in range(KEY_TRIES):
+        existing = _read_key(path)
+        if existing:
+            return existing
+        token = secrets.token_hex(32)
+        draft = data_dir / f".{KEY_FILE}.{secrets.token_hex(8)}"
+        try:
+            with os.fdopen(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+                out.write(token)
+            if existing is None:
+                os.link(draft, path)  # fails if another process's key got there first: then read that one
+            else:
+                os.replace(draft, path)  # a key file too short to be one: replaced
+            return token
+        except FileExistsError:
+            continue
+        except OSError:
+            return token  # the key cannot be kept: this process signs with its own
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(draft)
+    return secrets.token_hex(32)
+
+
+def _read_key(path: Path) -> str | None:
+    """The key in ``path``; None when there is no file, "" when the file holds no usable key."""
+    try:
+        existing = path.read_text().strip()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return ""
+    return existing if len(existing) >= 32 else ""
 
 
 def new_local_user(name: object) -> dict[str, Any]:

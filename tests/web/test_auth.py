@@ -5,14 +5,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
 from tests.web.conftest import TEST_TOKEN, Client, signed, tma
-from webapp.auth import AuthError, Verifier, sign_init_data
+from webapp.auth import AuthError, Verifier, local_token, sign_init_data
 
 NOW = 1_750_000_000
 
@@ -169,3 +171,23 @@ async def test_create_table_refuses_bad_options_with_400(bot_client: Client) -> 
 def test_signed_helper_dates_the_data_now() -> None:
     fields = dict(parse_qsl(signed(7)))
     assert abs(int(fields["auth_date"]) - time.time()) < 5
+
+
+def test_processes_starting_together_on_one_data_dir_share_one_local_key(tmp_path: Path) -> None:
+    """A deployment of several processes signs with one key: the first to write it wins and the others read it."""
+    def start(gate: threading.Barrier, data_dir: Path, keys: list[str]) -> None:
+        gate.wait()
+        keys.append(local_token(data_dir))
+
+    for round_no in range(20):
+        data_dir = tmp_path / f"round-{round_no}"
+        gate = threading.Barrier(12)
+        keys: list[str] = []
+        starters = [threading.Thread(target=start, args=(gate, data_dir, keys)) for _ in range(12)]
+        for starter in starters:
+            starter.start()
+        for starter in starters:
+            starter.join()
+        assert len(keys) == 12 and len(set(keys)) == 1, round_no
+        assert (data_dir / "local-signin.key").read_text() == keys[0]
+        assert [p.name for p in data_dir.iterdir()] == ["local-signin.key"]  # no half-made key left behind
