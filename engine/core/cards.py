@@ -27,11 +27,13 @@ class Deck:
     ranks: tuple[str, ...]
     _by_text: dict[str, Card] = field(init=False, repr=False, compare=False, hash=False)
     _texts: tuple[str, ...] = field(init=False, repr=False, compare=False, hash=False)
+    _texts_of: PerCard[str] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         texts = tuple(f"{rank}-{suit}" for suit in self.suits for rank in self.ranks)
         object.__setattr__(self, "_texts", texts)
         object.__setattr__(self, "_by_text", {text: card for card, text in enumerate(texts)})
+        object.__setattr__(self, "_texts_of", PerCard(texts))
 
     @property
     def size(self) -> int:
@@ -81,19 +83,7 @@ class Deck:
 
     def texts(self, mask: Mask) -> list[str]:
         """The wire names of the cards in a mask, in deck order."""
-        return [self._texts[c] for c in bits(mask)]
-
-
-SPANISH = Deck(
-    "Spanish 48-card",
-    suits=("cups", "coins", "swords", "clubs"),
-    ranks=("2", "3", "4", "5", "6", "7", "8", "9", "J", "N", "K", "A"),
-)
-FRENCH = Deck(
-    "French 52-card",
-    suits=("hearts", "diamonds", "clubs", "spades"),
-    ranks=("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"),
-)
+        return self._texts_of.of(mask)
 
 
 _BYTES: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
@@ -160,3 +150,15 @@ class PerCard(Generic[T]):
             out += table[mask & 4095]
             mask >>= 12
         return out
+
+
+SPANISH = Deck(
+    "Spanish 48-card",
+    suits=("cups", "coins", "swords", "clubs"),
+    ranks=("2", "3", "4", "5", "6", "7", "8", "9", "J", "N", "K", "A"),
+)
+FRENCH = Deck(
+    "French 52-card",
+    suits=("hearts", "diamonds", "clubs", "spades"),
+    ranks=("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"),
+)

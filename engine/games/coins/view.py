@@ -7,7 +7,7 @@ from typing import Any
 from engine.core.errors import N_
 from engine.core.rules import Outcome, placements_by
 from engine.core.settings import options_dict
-from engine.games.coins.phases import legal_actions
+from engine.games.coins.phases import playable
 from engine.games.coins.state import CREDIT, DECK, OVER, SUIT_CYCLE, CoinsState, N
 
 NAME = "coins"
@@ -54,8 +54,7 @@ def public_view(state: CoinsState) -> dict[str, Any]:
 
 def own_view(state: CoinsState, seat: int) -> dict[str, Any]:
     """What the seat adds to the public view: its own hand and the cards it may play."""
-    return {"seat": seat, "hand": DECK.texts(state.hands[seat]),
-            "legal": [a["card"] for a in legal_actions(state, seat)]}
+    return {"seat": seat, "hand": DECK.texts(state.hands[seat]), "legal": DECK.texts(playable(state, seat))}
 
 
 def hidden_cards(state: CoinsState, seat: int | None) -> frozenset[str]:
