@@ -101,7 +101,19 @@ async def test_kings_big_hand_every_card_is_tapped_where_it_shows(browser: Any, 
         await page.touchscreen.tap(strip["x"], strip["y"])
         await expect(card).to_have_attribute("aria-pressed", "true")
         assert await only_selected(page) == [name]
-    # the chosen card rises out of the fan
-    lifted = await cards.nth(n - 1).evaluate("el => getComputedStyle(el).transform")
+    # a card of the lower row is chosen (the last one tapped): it stays put, and every card of the row above
+    # still shows a whole strip to tap
+    assert await cards.nth(n - 1).evaluate("el => getComputedStyle(el).transform") == "none"
+    upper = page.locator(".kc-hand .fan-row").first.locator(".card")
+    for i in range(await upper.count()):
+        strip = await upper.nth(i).evaluate(STRIP_JS)
+        assert strip["width"] >= 44 and strip["height"] >= 44, (i, strip)
+    await page.screenshot(path=str(screenshot_path("kings-corner-big-hand-lower-chosen-360x640.png")))
+    # a card of the upper row, chosen, rises out of the fan
+    first = upper.first
+    strip = await first.evaluate(STRIP_JS)
+    await page.touchscreen.tap(strip["x"], strip["y"])
+    await expect(first).to_have_attribute("aria-pressed", "true")
+    lifted = await first.evaluate("el => getComputedStyle(el).transform")
     assert lifted != "none", lifted
     assert phone.errors == []
