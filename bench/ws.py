@@ -8,7 +8,8 @@ updated, server CPU per move. Per N: server memory per connected table. The same
 measures a bare aiohttp server that answers each frame by sending three messages of the
 same sizes, the baseline for CPU per move. Finally, the page's first-load bytes.
 
-    .venv/bin/python -m bench.ws [--tables 1,100,1000] [--pace-seconds 20] [--flat-seconds 10] [--collect-after A,B,C]
+    .venv/bin/python -m bench.ws [--tables 1,100,1000] [--pace-seconds 20] [--flat-seconds 10] [--rounds 1]
+                                 [--collect-after A,B,C]
 """
 
 from __future__ import annotations
@@ -145,10 +146,17 @@ async def first_load_bytes() -> None:
 async def main(args: argparse.Namespace) -> None:
     print(f"bench/ws.py on {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, aiohttp {aiohttp.__version__}")
     for n in [int(x) for x in args.tables.split(",")]:
-        sizes, real = await bench_real(n, args.pace_seconds, args.flat_seconds, args.collect_after)
-        base = await bench_baseline(n, sizes, args.pace_seconds, args.flat_seconds)
-        ratios = [r / b if b else float("nan") for r, b in zip(real.values(), base.values(), strict=True)]
-        print(f"  server CPU per move vs bare aiohttp: {ratios[0]:.1f}x at the pace, {ratios[1]:.1f}x flat out\n")
+        rounds: list[list[float]] = []
+        for _ in range(args.rounds):  # the machine's pace drifts: each round measures Cardroom and bare side by side
+            sizes, real = await bench_real(n, args.pace_seconds, args.flat_seconds, args.collect_after)
+            base = await bench_baseline(n, sizes, args.pace_seconds, args.flat_seconds)
+            ratios = [r / b if b else float("nan") for r, b in zip(real.values(), base.values(), strict=True)]
+            rounds.append(ratios)
+            print(f"  server CPU per move vs bare aiohttp: {ratios[0]:.1f}x at the pace, {ratios[1]:.1f}x flat out\n")
+        if len(rounds) > 1:
+            pace, flat = (statistics.median(r[i] for r in rounds) for i in (0, 1))
+            print(f"N={n}, median of {len(rounds)} rounds: {pace:.2f}x at the pace, {flat:.2f}x flat out "
+                  f"(at the pace: {', '.join(f'{r[0]:.2f}' for r in rounds)})\n", flush=True)
     await first_load_bytes()
 
 
@@ -157,6 +165,8 @@ if __name__ == "__main__":
     parser.add_argument("--tables", default="1,100,1000")
     parser.add_argument("--pace-seconds", type=float, default=20.0)
     parser.add_argument("--flat-seconds", type=float, default=10.0)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="rounds of Cardroom then bare for each N; prints the median")
     parser.add_argument("--collect-after", default="",
                         help="the server's garbage collector thresholds instead of its own, e.g. 700,10,10")
     asyncio.run(main(parser.parse_args()))
