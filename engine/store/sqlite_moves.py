@@ -1,7 +1,7 @@
-"""SQLite's fast path for plain moves: group commits made on the event loop itself, at least 3 ms apart.
+"""SQLite's fast path for plain moves: one group commit per turn of the event loop, made on the loop itself.
 
-Every plain move (its log row, and its table's row when the move changes it) that waits for
-the next commit goes into one transaction, committed with the standard
+Every plain move (its log row, and its table's row when the move changes it) that waits in
+the same turn of the event loop goes into one transaction, committed with the standard
 library's ``sqlite3`` right there, with statements SQLAlchemy compiled once. There is no thread
 to hand the work to and no second wake-up of the loop to hear back: on a virtual machine those
 hops cost more CPU than the commit itself (a move at the pace took 102 µs of a thread's CPU and
@@ -9,10 +9,8 @@ about 90 µs more of the loop's; the commit alone, fsync included, about 60 µs)
 
 Nothing is acknowledged before its commit has synced the WAL to disk (``synchronous=FULL``),
 and the loop waits for that sync (seen here: 0.2 ms at the median, 0.5 ms at p99, 2 ms at
-p99.9). A sync costs the process 150-200 µs of CPU here, whatever the commit holds, so the
-store (``writer.COMMIT_GAP``) commits in the loop's next turn only when its last commit is at
-least 3 ms old; otherwise the moves wait out the rest of those 3 ms and share one commit. A
-quiet table's move is committed at once; under load one sync carries every move of its 3 ms.
+p99.9). Frames that arrive meanwhile wait in their sockets and are committed together in the
+next turn, so under load one commit carries many moves.
 
 The WAL is checkpointed on a thread with a connection of its own (``checkpoint``), never
 inside a commit on the loop. The store's writer lets a commit run only between its own

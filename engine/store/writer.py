@@ -47,9 +47,6 @@ log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "migrations"
 CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, sent with the change's commit
 MIGRATION_LOCK = 72_170_001  # advisory lock key: one process migrates at a time
-# SQLite: a commit on the loop comes at least this long after the one before, so that under load one commit (and
-# one sync of the WAL) carries every move of those milliseconds; a move on a quiet store is committed at once
-COMMIT_GAP = 0.003
 CHECKPOINT_EVERY = 256  # SQLite: the loop's commits between two checkpoints on a thread (about 1,000 WAL pages)
 
 
@@ -129,8 +126,6 @@ class StoreBase:
         self._pending: list[Write] = []  # every write goes through the one writer task: no "database is locked"
         self._moves_waiting: list[Pending] = []  # plain moves for the next commit on the loop
         self._flush: asyncio.Handle | None = None
-        self.commit_gap = COMMIT_GAP
-        self._last_commit = -COMMIT_GAP  # the loop's time of its last commit
         self._writing = False  # the writer task is inside a transaction: the loop's commits wait for it
         self._checkpoint: asyncio.Task[None] | None = None
         self._since_checkpoint = 0
@@ -225,13 +220,10 @@ class StoreBase:
                 self._flush_soon()
 
     def _flush_soon(self) -> None:
-        """Commit the waiting plain moves in the loop's next turn, or ``COMMIT_GAP`` after the last commit if that is
-        later (unless the writer task is inside a transaction: it calls this again when it is done)."""
+        """Commit the waiting plain moves in the loop's next turn (unless the writer task is inside a transaction:
+        it calls this again when it is done)."""
         if self._flush is None and self._moves_waiting and not self._writing:
-            loop = asyncio.get_running_loop()
-            due = self._last_commit + self.commit_gap
-            self._flush = loop.call_soon(self._commit_moves) if due <= loop.time() \
-                else loop.call_at(due, self._commit_moves)
+            self._flush = asyncio.get_running_loop().call_soon(self._commit_moves)
 
     def _commit_moves(self) -> None:
         """SQLite, the waiting plain moves: one durable transaction on the loop, then every mover is answered.
@@ -254,7 +246,6 @@ class StoreBase:
             self._wake.set()
             return
         self.commits += 1
-        self._last_commit = asyncio.get_running_loop().time()
         for item in batch:
             self._settle(item)
         self._since_checkpoint += 1

@@ -164,31 +164,3 @@ async def test_moves_reach_the_database_file_through_checkpoints_on_a_thread(
     with sqlite3.connect(uri, uri=True) as db:
         in_file = db.execute("SELECT count(*) FROM actions WHERE table_id = ?", (table_id,)).fetchone()[0]
     assert in_file >= 4
-
-
-async def test_a_move_on_a_quiet_store_is_committed_at_once_and_moves_soon_after_share_the_next_commit(
-    sqlite_service: TableService,
-) -> None:
-    """Commits come at least ``commit_gap`` apart: under load one sync of the WAL carries many moves."""
-    service = sqlite_service
-    store = service.store
-    store.commit_gap = 0.5  # long enough that no stall of this machine could split the moves below
-    first, second = await started_coins(service, 3), await started_coins(service, 3)
-    loop = asyncio.get_running_loop()
-    await asyncio.sleep(store.commit_gap + 0.1)  # quiet since the deals
-    user, action, seq = await human_move(service, first)
-    commits, began = store.commits, loop.time()
-    await service.act(first, user, action, seq)
-    assert store.commits == commits + 1 and loop.time() - began < store.commit_gap  # it did not wait for the gap
-    # within the gap of that commit: two moves at two tables, made turns of the loop apart, wait and go in one
-    moves, made = [], {}
-    for table_id in (second, first):
-        user, action, seq = await human_move(service, table_id)
-        made[table_id] = seq + 1
-        moves.append(asyncio.create_task(service.act(table_id, user, action, seq)))
-        await asyncio.sleep(0)
-        await asyncio.sleep(0)
-    assert not any(move.done() for move in moves)
-    await asyncio.gather(*moves)
-    assert store.commits == commits + 2
-    assert {t: (await service.info(t)).seq for t in made} == made
