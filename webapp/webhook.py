@@ -12,7 +12,6 @@ import hmac
 from typing import Any
 
 from aiohttp import web
-from telegram import Update
 
 from webapp.api import read_body
 from webapp.keys import BOT, SETTINGS
@@ -41,6 +40,8 @@ async def telegram_webhook(request: web.Request) -> web.Response:
         return web.json_response({"code": "bad_json", "message": "The body must be JSON."}, status=400)
     if not isinstance(data, dict):
         return web.json_response({"code": "bad_request", "message": "The body must be a JSON object."}, status=400)
+    from telegram import Update  # only a process that runs the bot gets here: local mode never imports it
+
     await application.update_queue.put(Update.de_json(data, application.bot))
     return web.json_response({"ok": True})
 
