@@ -90,17 +90,23 @@ async def test_room_skips_a_socket_that_stopped_reading_then_welcomes_it(service
     await rooms.close()
 
 
-async def test_room_closes_when_its_last_socket_leaves(service: TableService) -> None:
+async def _two_sockets_at_a_lobby(service: TableService) -> tuple[str, Rooms, FakeSocket, FakeSocket]:
+    """A Coins lobby hosted by Ann (user 1), with a room where users 1 and 2 each have a socket open."""
     info = await service.create_table("coins", 1, "Ann")
     rooms = Rooms(service)
     one, two = FakeSocket(1), FakeSocket(2)
     rooms.join(info.id, one, FakeTransport())
     rooms.join(info.id, two, FakeTransport())
-    assert (len(rooms), service.bus.listener_count(info.id)) == (1, 1)
-    await rooms.leave(info.id, one)
+    return info.id, rooms, one, two
+
+
+async def test_room_closes_when_its_last_socket_leaves(service: TableService) -> None:
+    table_id, rooms, one, two = await _two_sockets_at_a_lobby(service)
+    assert (len(rooms), service.bus.listener_count(table_id)) == (1, 1)
+    await rooms.leave(table_id, one)
     assert len(rooms) == 1
-    await rooms.leave(info.id, two)
-    assert (len(rooms), service.bus.listener_count(info.id)) == (0, 0)
+    await rooms.leave(table_id, two)
+    assert (len(rooms), service.bus.listener_count(table_id)) == (0, 0)
 
 
 async def _a_person_to_move(service: TableService) -> tuple[Rooms, LiveTable, int]:
@@ -145,19 +151,15 @@ async def test_a_lagging_mover_keeps_its_ref_for_a_separate_ack(service: TableSe
 
 
 async def test_room_counts_a_watcher_who_takes_a_seat_no_more(service: TableService) -> None:
-    info = await service.create_table("coins", 1, "Ann")
-    rooms = Rooms(service)
-    ann, bob = FakeSocket(1), FakeSocket(2)
-    rooms.join(info.id, ann, FakeTransport())
-    rooms.join(info.id, bob, FakeTransport())
-    await service.set_options(info.id, 1, {"target_score": 7})
+    table_id, rooms, ann, bob = await _two_sockets_at_a_lobby(service)
+    await service.set_options(table_id, 1, {"target_score": 7})
     await _settle()
     assert ann.frames[-1]["watching"] == 1  # Bob has the table open without a seat
-    await service.join(info.id, 2, "Bob")
+    await service.join(table_id, 2, "Bob")
     await _settle()
     assert [f["watching"] for f in (ann.frames[-1], bob.frames[-1])] == [0, 0]
-    await rooms.leave(info.id, bob)
-    await service.leave(info.id, 2)
+    await rooms.leave(table_id, bob)
+    await service.leave(table_id, 2)
     await _settle()
     assert ann.frames[-1]["watching"] == 0 and ann.frames[-1]["view"]["table"]["seats"][1]["name"] == ""
     await rooms.close()
