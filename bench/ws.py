@@ -69,7 +69,7 @@ async def bench_real(
               f"server memory {(rss1 - rss0) / n:.1f} KB per connected table (RSS {rss0 // 1024} -> "
               f"{rss1 // 1024} MB)", flush=True)
         out = {}
-        server.mark(report=False)  # the collections of setting up are not the play's
+        server.mark(report=False)  # the collections and commits of setting up are not the play's
         phases = (("real, a move every 2 s", paced(pace_s, n), PACE), ("real, flat out", flat_s, None))
         for label, seconds, pace in phases:
             threads, cpu0, t0 = server.threads(), server.cpu(), time.perf_counter()
@@ -77,7 +77,7 @@ async def bench_real(
             out[label] = report(label, latencies, server.cpu() - cpu0, time.perf_counter() - t0)
             if threads - server.threads():
                 print("  (a server thread ended in that phase: its CPU is not counted)", flush=True)
-            server.mark(report=True)  # this phase's collections
+            server.mark(report=True)  # this phase's collections and commits
             await asyncio.sleep(0.2)  # printed before the next phase's line
         refusals = sum(t.refusals for t in tables)
         sizes = [statistics.median(s.sizes) for s in tables[0].seats]

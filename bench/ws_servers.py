@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
@@ -45,10 +46,12 @@ def serve(port: int, data_dir: str, database: str | None = None, collect_after: 
                         database_url=database or None, flood_rate=100_000.0, flood_burst=100_000,
                         max_sockets_per_user=100, max_open_tables_per_user=100,
                         max_unauthenticated_per_address=100_000, max_unauthenticated_sockets=100_000)
-    _count_commits()
+    phases = Phases()
+    _count_commits(phases)
+    _count_collections(phases)
     app = make_app(settings, bot=False)
     app.on_startup.append(freeze_start_up)  # as python -m webapp does
-    app.on_startup.append(_count_collections)  # from then on
+    app.on_startup.append(phases.listen)
     if collect_after:  # another choice of the collector's thresholds than the server's own, to compare
 
         async def thresholds(_app: web.Application) -> None:
@@ -58,53 +61,82 @@ def serve(port: int, data_dir: str, database: str | None = None, collect_after: 
     web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
 
 
-def _count_commits() -> None:
-    """Report how the store grouped the moves into commits, when the server stops."""
-    import atexit
+class Phases:
+    """What the server counts phase by phase, printed at the end of each (``Server.mark``).
+
+    SIGUSR2 starts a phase (forget what came before: the setting up is not the play);
+    SIGUSR1 ends one (print and forget).
+    """
+
+    def __init__(self) -> None:
+        self.reports: list[Callable[[], None]] = []
+        self.resets: list[Callable[[], None]] = []
+
+    async def listen(self, _app: web.Application) -> None:
+        def report() -> None:
+            for each in self.reports:
+                each()
+            forget()
+
+        def forget() -> None:
+            for each in self.resets:
+                each()
+
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGUSR1, report)
+        loop.add_signal_handler(signal.SIGUSR2, forget)
+
+
+def _count_commits(phases: Phases) -> None:
+    """Count how the store grouped the moves into commits, and what the loop's commits cost, phase by phase."""
     from unittest import mock
 
     from engine.store.database import Store
     from engine.store.writer import Write
 
-    on_loop: list[tuple[int, float]] = []  # the loop's commits of plain moves: the loop waits for each
-    by_writer: list[tuple[int, float]] = []  # the writer task's transactions (tables, seats, finished games...)
+    on_loop: list[tuple[int, float, float]] = []  # the loop's commits of plain moves (moves, wall, CPU): it waits
+    by_writer: list[tuple[int, float, float]] = []  # the writer task's transactions (tables, seats, finished games)
     write_batch = Store._write_batch
 
     async def counted(self: Store, batch: list[Write]) -> None:
         t0 = time.perf_counter()
         await write_batch(self, batch)
-        by_writer.append((len(batch), time.perf_counter() - t0))
+        by_writer.append((len(batch), time.perf_counter() - t0, 0.0))
 
     commit_moves = Store._commit_moves
 
     def counted_on_loop(self: Store) -> None:
-        waiting, t0 = len(self._moves_waiting), time.perf_counter()
+        waiting, t0, c0 = len(self._moves_waiting), time.perf_counter(), time.thread_time()
         commits = self.commits
         commit_moves(self)
         if self.commits > commits:  # a commit was made (not put off behind the writer, nor sent its way)
-            on_loop.append((waiting, time.perf_counter() - t0))
+            on_loop.append((waiting, time.perf_counter() - t0, time.thread_time() - c0))
 
     mock.patch.object(Store, "_write_batch", counted).start()  # for the life of the server process
     mock.patch.object(Store, "_commit_moves", counted_on_loop).start()
 
     def report() -> None:
-        for label, batches in (("moves committed on the loop", on_loop), ("writes by the writer task", by_writer)):
+        for label, batches in (("the loop's commits of moves", on_loop), ("the writer task's commits", by_writer)):
             if batches:
-                moves = sum(n for n, _ in batches)
-                walls = sorted(w for _, w in batches)
-                print(f"  (store, {label}: {moves} in {len(batches)} commits, {moves / len(batches):.1f} a commit; "
-                      f"commit wall p50 {pct(walls, 0.5):.1f} ms, p99 {pct(walls, 0.99):.1f} ms, "
-                      f"max {1000 * walls[-1]:.1f} ms)", file=sys.stderr, flush=True)
+                moves = sum(n for n, _, _ in batches)
+                walls = sorted(w for _, w, _ in batches)
+                cpu = sum(c for _, _, c in batches)
+                cost = (f"; {1e6 * cpu / len(batches):.0f} µs of CPU a commit, the sync included, "
+                        f"{1e6 * cpu / moves:.0f} µs a move") if cpu else ""
+                print(f"  ({label}: {moves} in {len(batches)}, {moves / len(batches):.1f} a commit; "
+                      f"wall p50 {pct(walls, 0.5):.1f} ms, p99 {pct(walls, 0.99):.1f} ms, "
+                      f"max {1000 * walls[-1]:.1f} ms{cost})", file=sys.stderr, flush=True)
 
-    atexit.register(report)
+    def forget() -> None:
+        on_loop.clear()
+        by_writer.clear()
+
+    phases.reports.append(report)
+    phases.resets.append(forget)
 
 
-async def _count_collections(_app: web.Application) -> None:
-    """Report the garbage collector's pauses in the server (each holds up every table), phase by phase.
-
-    ``Server.mark`` starts a phase (SIGUSR2: forget what came before) or reports the phase that
-    ends (SIGUSR1: print and forget), so the pauses of setting up are not counted with play.
-    """
+def _count_collections(phases: Phases) -> None:
+    """Count the garbage collector's pauses in the server phase by phase (each holds up every table)."""
     pauses: list[tuple[int, float, float]] = []  # generation, wall seconds, CPU seconds
     began = [0.0, 0.0]
 
@@ -126,11 +158,9 @@ async def _count_collections(_app: web.Application) -> None:
                 print(f"  (collections of generation {generation}: {len(walls)}, longest {walls[-1] * 1000:.1f} ms "
                       f"wall, {cpus[-1] * 1000:.1f} ms CPU; {sum(walls) * 1000:.0f} ms wall in all)",
                       file=sys.stderr, flush=True)
-        pauses.clear()
 
-    loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGUSR1, report)
-    loop.add_signal_handler(signal.SIGUSR2, pauses.clear)
+    phases.reports.append(report)
+    phases.resets.append(pauses.clear)
 
 
 def serve_baseline(port: int) -> None:
@@ -206,7 +236,7 @@ class Server:
         return 0
 
     def mark(self, *, report: bool) -> None:
-        """Start a phase of the server's collection counts (``report``: print the one that ends first)."""
+        """Start a phase of the server's counts of collections and commits (``report``: print the one that ends)."""
         self.proc.send_signal(signal.SIGUSR1 if report else signal.SIGUSR2)
 
     def stop(self) -> None:

@@ -1,7 +1,8 @@
-"""SQLite's fast path for plain moves: one group commit per turn of the event loop, made on the loop itself.
+"""SQLite's fast path for plain moves: one group commit of every move waiting, made on the loop itself.
 
-Every plain move (its log row, and its table's row when the move changes it) that waits in
-the same turn of the event loop goes into one transaction, committed with the standard
+Every plain move (its log row, and its table's row when the move changes it) that waits for
+the same commit (the loop's next turn, or a few milliseconds when moves come fast:
+``engine.store.commit_pace``) goes into one transaction, committed with the standard
 library's ``sqlite3`` right there, with statements SQLAlchemy compiled once. There is no thread
 to hand the work to and no second wake-up of the loop to hear back: on a virtual machine those
 hops cost more CPU than the commit itself (a move at the pace took 102 µs of a thread's CPU and

@@ -4,8 +4,9 @@ Every write goes through one writer task: whatever is waiting at the same time (
 table rows, users) is committed in one transaction, so SQLite never sees two writers
 at once ("database is locked" cannot happen) and PostgreSQL gets batched inserts. On
 SQLite, plain moves (a log row and at most their table's row) take a shorter way: they are
-group-committed on the event loop once per turn of it (``engine.store.sqlite_moves``),
-only ever between the writer task's own transactions.
+group-committed on the event loop (``engine.store.sqlite_moves``), only ever between the
+writer task's own transactions: in the loop's next turn, or a few milliseconds later when
+moves come so fast that others will share the commit's sync (``engine.store.commit_pace``).
 
 Tables, seats and users are rows; moves are an append-only log with a unique
 ``(table_id, seq)``. Appends are group-committed: every move waiting at the same time
@@ -33,6 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine.core.errors import Refusal, RefusalCode
+from engine.store.commit_pace import MAX_DELAY, CommitPace
 from engine.store.finish_rows import write_finish
 from engine.store.json_text import json_text
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
@@ -115,10 +117,10 @@ Write = Pending | Job
 class StoreBase:
     """The engine, the migrations and the writer task that every write goes through."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, commit_delay: float = MAX_DELAY) -> None:
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
-        # SQLite: plain moves are group-committed on the loop, once per turn of it, between the writer's transactions
+        # SQLite: plain moves are group-committed on the loop, between the writer's transactions
         self._moves: SqliteMoves | None = None
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
@@ -126,6 +128,7 @@ class StoreBase:
         self._pending: list[Write] = []  # every write goes through the one writer task: no "database is locked"
         self._moves_waiting: list[Pending] = []  # plain moves for the next commit on the loop
         self._flush: asyncio.Handle | None = None
+        self.pace = CommitPace(commit_delay)  # how long a commit on the loop waits for more moves to share it
         self._writing = False  # the writer task is inside a transaction: the loop's commits wait for it
         self._checkpoint: asyncio.Task[None] | None = None
         self._since_checkpoint = 0
@@ -217,13 +220,15 @@ class StoreBase:
                 await self._write_batch(batch)
             finally:
                 self._writing = False
-                self._flush_soon()
+                self._flush_soon(wait=False)  # the moves that waited for the writer have waited enough
 
-    def _flush_soon(self) -> None:
-        """Commit the waiting plain moves in the loop's next turn (unless the writer task is inside a transaction:
-        it calls this again when it is done)."""
+    def _flush_soon(self, *, wait: bool = True) -> None:
+        """Commit the waiting plain moves in the loop's next turn, or once others may share the commit when moves
+        come fast (unless the writer task is inside a transaction: it calls this again when it is done)."""
         if self._flush is None and self._moves_waiting and not self._writing:
-            self._flush = asyncio.get_running_loop().call_soon(self._commit_moves)
+            loop = asyncio.get_running_loop()
+            delay = self.pace.delay(loop.time()) if wait else 0.0
+            self._flush = loop.call_later(delay, self._commit_moves) if delay else loop.call_soon(self._commit_moves)
 
     def _commit_moves(self) -> None:
         """SQLite, the waiting plain moves: one durable transaction on the loop, then every mover is answered.
@@ -232,7 +237,9 @@ class StoreBase:
         refused for any reason (a stale row, a busy file) goes to the writer task, which tries it
         again and then each move alone, with its own answer.
         """
-        self._flush = None
+        if self._flush is not None:
+            self._flush.cancel()  # when called before its time (closing the store)
+            self._flush = None
         if self._writing or not self._moves_waiting or self._moves is None:
             return
         batch, self._moves_waiting = self._moves_waiting, []
@@ -246,6 +253,7 @@ class StoreBase:
             self._wake.set()
             return
         self.commits += 1
+        self.pace.committed([item.action["table_id"] for item in batch], asyncio.get_running_loop().time())
         for item in batch:
             self._settle(item)
         self._since_checkpoint += 1

@@ -1,0 +1,57 @@
+"""How long a move waits for others to share its commit: a few milliseconds when moves come fast, else none.
+
+Each commit syncs the log to disk, and a sync costs about the same CPU however many moves it
+carries (here 100–200 µs, as much as sending the move to its three seats). When other tables'
+moves come faster than one per ``MAX_DELAY``, the first move of a commit waits until about
+``SHARED`` more are expected (at most ``MAX_DELAY``), so one sync carries them all. When they
+come slower, a wait would only add latency and save nothing: the move is committed at once.
+
+Only another table's move can share the wait: a table's next move waits for this one's
+answer. So the pace counts tables, not moves: the tables that had a move committed in the
+last whole window of ``WINDOW`` seconds. One table of AI players moving flat out is a pace of
+one, and its moves never wait. Nothing here reads a clock: the caller passes the loop's time,
+so the rule is tested exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+MAX_DELAY = 0.004  # s: a person never feels it; a card already takes 50–200 ms to reach Telegram's app
+SHARED = 2.0  # moves a waiting commit expects to gather besides its first
+WINDOW = 1.0  # s: the pace is counted over whole windows this long
+
+
+class CommitPace:
+    """Counts the tables whose moves are committed and says how long the next commit should wait for more."""
+
+    def __init__(self, max_delay: float = MAX_DELAY) -> None:
+        self.max_delay = max_delay
+        self._start = float("-inf")  # when the current window began
+        self._current: set[str] = set()  # the tables with a move committed in the current window
+        self._last = 0  # how many tables had a move committed in the last whole window
+
+    def committed(self, table_ids: Iterable[str], now: float) -> None:
+        """Moves of ``table_ids`` were committed at ``now``."""
+        self._roll(now)
+        self._current.update(table_ids)
+
+    def rate(self, now: float) -> float:
+        """Tables moving a second, over the last whole window (0 when that window is long gone)."""
+        self._roll(now)
+        return self._last / WINDOW
+
+    def delay(self, now: float) -> float:
+        """Seconds the commit of a move that arrives at ``now`` should wait for others: 0 when none are expected."""
+        rate = self.rate(now)
+        if self.max_delay <= 0 or rate * self.max_delay < 1:  # not one other table's move is expected in time
+            return 0.0
+        return min(self.max_delay, SHARED / rate)
+
+    def _roll(self, now: float) -> None:
+        elapsed = now - self._start
+        if elapsed < WINDOW:
+            return
+        self._last = len(self._current) if elapsed < 2 * WINDOW else 0  # a window with no commit counts none
+        self._current = set()
+        self._start = now - elapsed % WINDOW if elapsed < 2 * WINDOW else now
