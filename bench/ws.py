@@ -9,7 +9,7 @@ measures a bare aiohttp server that answers each frame by sending three messages
 same sizes, the baseline for CPU per move. Finally, the page's first-load bytes.
 
     .venv/bin/python -m bench.ws [--tables 1,100,1000] [--pace-seconds 20] [--flat-seconds 10] [--rounds 1]
-                                 [--collect-after A,B,C]
+                                 [--collect-after A,B,C] [--commit-delay-ms D]
 """
 
 from __future__ import annotations
@@ -47,10 +47,10 @@ PACED_MOVES = 60  # at the pace a single table makes a move every 2 s: 20 s woul
 
 
 async def bench_real(
-    n: int, pace_s: float, flat_s: float, collect_after: str = ""
+    n: int, pace_s: float, flat_s: float, server_args: tuple[str, ...] = ()
 ) -> tuple[list[int], dict[str, float]]:
     data_dir = tempfile.mkdtemp(prefix="cardroom-bench-")
-    server = Server("serve", "--data-dir", data_dir, *(["--collect-after", collect_after] if collect_after else []))
+    server = Server("serve", "--data-dir", data_dir, *server_args)
     conn = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=conn) as session:
         await server.ready(session)
@@ -148,7 +148,7 @@ async def main(args: argparse.Namespace) -> None:
     for n in [int(x) for x in args.tables.split(",")]:
         rounds: list[list[float]] = []
         for _ in range(args.rounds):  # the machine's pace drifts: each round measures Cardroom and bare side by side
-            sizes, real = await bench_real(n, args.pace_seconds, args.flat_seconds, args.collect_after)
+            sizes, real = await bench_real(n, args.pace_seconds, args.flat_seconds, server_args(args))
             base = await bench_baseline(n, sizes, args.pace_seconds, args.flat_seconds)
             ratios = [r / b if b else float("nan") for r, b in zip(real.values(), base.values(), strict=True)]
             rounds.append(ratios)
@@ -160,6 +160,16 @@ async def main(args: argparse.Namespace) -> None:
     await first_load_bytes()
 
 
+def server_args(args: argparse.Namespace) -> tuple[str, ...]:
+    """The real server's settings that differ from its own, to compare."""
+    found: tuple[str, ...] = ()
+    if args.collect_after:
+        found += ("--collect-after", args.collect_after)
+    if args.commit_delay_ms is not None:
+        found += ("--commit-delay-ms", str(args.commit_delay_ms))
+    return found
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", default="1,100,1000")
@@ -169,4 +179,6 @@ if __name__ == "__main__":
                         help="rounds of Cardroom then bare for each N; prints the median")
     parser.add_argument("--collect-after", default="",
                         help="the server's garbage collector thresholds instead of its own, e.g. 700,10,10")
+    parser.add_argument("--commit-delay-ms", type=float, default=None,
+                        help="how long a commit of moves may wait for others instead of the server's own (0: never)")
     asyncio.run(main(parser.parse_args()))

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import aiohttp
@@ -36,7 +37,8 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else float("nan")
 
 
-def serve(port: int, data_dir: str, database: str | None = None, collect_after: tuple[int, ...] = ()) -> None:
+def serve(port: int, data_dir: str, database: str | None = None, collect_after: tuple[int, ...] = (),
+          commit_delay_ms: float | None = None) -> None:
     """The real app with a bench bot token (the bot itself is not started)."""
     from engine.config import Settings
     from webapp.app import freeze_start_up, make_app
@@ -46,6 +48,8 @@ def serve(port: int, data_dir: str, database: str | None = None, collect_after: 
                         database_url=database or None, flood_rate=100_000.0, flood_burst=100_000,
                         max_sockets_per_user=100, max_open_tables_per_user=100,
                         max_unauthenticated_per_address=100_000, max_unauthenticated_sockets=100_000)
+    if commit_delay_ms is not None:
+        settings = replace(settings, commit_delay=commit_delay_ms / 1000)
     phases = Phases()
     _count_commits(phases)
     _count_collections(phases)
@@ -257,9 +261,10 @@ if __name__ == "__main__":
     parser.add_argument("--data-dir", default="")
     parser.add_argument("--database", default="")
     parser.add_argument("--collect-after", default="", help="the garbage collector's thresholds, e.g. 700,10,10")
+    parser.add_argument("--commit-delay-ms", type=float, default=None, help="the most a commit of moves waits")
     parsed = parser.parse_args()
     if parsed.mode == "serve":
         collect_after = tuple(int(v) for v in parsed.collect_after.split(",")) if parsed.collect_after else ()
-        serve(parsed.port, parsed.data_dir, parsed.database, collect_after)
+        serve(parsed.port, parsed.data_dir, parsed.database, collect_after, parsed.commit_delay_ms)
     else:
         serve_baseline(parsed.port)

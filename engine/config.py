@@ -23,6 +23,7 @@ class Settings:
     bot_username: str | None = None
     webhook_secret: str | None = None
     ai_delay: float = 0.8
+    commit_delay: float = 0.004  # SQLite: seconds a commit of moves may wait for other tables' moves to share its sync
     initdata_max_age: int = 24 * 3600
     # limits that keep one client from taking the web process down
     hello_timeout: float = 10.0  # seconds a new table socket has to sign in, counted from when it opened
@@ -69,6 +70,7 @@ class Settings:
             bot_username=text("BOT_USERNAME"),
             webhook_secret=text("WEBHOOK_SECRET"),
             ai_delay=float(text("AI_DELAY") or 0.8),
+            commit_delay=float(text("COMMIT_DELAY_MS") or base.commit_delay * 1000) / 1000,
             initdata_max_age=int(text("INITDATA_MAX_AGE") or 24 * 3600),
             hello_timeout=float(text("HELLO_TIMEOUT") or base.hello_timeout),
             max_unauthenticated_sockets=int(text("MAX_UNAUTHENTICATED_SOCKETS") or base.max_unauthenticated_sockets),

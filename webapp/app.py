@@ -41,7 +41,7 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
-    store = Store(database_url(settings.database_url, settings.data_dir))
+    store = Store(database_url(settings.database_url, settings.data_dir), settings.commit_delay)
     await store.open()
     app[STORE] = store
     yield

@@ -61,7 +61,7 @@ class UpdateTexts:
         if seat is None:
             return encode(public)
         own = snapshot.game.own_view(snapshot.state, seat)
-        if (SEAT in public and SEAT not in own) or any(key in public for key in own if key != SEAT):
+        if own.keys() & public.keys() != ({SEAT} if SEAT in public else set()):
             # a game whose own half overrides more, or leaves the seat key to the public half: joined whole
             return encode({**public, **own})
         if self._shared is None:

@@ -95,3 +95,9 @@ async def test_a_lone_move_at_a_slow_pace_is_committed_at_once(sqlite_service: T
     before = service.store.commits
     await asyncio.wait_for(service.act(table_id, user, action, seq), timeout=0.4)
     assert service.store.commits - before == 1
+
+
+def test_the_most_a_commit_waits_is_read_in_milliseconds_from_the_environment() -> None:
+    assert Settings.from_env({}).commit_delay == MAX_DELAY
+    assert Settings.from_env({"COMMIT_DELAY_MS": "2.5"}).commit_delay == pytest.approx(0.0025)
+    assert Settings.from_env({"COMMIT_DELAY_MS": "0"}).commit_delay == 0.0  # never wait
