@@ -16,6 +16,7 @@ import asyncio
 import json
 import random
 import secrets
+import shutil
 import tempfile
 import time
 
@@ -75,6 +76,7 @@ async def run(processes: int, tables: int, pace_s: float, flat_s: float) -> None
             server.stop()
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
+        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 async def main() -> None:

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
+import shutil
 import sqlite3
 import statistics
 import sys
@@ -87,8 +89,10 @@ async def bench_real(
         for task in readers:
             task.cancel()
     server.stop()
-    with sqlite3.connect(Path(data_dir) / "cardroom.db") as db:
+    with contextlib.closing(sqlite3.connect(Path(data_dir) / "cardroom.db")) as db:
         stored = db.execute("SELECT count(*) FROM actions").fetchone()[0]
+    # left behind, a round's tens of megabytes are written back to disk during the next round's syncs
+    shutil.rmtree(data_dir)
     moved = sum(t.seats[0].view["seq"] for t in tables)
     print(f"  moves stored {stored} = moves played {moved}: {stored == moved}; refusals {refusals}; "
           f"update frame sizes {[int(s) for s in sizes]} bytes", flush=True)
@@ -134,11 +138,13 @@ async def bench_baseline(n: int, sizes: list[int], pace_s: float, flat_s: float)
 
 async def first_load_bytes() -> None:
     """The page and every static file it links, as a browser would first fetch them."""
-    server = Server("serve", "--data-dir", tempfile.mkdtemp(prefix="cardroom-bench-"))
+    data_dir = tempfile.mkdtemp(prefix="cardroom-bench-")
+    server = Server("serve", "--data-dir", data_dir)
     async with aiohttp.ClientSession(auto_decompress=False) as session:
         await server.ready(session)
         files, wire, raw = await page_weight(session, server.url)
     server.stop()
+    shutil.rmtree(data_dir)
     print(f"page first load: {files} files, {wire / 1024:.1f} KB on the wire ({raw / 1024:.1f} KB uncompressed), "
           "telegram-web-app.js aside", flush=True)
 

@@ -49,7 +49,11 @@ log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "migrations"
 CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, sent with the change's commit
 MIGRATION_LOCK = 72_170_001  # advisory lock key: one process migrates at a time
-CHECKPOINT_EVERY = 256  # SQLite: the loop's commits between two checkpoints on a thread (about 1,000 WAL pages)
+# SQLite: the moves the loop commits between two checkpoints on a thread (about 1,000 WAL pages). Counted in
+# moves, not commits: a checkpoint of commits that carry more moves copies more pages, and its sync of the file
+# can hold up the loop's next sync of the WAL (seen here: commits 3 moves each, checkpoints every 256 commits,
+# one commit of 445 ms)
+CHECKPOINT_EVERY = 320
 
 
 def database_url(url: str | None, data_dir: Path) -> str:
@@ -256,7 +260,7 @@ class StoreBase:
         self.pace.committed([item.action["table_id"] for item in batch], asyncio.get_running_loop().time())
         for item in batch:
             self._settle(item)
-        self._since_checkpoint += 1
+        self._since_checkpoint += len(batch)
         if self._since_checkpoint >= CHECKPOINT_EVERY and self._checkpoint is None:
             self._since_checkpoint = 0
             self._checkpoint = asyncio.get_running_loop().create_task(self._checkpoint_wal(self._moves))

@@ -144,7 +144,7 @@ async def test_a_busy_file_sends_the_move_the_writers_way_and_the_loop_never_wai
 async def test_moves_reach_the_database_file_through_checkpoints_on_a_thread(
     sqlite_service: TableService, settings: Settings, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The loop's connection never checkpoints; every few commits a thread copies the WAL into the file."""
+    """The loop's connection never checkpoints; every few moves a thread copies the WAL into the file."""
     monkeypatch.setattr(writer, "CHECKPOINT_EVERY", 4)
     threads: list[str] = []
     checkpoint = SqliteMoves.checkpoint
