@@ -23,7 +23,7 @@ class Settings:
     bot_username: str | None = None
     webhook_secret: str | None = None
     ai_delay: float = 0.8
-    commit_delay: float = 0.004  # SQLite: seconds a commit of moves may wait for other tables' moves to share its sync
+    commit_delay: float = 0.0  # SQLite: seconds a commit of moves may wait for other tables' moves to share its sync
     initdata_max_age: int = 24 * 3600
     # limits that keep one client from taking the web process down
     hello_timeout: float = 10.0  # seconds a new table socket has to sign in, counted from when it opened

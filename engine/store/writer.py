@@ -5,8 +5,9 @@ table rows, users) is committed in one transaction, so SQLite never sees two wri
 at once ("database is locked" cannot happen) and PostgreSQL gets batched inserts. On
 SQLite, plain moves (a log row and at most their table's row) take a shorter way: they are
 group-committed on the event loop (``engine.store.sqlite_moves``), only ever between the
-writer task's own transactions: in the loop's next turn, or a few milliseconds later when
-moves come so fast that others will share the commit's sync (``engine.store.commit_pace``).
+writer task's own transactions: in the loop's next turn, or, when the operator allows it, a
+few milliseconds later when other tables' moves will share the commit's sync
+(``engine.store.commit_pace``).
 
 Tables, seats and users are rows; moves are an append-only log with a unique
 ``(table_id, seq)``. Appends are group-committed: every move waiting at the same time
@@ -34,7 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine.core.errors import Refusal, RefusalCode
-from engine.store.commit_pace import MAX_DELAY, CommitPace
+from engine.store.commit_pace import CommitPace
 from engine.store.finish_rows import write_finish
 from engine.store.json_text import json_text
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
@@ -121,7 +122,7 @@ Write = Pending | Job
 class StoreBase:
     """The engine, the migrations and the writer task that every write goes through."""
 
-    def __init__(self, url: str, commit_delay: float = MAX_DELAY) -> None:
+    def __init__(self, url: str, commit_delay: float = 0.0) -> None:
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
         # SQLite: plain moves are group-committed on the loop, between the writer's transactions

@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 
 from engine.config import Settings
 from engine.service.tables import TableService
-from engine.store.commit_pace import MAX_DELAY, SHARED, WINDOW, CommitPace
+from engine.store.commit_pace import SHARED, SUGGESTED_DELAY, WINDOW, CommitPace
 from engine.store.database import database_url
 from tests.service.helpers import human_move, service_over, started_coins
 
 START = 1_000.0  # the loop's clock at the first commit (any value: the pace only compares times)
 
 
-def paced(tables: int, max_delay: float = MAX_DELAY, ended: float = START + WINDOW, moves: int = 1) -> CommitPace:
+def paced(tables: int, max_delay: float = SUGGESTED_DELAY, ended: float = START + WINDOW, moves: int = 1) -> CommitPace:
     """A pace that saw ``moves`` of each of ``tables`` tables committed, one at a time, over the whole window
     that ended at ``ended``."""
     pace = CommitPace(max_delay)
@@ -30,11 +30,11 @@ def paced(tables: int, max_delay: float = MAX_DELAY, ended: float = START + WIND
 
 
 def test_a_fresh_store_waits_for_nothing() -> None:
-    assert CommitPace().delay(START) == 0.0
+    assert CommitPace(SUGGESTED_DELAY).delay(START) == 0.0
 
 
 def test_at_a_thousand_tables_pace_a_commit_waits_the_most_and_flat_out_far_less() -> None:
-    assert paced(500).delay(START + WINDOW) == MAX_DELAY  # 2 more moves take 4 ms at 500 a second
+    assert paced(500).delay(START + WINDOW) == SUGGESTED_DELAY  # 2 more moves take 4 ms at 500 a second
     assert paced(5_000).delay(START + WINDOW) == pytest.approx(SHARED / 5_000)  # 0.4 ms gathers as many
 
 
@@ -51,7 +51,7 @@ def test_one_table_moving_flat_out_never_waits() -> None:
 
 def test_the_pace_is_forgotten_after_a_whole_window_without_a_commit() -> None:
     pace = paced(500)
-    assert pace.delay(START + 1.9 * WINDOW) == MAX_DELAY
+    assert pace.delay(START + 1.9 * WINDOW) == SUGGESTED_DELAY
     assert pace.delay(START + 2.1 * WINDOW) == 0.0  # the window that just ended held no commit
 
 
@@ -98,6 +98,6 @@ async def test_a_lone_move_at_a_slow_pace_is_committed_at_once(sqlite_service: T
 
 
 def test_the_most_a_commit_waits_is_read_in_milliseconds_from_the_environment() -> None:
-    assert Settings.from_env({}).commit_delay == MAX_DELAY
+    assert Settings.from_env({}).commit_delay == 0.0  # no move waits unless the operator asks
     assert Settings.from_env({"COMMIT_DELAY_MS": "2.5"}).commit_delay == pytest.approx(0.0025)
     assert Settings.from_env({"COMMIT_DELAY_MS": "0"}).commit_delay == 0.0  # never wait
