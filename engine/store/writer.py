@@ -50,10 +50,8 @@ log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "migrations"
 CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, sent with the change's commit
 MIGRATION_LOCK = 72_170_001  # advisory lock key: one process migrates at a time
-# SQLite: the moves the loop commits between two checkpoints on a thread (about 1,000 WAL pages). Counted in
-# moves, not commits: a checkpoint of commits that carry more moves copies more pages, and its sync of the file
-# can hold up the loop's next sync of the WAL (seen here: commits 3 moves each, checkpoints every 256 commits,
-# one commit of 445 ms)
+# SQLite: the moves the loop commits between two checkpoints on a thread (about 1,000 WAL pages); counted in moves,
+# not commits, so a checkpoint copies about as much whether commits carry one move or several
 CHECKPOINT_EVERY = 320
 
 
@@ -232,7 +230,7 @@ class StoreBase:
         come fast (unless the writer task is inside a transaction: it calls this again when it is done)."""
         if self._flush is None and self._moves_waiting and not self._writing:
             loop = asyncio.get_running_loop()
-            delay = self.pace.delay(loop.time()) if wait else 0.0
+            delay = self.pace.delay(loop.time()) if wait and self.pace.waits else 0.0
             self._flush = loop.call_later(delay, self._commit_moves) if delay else loop.call_soon(self._commit_moves)
 
     def _commit_moves(self) -> None:
@@ -258,7 +256,8 @@ class StoreBase:
             self._wake.set()
             return
         self.commits += 1
-        self.pace.committed([item.action["table_id"] for item in batch], asyncio.get_running_loop().time())
+        if self.pace.waits:
+            self.pace.committed([item.action["table_id"] for item in batch], asyncio.get_running_loop().time())
         for item in batch:
             self._settle(item)
         self._since_checkpoint += len(batch)
