@@ -34,6 +34,7 @@ from engine.store.schema import actions, tables
 
 _DIALECT = sqlite_dialect.dialect(paramstyle="named")
 MOVE_COLUMNS = tuple(c.name for c in actions.columns)
+CHECKPOINT_PASSES = 8  # a checkpoint passes over the WAL again while moves came during its last pass
 ROWS_PER_INSERT = 1000  # well under SQLite's 32,766 parameters a statement
 # every column but the version, then the version it is raised to, where the row still has the version read
 ROW_COLUMNS = tuple(c.name for c in tables.columns if c.name != "version")
@@ -86,13 +87,29 @@ class SqliteMoves:
             conn.execute("ROLLBACK")
             raise
 
-    def checkpoint(self) -> None:
-        """Copy the WAL's committed pages into the database file (on a thread: it syncs the file)."""
+    def checkpoint(self) -> bool:
+        """Copy the WAL's committed pages into the database file (on a thread: it syncs the file); whether all were.
+
+        SQLite starts the WAL over only once every page in it is in the file, and moves keep
+        coming while a checkpoint copies: one pass leaves the pages committed meanwhile, so the
+        WAL would never start over and grow for as long as moves come, each commit syncing a
+        file that has grown (about twice the CPU and the wait of a sync that overwrites). So the
+        checkpoint passes again over what came during its last pass, a little each time, until a
+        pass finds nothing new.
+        """
         with self._checkpointing:
             if self._checkpointer is None:
                 self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self.pragmas(self._checkpointer, None)
-            self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            seen = -1
+            for _ in range(CHECKPOINT_PASSES):
+                _busy, in_wal, copied = self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                if copied < in_wal:  # a reader still needs the older pages: the WAL cannot start over yet
+                    return False
+                if in_wal == seen:  # no commit came during the last pass: the WAL is in the file to its end
+                    return True
+                seen = in_wal
+            return False
 
     def close(self) -> None:
         """Close both connections (the checkpointer's once its checkpoint is done)."""

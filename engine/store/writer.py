@@ -53,6 +53,7 @@ MIGRATION_LOCK = 72_170_001  # advisory lock key: one process migrates at a time
 # SQLite: the moves the loop commits between two checkpoints on a thread (about 1,000 WAL pages); counted in moves,
 # not commits, so a checkpoint copies about as much whether commits carry one move or several
 CHECKPOINT_EVERY = 320
+WAL_LIMIT = 16 * 1024 * 1024  # bytes: a WAL that grew past this (checkpoints held back) is cut back when it starts over
 
 
 def database_url(url: str | None, data_dir: Path) -> str:
@@ -72,6 +73,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")  # durable on power loss, not only on a crash
+    cursor.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")  # the WAL shrinks back when it starts over
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()

@@ -164,3 +164,75 @@ async def test_moves_reach_the_database_file_through_checkpoints_on_a_thread(
     with sqlite3.connect(uri, uri=True) as db:
         in_file = db.execute("SELECT count(*) FROM actions WHERE table_id = ?", (table_id,)).fetchone()[0]
     assert in_file >= 4
+
+
+class _CommitDuringPass:
+    """The checkpointer's connection, with a move committed during its first checkpoint pass.
+
+    A reader that began before the pass (as the loop's commit does) keeps the WAL from starting
+    over: the move lands after the pages the pass copied, as when it comes while the pass copies.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, path: Any, commit_one: Any) -> None:
+        self.conn, self.path, self.commit_one, self.passes = conn, path, commit_one, 0
+
+    def execute(self, sql: str) -> sqlite3.Cursor:
+        self.passes += 1
+        if self.passes > 1:
+            return self.conn.execute(sql)
+        with sqlite3.connect(self.path, isolation_level=None) as reader:
+            reader.execute("BEGIN")
+            reader.execute("SELECT count(*) FROM actions").fetchone()
+            found = self.conn.execute(sql)
+            self.commit_one()
+            reader.execute("COMMIT")
+        return found
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+async def test_a_checkpoint_copies_the_moves_committed_during_it_so_the_wal_starts_over(
+    sqlite_service: TableService, settings: Settings,
+) -> None:
+    """Moves keep coming while a checkpoint copies: it passes again until none came, and the WAL starts over."""
+    path = settings.data_dir / "cardroom.db"
+    table_id = await started_coins(sqlite_service, 2)
+    moves = SqliteMoves(str(path), _sqlite_pragmas)
+    made = iter(range(40_000, 50_000))
+
+    def commit_one() -> None:
+        move = {"table_id": table_id, "seq": next(made), "seat": 0, "action": "{}", "auto": False, "created_at": 1.0}
+        moves.commit([move], [])
+
+    for _ in range(30):
+        commit_one()
+    checkpointer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    racing = _CommitDuringPass(checkpointer, path, commit_one)
+    moves._checkpointer = racing  # type: ignore[assignment]
+    assert moves.checkpoint()
+    assert racing.passes >= 2
+    commit_one()  # the first commit after a whole copy starts the WAL over: it holds this commit's pages alone
+    with sqlite3.connect(path, isolation_level=None) as db:
+        _busy, in_wal, _copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    moves.close()
+    assert 0 < in_wal <= 4
+
+
+async def test_a_wal_that_grew_past_its_limit_is_cut_back_when_it_starts_over(
+    sqlite_service: TableService, settings: Settings, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(writer, "WAL_LIMIT", 64 * 1024)
+    path = settings.data_dir / "cardroom.db"
+    wal = settings.data_dir / "cardroom.db-wal"
+    table_id = await started_coins(sqlite_service, 2)
+    moves = SqliteMoves(str(path), _sqlite_pragmas)
+    for seq in range(50_000, 50_100):
+        moves.commit([{"table_id": table_id, "seq": seq, "seat": 0, "action": "{}", "auto": False,
+                       "created_at": 1.0}], [])
+    grown = wal.stat().st_size
+    assert moves.checkpoint()
+    moves.commit([{"table_id": table_id, "seq": 60_000, "seat": 0, "action": "{}", "auto": False,
+                   "created_at": 1.0}], [])
+    moves.close()
+    assert grown > 64 * 1024 >= wal.stat().st_size
