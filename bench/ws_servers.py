@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 TOKEN = "4242:bench-token-not-a-real-bot"
+SLOW_COMMIT = 0.05  # seconds: a commit this long holds up every table (counted, and whether a checkpoint ran)
 
 
 def pct(values: list[float], p: float) -> float:
@@ -98,23 +99,25 @@ def _count_commits(phases: Phases) -> None:
     from engine.store.database import Store
     from engine.store.writer import Write
 
-    on_loop: list[tuple[int, float, float]] = []  # the loop's commits of plain moves (moves, wall, CPU): it waits
-    by_writer: list[tuple[int, float, float]] = []  # the writer task's transactions (tables, seats, finished games)
+    # (moves, wall, CPU, whether a checkpoint was copying the WAL when it began)
+    on_loop: list[tuple[int, float, float, bool]] = []  # the loop's commits of plain moves: the loop waits for them
+    by_writer: list[tuple[int, float, float, bool]] = []  # the writer task's transactions (tables, seats, finishes)
     write_batch = Store._write_batch
 
     async def counted(self: Store, batch: list[Write]) -> None:
-        t0 = time.perf_counter()
+        t0, checkpointing = time.perf_counter(), self._checkpoint is not None
         await write_batch(self, batch)
-        by_writer.append((len(batch), time.perf_counter() - t0, 0.0))
+        by_writer.append((len(batch), time.perf_counter() - t0, 0.0, checkpointing))
 
     commit_moves = Store._commit_moves
 
     def counted_on_loop(self: Store) -> None:
         waiting, t0, c0 = len(self._moves_waiting), time.perf_counter(), time.thread_time()
+        checkpointing = self._checkpoint is not None
         commits = self.commits
         commit_moves(self)
         if self.commits > commits:  # a commit was made (not put off behind the writer, nor sent its way)
-            on_loop.append((waiting, time.perf_counter() - t0, time.thread_time() - c0))
+            on_loop.append((waiting, time.perf_counter() - t0, time.thread_time() - c0, checkpointing))
 
     mock.patch.object(Store, "_write_batch", counted).start()  # for the life of the server process
     mock.patch.object(Store, "_commit_moves", counted_on_loop).start()
@@ -122,14 +125,19 @@ def _count_commits(phases: Phases) -> None:
     def report() -> None:
         for label, batches in (("the loop's commits of moves", on_loop), ("the writer task's commits", by_writer)):
             if batches:
-                moves = sum(n for n, _, _ in batches)
-                walls = sorted(w for _, w, _ in batches)
-                cpu = sum(c for _, _, c in batches)
+                moves = sum(b[0] for b in batches)
+                walls = sorted(b[1] for b in batches)
+                cpu = sum(b[2] for b in batches)
+                slow = [b for b in batches if b[1] > SLOW_COMMIT]
+                during = sum(1 for b in slow if b[3])
                 cost = (f"; {1e6 * cpu / len(batches):.0f} µs of CPU a commit, the sync included, "
                         f"{1e6 * cpu / moves:.0f} µs a move") if cpu else ""
+                longest = max(batches, key=lambda b: b[1])  # its CPU tells work from waiting (the disk, a lock)
+                of_it = f" ({1000 * longest[2]:.1f} ms of it CPU)" if cpu else ""
                 print(f"  ({label}: {moves} in {len(batches)}, {moves / len(batches):.1f} a commit; "
                       f"wall p50 {pct(walls, 0.5):.1f} ms, p99 {pct(walls, 0.99):.1f} ms, "
-                      f"max {1000 * walls[-1]:.1f} ms{cost})", file=sys.stderr, flush=True)
+                      f"max {1000 * walls[-1]:.1f} ms{of_it}{cost}; {len(slow)} over {1000 * SLOW_COMMIT:.0f} ms, "
+                      f"{during} of them begun while a checkpoint ran)", file=sys.stderr, flush=True)
 
     def forget() -> None:
         on_loop.clear()
