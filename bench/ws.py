@@ -4,12 +4,14 @@ For each N (default 1, 100, 1000) a fresh server process (the real app, SQLite s
 every move durably stored before it is acknowledged) gets N tables of three
 authenticated people. Each table plays at a realistic pace (a move every 2 s) and then
 flat out. Printed per phase: moves, p50/p99 latency from a move sent to all three seats
-updated, server CPU per move. Per N: server memory per connected table. The same run
-measures a bare aiohttp server that answers each frame by sending three messages of the
-same sizes, the baseline for CPU per move. Finally, the page's first-load bytes.
+updated, server CPU per move. Per N: server memory per connected table. Side by side runs
+a bare aiohttp server that answers each frame by sending three messages of the same
+sizes, the baseline for CPU per move: the two take turns every few seconds (``--slices``
+turns a phase), so both meet the same drift of the machine. Finally, the page's
+first-load bytes.
 
     .venv/bin/python -m bench.ws [--tables 1,100,1000] [--pace-seconds 20] [--flat-seconds 10] [--rounds 1]
-                                 [--collect-after A,B,C] [--commit-delay-ms D]
+                                 [--slices 4] [--collect-after A,B,C] [--commit-delay-ms D]
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
@@ -45,95 +48,131 @@ from bench.ws_clients import (  # noqa: E402
 )
 from bench.ws_servers import Server  # noqa: E402
 
+WARM_UP = 1.0  # seconds flat out before the phases: every path warm, the update frames' sizes known
 PACED_MOVES = 60  # at the pace a single table makes a move every 2 s: 20 s would be 10 moves, too few to tell
 
 
-async def bench_real(
-    n: int, pace_s: float, flat_s: float, server_args: tuple[str, ...] = ()
-) -> tuple[list[int], dict[str, float]]:
-    data_dir = tempfile.mkdtemp(prefix="cardroom-bench-")
-    server = Server("serve", "--data-dir", data_dir, *server_args)
-    conn = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=conn) as session:
-        await server.ready(session)
-        await open_real_table(session, server.url, -1)  # warm up every path once
-        await asyncio.sleep(0.5)
-        rss0 = server.rss_kb()
-        t0 = time.perf_counter()
-        opened = await gather_limited(32, [open_real_table(session, server.url, t) for t in range(n)])
-        tables = [Table(random.Random(t)) for t in range(n)]
-        await gather_limited(64, [connect_table(session, f"{server.url}/ws/{tid}", auths, table)
-                                  for (tid, auths), table in zip(opened, tables, strict=True)])
-        readers = [asyncio.create_task(s.read()) for t in tables for s in t.seats]
-        await asyncio.sleep(1.0)
-        rss1 = server.rss_kb()
-        print(f"N={n}: {n} tables opened and {3 * n} sockets connected in {time.perf_counter() - t0:.1f} s; "
-              f"server memory {(rss1 - rss0) / n:.1f} KB per connected table (RSS {rss0 // 1024} -> "
-              f"{rss1 // 1024} MB)", flush=True)
-        out = {}
-        server.mark(report=False)  # the collections and commits of setting up are not the play's
-        phases = (("real, a move every 2 s", paced(pace_s, n), PACE), ("real, flat out", flat_s, None))
-        for label, seconds, pace in phases:
-            threads, cpu0, t0 = server.threads(), server.cpu(), time.perf_counter()
-            latencies = await play(tables, seconds, pace)
-            out[label] = report(label, latencies, server.cpu() - cpu0, time.perf_counter() - t0)
-            if threads - server.threads():
-                print("  (a server thread ended in that phase: its CPU is not counted)", flush=True)
-            server.mark(report=True)  # this phase's collections and commits
-            await asyncio.sleep(0.2)  # printed before the next phase's line
-        refusals = sum(t.refusals for t in tables)
-        sizes = [statistics.median(s.sizes) for s in tables[0].seats]
-        for t in tables:
+@dataclass
+class Played:
+    """What one server did in a phase, added up over its slices."""
+
+    latencies: list[float] = field(default_factory=list)
+    cpu: float = 0.0
+    seconds: float = 0.0
+    lost_thread: bool = False  # a server thread ended meanwhile: its CPU is not counted
+
+
+@dataclass(eq=False)
+class Rig:
+    """A server with its tables connected, played slice by slice."""
+
+    server: Server
+    tables: list[Table]
+    readers: list[asyncio.Task[None]]
+
+    async def play(self, played: Played, seconds: float, pace: float | None) -> None:
+        threads, cpu0, t0 = self.server.threads(), self.server.cpu(), time.perf_counter()
+        played.latencies += await play(self.tables, seconds, pace)
+        played.cpu += self.server.cpu() - cpu0
+        played.seconds += time.perf_counter() - t0
+        played.lost_thread |= bool(threads - self.server.threads())
+
+    async def close(self) -> None:
+        for t in self.tables:
             for s in t.seats:
                 await s.ws.close()
-        for task in readers:
+        for task in self.readers:
             task.cancel()
-    server.stop()
+        self.server.stop()
+
+
+async def open_real(session: aiohttp.ClientSession, n: int, data_dir: str, server_args: tuple[str, ...]) -> Rig:
+    """The real server with ``n`` tables of three people connected; prints its memory per table."""
+    server = Server("serve", "--data-dir", data_dir, *server_args)
+    await server.ready(session)
+    await open_real_table(session, server.url, -1)  # warm up every path once
+    await asyncio.sleep(0.5)
+    rss0 = server.rss_kb()
+    t0 = time.perf_counter()
+    opened = await gather_limited(32, [open_real_table(session, server.url, t) for t in range(n)])
+    tables = [Table(random.Random(t)) for t in range(n)]
+    await gather_limited(64, [connect_table(session, f"{server.url}/ws/{tid}", auths, table)
+                              for (tid, auths), table in zip(opened, tables, strict=True)])
+    readers = [asyncio.create_task(s.read()) for t in tables for s in t.seats]
+    await asyncio.sleep(1.0)
+    rss1 = server.rss_kb()
+    print(f"N={n}: {n} tables opened and {3 * n} sockets connected in {time.perf_counter() - t0:.1f} s; "
+          f"server memory {(rss1 - rss0) / n:.1f} KB per connected table (RSS {rss0 // 1024} -> "
+          f"{rss1 // 1024} MB)", flush=True)
+    return Rig(server, tables, readers)
+
+
+async def open_bare(session: aiohttp.ClientSession, n: int, sizes: list[int]) -> Rig:
+    """The bare aiohttp server with ``n`` rooms of three sockets, answering with frames of ``sizes``."""
+    server = Server("baseline")
+    await server.ready(session)
+    tables = [Table(random.Random(t)) for t in range(n)]
+    query = ",".join(map(str, sizes))
+
+    async def connect(t: int, table: Table) -> None:
+        table.baseline = True
+        for i in range(3):
+            ws = await session.ws_connect(f"{server.url}/ws/r{t}?sizes={query}", compress=0)
+            table.seats.append(Seat(table, i, ws))
+            await ws.receive()
+
+    await gather_limited(64, [connect(t, table) for t, table in enumerate(tables)])
+    return Rig(server, tables, [asyncio.create_task(s.read()) for t in tables for s in t.seats])
+
+
+async def bench_side_by_side(
+    n: int, pace_s: float, flat_s: float, slices: int, server_args: tuple[str, ...] = ()
+) -> list[float]:
+    """Each phase played by the real server and the bare one in turns, ``slices`` turns each; CPU ratios per phase.
+
+    The machine's pace drifts by tens of percent over minutes (other guests on the host): taking
+    turns every few seconds, both servers meet the same drift, and the ratio holds still.
+    """
+    data_dir = tempfile.mkdtemp(prefix="cardroom-bench-")
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        real = await open_real(session, n, data_dir, server_args)
+        await play(real.tables, WARM_UP, None)  # every path warm, and the update frames' sizes known
+        sizes = [int(statistics.median(s.sizes)) for s in real.tables[0].seats]
+        bare = await open_bare(session, n, sizes)
+        real.server.mark(report=False)  # the collections and commits of setting up are not the play's
+        ratios = []
+        for labels, seconds, pace in ((("real, a move every 2 s", "bare aiohttp, every 2 s"), paced(pace_s, n), PACE),
+                                      (("real, flat out", "bare aiohttp, flat out"), flat_s, None)):
+            played = {real: Played(), bare: Played()}
+            for _ in range(slices):
+                for rig in (real, bare):
+                    await rig.play(played[rig], seconds / slices, pace)
+            per_move = []
+            for rig, label in zip((real, bare), labels, strict=True):
+                got = played[rig]
+                per_move.append(report(label, got.latencies, got.cpu, got.seconds))
+                if got.lost_thread:
+                    print("  (a server thread ended in that phase: its CPU is not counted)", flush=True)
+                if rig is real:
+                    real.server.mark(report=True)  # this phase's collections and commits
+                    await asyncio.sleep(0.2)  # printed before the next line
+            ratios.append(per_move[0] / per_move[1] if per_move[1] else float("nan"))
+        refusals = sum(t.refusals for t in real.tables)
+        moved = sum(t.seats[0].view["seq"] for t in real.tables)
+        await real.close()
+        await bare.close()
     with contextlib.closing(sqlite3.connect(Path(data_dir) / "cardroom.db")) as db:
         stored = db.execute("SELECT count(*) FROM actions").fetchone()[0]
     # left behind, a round's tens of megabytes are written back to disk during the next round's syncs
     shutil.rmtree(data_dir)
-    moved = sum(t.seats[0].view["seq"] for t in tables)
     print(f"  moves stored {stored} = moves played {moved}: {stored == moved}; refusals {refusals}; "
-          f"update frame sizes {[int(s) for s in sizes]} bytes", flush=True)
-    return [int(s) for s in sizes], out
+          f"update frame sizes {sizes} bytes", flush=True)
+    return ratios
 
 
 def paced(seconds: float, n: int) -> float:
     """How long ``n`` tables play at the pace: ``seconds``, or long enough for ``PACED_MOVES`` moves in all."""
     return max(seconds, PACED_MOVES * PACE / n)
-
-
-async def bench_baseline(n: int, sizes: list[int], pace_s: float, flat_s: float) -> dict[str, float]:
-    server = Server("baseline")
-    out = {}
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
-        await server.ready(session)
-        tables = [Table(random.Random(t)) for t in range(n)]
-        query = ",".join(map(str, sizes))
-
-        async def connect(t: int, table: Table) -> None:
-            table.baseline = True
-            for i in range(3):
-                ws = await session.ws_connect(f"{server.url}/ws/r{t}?sizes={query}", compress=0)
-                seat = Seat(table, i, ws)
-                table.seats.append(seat)
-                await ws.receive()
-
-        await gather_limited(64, [connect(t, table) for t, table in enumerate(tables)])
-        readers = [asyncio.create_task(s.read()) for t in tables for s in t.seats]
-        phases = (("bare aiohttp, every 2 s", paced(pace_s, n), PACE), ("bare aiohttp, flat out", flat_s, None))
-        for label, seconds, pace in phases:
-            cpu0, t0 = server.cpu(), time.perf_counter()
-            latencies = await play(tables, seconds, pace)
-            out[label] = report(label, latencies, server.cpu() - cpu0, time.perf_counter() - t0)
-        for t in tables:
-            for s in t.seats:
-                await s.ws.close()
-        for task in readers:
-            task.cancel()
-    server.stop()
-    return out
 
 
 async def first_load_bytes() -> None:
@@ -153,10 +192,8 @@ async def main(args: argparse.Namespace) -> None:
     print(f"bench/ws.py on {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, aiohttp {aiohttp.__version__}")
     for n in [int(x) for x in args.tables.split(",")]:
         rounds: list[list[float]] = []
-        for _ in range(args.rounds):  # the machine's pace drifts: each round measures Cardroom and bare side by side
-            sizes, real = await bench_real(n, args.pace_seconds, args.flat_seconds, server_args(args))
-            base = await bench_baseline(n, sizes, args.pace_seconds, args.flat_seconds)
-            ratios = [r / b if b else float("nan") for r, b in zip(real.values(), base.values(), strict=True)]
+        for _ in range(args.rounds):
+            ratios = await bench_side_by_side(n, args.pace_seconds, args.flat_seconds, args.slices, server_args(args))
             rounds.append(ratios)
             print(f"  server CPU per move vs bare aiohttp: {ratios[0]:.1f}x at the pace, {ratios[1]:.1f}x flat out\n")
         if len(rounds) > 1:
@@ -181,8 +218,9 @@ if __name__ == "__main__":
     parser.add_argument("--tables", default="1,100,1000")
     parser.add_argument("--pace-seconds", type=float, default=20.0)
     parser.add_argument("--flat-seconds", type=float, default=10.0)
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="rounds of Cardroom then bare for each N; prints the median")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds for each N; prints the median")
+    parser.add_argument("--slices", type=int, default=4,
+                        help="turns Cardroom and bare aiohttp take in each phase, so both meet the machine's drift")
     parser.add_argument("--collect-after", default="",
                         help="the server's garbage collector thresholds instead of its own, e.g. 700,10,10")
     parser.add_argument("--commit-delay-ms", type=float, default=None,

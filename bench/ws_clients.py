@@ -154,8 +154,8 @@ async def play(tables: list[Table], seconds: float, pace: float | None) -> list[
     async def run(table: Table) -> None:
         next_at = time.perf_counter() + (table.rng.random() * pace if pace else 0.0)
         while True:
-            if pace:
-                await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+            if pace:  # no later than the phase's end: a phase lasts its seconds, not up to a pace more
+                await asyncio.sleep(max(0.0, min(next_at, stop) - time.perf_counter()))
                 next_at += pace
             if time.perf_counter() >= stop:
                 return
