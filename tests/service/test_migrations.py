@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from engine import games
@@ -196,3 +198,40 @@ async def test_the_standings_migration_totals_the_results_already_on_record(tmp_
         await store.close()
     placements = OLD_GAMES[0].result["placements"] if OLD_GAMES[0].result else []
     assert board == {ANN: (1, int(placements[0] == 1)), BOB: (1, int(placements[1] == 1))}
+
+
+async def test_on_sqlite_the_upgraded_log_is_kept_in_its_keys_order_and_a_downgrade_keeps_every_move(
+    tmp_path: Path,
+) -> None:
+    """Revision 0009 rebuilds the SQLite log without row ids (one page a move); going back rebuilds it with them."""
+    url = database_url(None, tmp_path)
+    await _fill_old(url, "0008")
+    engine = create_async_engine(url)
+
+    async def layout() -> tuple[str, list[tuple[Any, ...]]]:
+        async with engine.connect() as conn:
+            sql = (await conn.execute(sa.text("SELECT sql FROM sqlite_master WHERE name = 'actions'"))).scalar_one()
+            rows = (await conn.execute(sa.text("SELECT * FROM actions ORDER BY table_id, seq"))).all()
+        return sql, [tuple(row) for row in rows]
+
+    try:
+        before, moves = await layout()
+        async with engine.begin() as conn:
+            await conn.run_sync(migrate, "0009")
+        upgraded, kept = await layout()
+        async with engine.begin() as conn:
+            await conn.run_sync(migrate_down, "0008")
+        downgraded, kept_again = await layout()
+    finally:
+        await engine.dispose()
+    assert len(moves) == sum(len(old.log) for old in OLD_GAMES)
+    assert "WITHOUT ROWID" not in before and "WITHOUT ROWID" in upgraded and "WITHOUT ROWID" not in downgraded
+    assert kept == moves and kept_again == moves
+
+
+def migrate_down(connection: sa.Connection, revision: str) -> None:
+    """Downgrade the schema on ``connection`` to ``revision``."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.downgrade(config, revision)
