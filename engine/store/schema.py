@@ -80,7 +80,7 @@ actions = Table(
     Column("action", Text, nullable=False),
     Column("auto", Boolean, nullable=False, default=False),
     Column("created_at", Float, nullable=False),
-    sqlite_with_rowid=False,  # SQLite keeps the log in its key's order: a move writes one page (migration 0009)
+    sqlite_with_rowid=False,  # SQLite keeps a table's moves together, a page a move (migration 0009)
 )
 
 results = Table(

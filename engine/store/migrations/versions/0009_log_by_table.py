@@ -2,9 +2,12 @@
 
 A log row used to be written twice: once into the row-id tree (in the order moves came, every
 table's mixed together) and once into the index of ``(table_id, seq)``. Kept in the key's own
-order (``WITHOUT ROWID``), a move writes one page rather than two (a commit of one move cost
-about 15 % less CPU and its WAL 30 % fewer bytes, measured with plain ``sqlite3``), and a table's
-moves, read back when it is revived, lie together. PostgreSQL keeps its table as it is.
+order (``WITHOUT ROWID``), a move writes one page rather than two, and a table's moves, read
+back when it is revived, lie together. Measured with plain ``sqlite3`` on a log of a million
+moves over 10,000 tables: the file a third smaller (84 MB, not 125), reading a table's 99 moves
+0.42 ms rather than 4.5 ms from a cold disk (0.11 ms rather than 0.38 ms cached), and a commit
+of one move 9-15 % less CPU (in the server that last is within its noise). PostgreSQL keeps its
+table as it is.
 
 The rows are copied once, at this upgrade (about 5 s per million moves here).
 
