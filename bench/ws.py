@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import shutil
@@ -48,6 +49,7 @@ from bench.ws_clients import (  # noqa: E402
 )
 from bench.ws_servers import Server  # noqa: E402
 
+SLOW_CLIENT = 0.005  # seconds: a longer collection of the bench client is printed
 WARM_UP = 1.0  # seconds flat out before the phases: every path warm, the update frames' sizes known
 PACED_MOVES = 60  # at the pace a single table makes a move every 2 s: 20 s would be 10 moves, too few to tell
 
@@ -60,6 +62,30 @@ class Played:
     cpu: float = 0.0
     seconds: float = 0.0
     lost_thread: bool = False  # a server thread ended meanwhile: its CPU is not counted
+    client_pause: float = 0.0  # the bench client's longest collection: it delays every latency it measures
+
+
+class ClientPauses:
+    """The bench client's own garbage collections, timed: a pause of the client looks like a slow server."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._began = 0.0
+        gc.callbacks.append(self._timed)
+
+    def _timed(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.longest = max(self.longest, time.perf_counter() - self._began)
+
+    def take(self) -> float:
+        """The longest pause since the last call."""
+        longest, self.longest = self.longest, 0.0
+        return longest
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._timed)
 
 
 @dataclass(eq=False)
@@ -70,12 +96,14 @@ class Rig:
     tables: list[Table]
     readers: list[asyncio.Task[None]]
 
-    async def play(self, played: Played, seconds: float, pace: float | None) -> None:
+    async def play(self, played: Played, seconds: float, pace: float | None, pauses: ClientPauses) -> None:
         threads, cpu0, t0 = self.server.threads(), self.server.cpu(), time.perf_counter()
+        pauses.take()
         played.latencies += await play(self.tables, seconds, pace)
         played.cpu += self.server.cpu() - cpu0
         played.seconds += time.perf_counter() - t0
         played.lost_thread |= bool(threads - self.server.threads())
+        played.client_pause = max(played.client_pause, pauses.take())
 
     async def close(self) -> None:
         for t in self.tables:
@@ -140,23 +168,31 @@ async def bench_side_by_side(
         sizes = [int(statistics.median(s.sizes)) for s in real.tables[0].seats]
         bare = await open_bare(session, n, sizes)
         real.server.mark(report=False)  # the collections and commits of setting up are not the play's
+        gc.collect()
+        gc.freeze()  # the client's thousands of sockets and tables, set up for good: no collection walks them again
+        pauses = ClientPauses()
         ratios = []
         for labels, seconds, pace in ((("real, a move every 2 s", "bare aiohttp, every 2 s"), paced(pace_s, n), PACE),
                                       (("real, flat out", "bare aiohttp, flat out"), flat_s, None)):
             played = {real: Played(), bare: Played()}
             for _ in range(slices):
                 for rig in (real, bare):
-                    await rig.play(played[rig], seconds / slices, pace)
+                    await rig.play(played[rig], seconds / slices, pace, pauses)
             per_move = []
             for rig, label in zip((real, bare), labels, strict=True):
                 got = played[rig]
                 per_move.append(report(label, got.latencies, got.cpu, got.seconds))
+                if got.client_pause > SLOW_CLIENT:
+                    print(f"  (the bench client paused {1000 * got.client_pause:.1f} ms to collect: "
+                          "every latency it measured then is that much longer)", flush=True)
                 if got.lost_thread:
                     print("  (a server thread ended in that phase: its CPU is not counted)", flush=True)
                 if rig is real:
                     real.server.mark(report=True)  # this phase's collections and commits
                     await asyncio.sleep(0.2)  # printed before the next line
             ratios.append(per_move[0] / per_move[1] if per_move[1] else float("nan"))
+        pauses.close()
+        gc.unfreeze()
         refusals = sum(t.refusals for t in real.tables)
         moved = sum(t.seats[0].view["seq"] for t in real.tables)
         await real.close()
