@@ -104,6 +104,7 @@ class Rig:
         played.seconds += time.perf_counter() - t0
         played.lost_thread |= bool(threads - self.server.threads())
         played.client_pause = max(played.client_pause, pauses.take())
+        gc.collect()  # between turns, when no latency is being measured (the collector is off during them)
 
     async def close(self) -> None:
         for t in self.tables:
@@ -168,8 +169,11 @@ async def bench_side_by_side(
         sizes = [int(statistics.median(s.sizes)) for s in real.tables[0].seats]
         bare = await open_bare(session, n, sizes)
         real.server.mark(report=False)  # the collections and commits of setting up are not the play's
+        # the client's collections, left to run, paused it 60-140 ms in every phase (the seats' latest views
+        # live on): its latencies looked like a slow server. They run between turns instead.
         gc.collect()
-        gc.freeze()  # the client's thousands of sockets and tables, set up for good: no collection walks them again
+        gc.freeze()
+        gc.disable()
         pauses = ClientPauses()
         ratios = []
         for labels, seconds, pace in ((("real, a move every 2 s", "bare aiohttp, every 2 s"), paced(pace_s, n), PACE),
@@ -192,6 +196,7 @@ async def bench_side_by_side(
                     await asyncio.sleep(0.2)  # printed before the next line
             ratios.append(per_move[0] / per_move[1] if per_move[1] else float("nan"))
         pauses.close()
+        gc.enable()
         gc.unfreeze()
         refusals = sum(t.refusals for t in real.tables)
         moved = sum(t.seats[0].view["seq"] for t in real.tables)
