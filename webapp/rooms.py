@@ -20,7 +20,6 @@ The count is of this process's sockets.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import Any, Protocol
 
@@ -58,8 +57,10 @@ def can_write(ws: web.WebSocketResponse, transport: Any) -> bool:
 async def write(ws: web.WebSocketResponse, text: str) -> None:
     """Write one text frame, unless the socket is closing."""
     if not ws.closed:
-        with contextlib.suppress(ConnectionError, RuntimeError):
+        try:  # not contextlib.suppress: every frame of every seat passes here, and a try costs nothing
             await ws.send_str(text)
+        except (ConnectionError, RuntimeError):  # the socket closed meanwhile: it is leaving its room
+            return
 
 
 async def send(ws: web.WebSocketResponse, frame: ServerFrame) -> None:
@@ -80,6 +81,7 @@ class Room:
         self.told = 0  # the number watching that the sockets were last told
         self.joins = 0  # sockets that came or went: the count of watchers is kept while this and the seats stay
         self._watching: tuple[int, tuple[SeatInfo, ...], int] | None = None
+        self._seated: tuple[tuple[SeatInfo, ...], dict[int, int]] | None = None
         self.listening: Listening = service.listen(table_id, self.deliver)
 
     def watching(self, info: TableInfo | None = None) -> int:
@@ -92,9 +94,18 @@ class Room:
         kept = self._watching
         if kept is not None and kept[0] == self.joins and kept[1] is info.seats:  # the seats as last counted
             return kept[2]
-        count = len({m.user_id for m in self.members if info.seat_of(m.user_id) is None})
+        seated = self.seated(info)
+        count = len({m.user_id for m in self.members if m.user_id not in seated})
         self._watching = (self.joins, info.seats, count)
         return count
+
+    def seated(self, info: TableInfo) -> dict[int, int]:
+        """Each seated person's seat at ``info``: kept while the table's seats are the same (the same tuple)."""
+        kept = self._seated
+        if kept is None or kept[0] is not info.seats:
+            # reversed: a person in two seats is found in the first, as ``TableInfo.seat_of`` finds them
+            kept = self._seated = info.seats, {s.user_id: s.seat for s in reversed(info.seats) if s.user_id is not None}
+        return kept[1]
 
     async def announce(self, welcomed: Member | None = None) -> None:
         """Tell every socket how many are watching, if that changed since they were last told.
@@ -121,6 +132,7 @@ class Room:
         texts: dict[int | None, str] = {}
         watching = self.told = self.watching(snapshot.info)
         frames = UpdateTexts(update, self.public, watching)  # what the seats share is encoded once
+        seated = self.seated(snapshot.info)
         for member, transport in tuple(self.members.items()):
             if member.skip >= self.count:
                 continue
@@ -132,7 +144,7 @@ class Room:
                 member.skip = self.covered()
                 await member.welcome()
                 continue
-            seat = snapshot.info.seat_of(member.user_id)
+            seat = seated.get(member.user_id)
             text = texts.get(seat)
             if text is None:
                 text = texts[seat] = frames.text(seat)

@@ -32,13 +32,23 @@ class UpdateTexts:
         self._events: dict[int, str] = {}  # id of an event's form -> its text
         self._game_public: dict[str, Any] | None = None
         self._shared: str | None = None  # the public half without its seat key, as text
+        self._same_events = all(e.to is None for e in update.events)  # every seat sees the events alike
+        self._opening: str | None = None  # the frame up to the seat's number, when it is the same for every seat
 
     def text(self, seat: int | None) -> str:
         """The frame for ``seat`` (None: a spectator)."""
-        events = ",".join([self._event(e) for e in for_seat(self._update.events, seat)])
         you = "null" if seat is None else str(seat)
-        return (f'{self._head}[{events}],"view":{{"table":{self._table_text()},"seq":{self._update.seq},'
-                f'"you":{you},"state":{self._state(seat)}}}{self._tail}')
+        return f'{self._opening_for(seat)}{you},"state":{self._state(seat)}}}{self._tail}'
+
+    def _opening_for(self, seat: int | None) -> str:
+        """The frame up to the seat's number: built once when every event is public (most moves)."""
+        if self._opening is not None:
+            return self._opening
+        events = ",".join([self._event(e) for e in for_seat(self._update.events, seat)])
+        opening = f'{self._head}[{events}],"view":{{"table":{self._table_text()},"seq":{self._update.seq},"you":'
+        if self._same_events:
+            self._opening = opening
+        return opening
 
     def _table_text(self) -> str:
         if self._table is None:
@@ -65,7 +75,9 @@ class UpdateTexts:
             # a game whose own half overrides more, or leaves the seat key to the public half: joined whole
             return encode({**public, **own})
         if self._shared is None:
-            self._shared = encode({k: v for k, v in public.items() if k != SEAT})
+            shared = dict(public)  # a copy and one deletion: the view has a score of keys
+            shared.pop(SEAT, None)
+            self._shared = encode(shared)
         mine = encode(own)
         if mine == "{}":
             return self._shared

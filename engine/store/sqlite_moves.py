@@ -25,6 +25,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Callable
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import bindparam, update
@@ -34,6 +36,7 @@ from engine.store.schema import actions, tables
 
 _DIALECT = sqlite_dialect.dialect(paramstyle="named")
 MOVE_COLUMNS = tuple(c.name for c in actions.columns)
+_MOVE_VALUES = itemgetter(*MOVE_COLUMNS)  # a log row's values in column order
 CHECKPOINT_PASSES = 8  # a checkpoint passes over the WAL again while moves came during its last pass
 ROWS_PER_INSERT = 1000  # well under SQLite's 32,766 parameters a statement
 # every column but the version, then the version it is raised to, where the row still has the version read
@@ -132,8 +135,8 @@ class SqliteMoves:
 
 def _insert_moves(rows: list[dict[str, Any]]) -> tuple[str, list[Any]]:
     """One ``INSERT`` of every log row in ``rows`` (at least one), and its parameters."""
-    return _INSERT_ROWS[len(rows)] if len(rows) < len(_INSERT_ROWS) else _insert_sql(len(rows)), [
-        row[name] for row in rows for name in MOVE_COLUMNS]
+    return (_INSERT_ROWS[len(rows)] if len(rows) < len(_INSERT_ROWS) else _insert_sql(len(rows)),
+            list(chain.from_iterable(map(_MOVE_VALUES, rows))))
 
 
 def _insert_sql(count: int) -> str:
