@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
 from engine.core.events import Event
+from engine.core.records import builder
 from engine.service.live import Snapshot, TableInfo
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,9 @@ class Update:
     def info(self) -> TableInfo:
         """The table's public summary after the change."""
         return self.snapshot.info
+
+
+new_update = builder(Update)  # Update(...) for every change published (engine.core.records)
 
 
 @dataclass(eq=False)

@@ -198,17 +198,20 @@ class Snapshot:
     game: Game[Any]
     state: Any
     _table: dict[str, Any] | None = None
-    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
-    _states: dict[int | None, dict[str, Any] | None] = field(default_factory=dict)
+    _views: dict[int | None, dict[str, Any]] | None = None  # made when first asked: sockets ask UpdateTexts
+    _states: dict[int | None, dict[str, Any] | None] | None = None
     _public: dict[str, Any] | None = None
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see: the table and, once dealt, its view of the game."""
-        found = self._views.get(seat)
+        views = self._views
+        if views is None:
+            views = self._views = {}
+        found = views.get(seat)
         if found is None:
             if self._table is None:
                 self._table = self.info.as_dict()
-            found = self._views[seat] = {
+            found = views[seat] = {
                 "table": self._table, "seq": self.info.seq, "you": seat, "state": self.state_view(seat),
             }
         return found
@@ -224,11 +227,14 @@ class Snapshot:
 
         Its public half is built once for every seat (``Game.public_view``); each seat adds only its own.
         """
-        if seat in self._states:
-            return self._states[seat]
+        states = self._states
+        if states is None:
+            states = self._states = {}
+        if seat in states:
+            return states[seat]
         found = None
         public = self.public_state()
         if public is not None:
             found = joined_view(public, None if seat is None else self.game.own_view(self.state, seat))
-        self._states[seat] = found
+        states[seat] = found
         return found

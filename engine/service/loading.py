@@ -22,7 +22,7 @@ from engine.core.rules import Outcome, replay, replay_after
 from engine.core.snapshots import BadSnapshot
 from engine.service import ratings
 from engine.service.autoplay import Autoplay
-from engine.service.bus import MemoryBus, Update
+from engine.service.bus import MemoryBus, new_update
 from engine.service.live import LiveTable, Snapshot, TableInfo
 from engine.service.peers import LocalPeers, Peers, PostgresPeers
 from engine.service.record import Record
@@ -215,7 +215,7 @@ class LoadedTables:
     async def _publish(self, table: LiveTable, kind: str, events: list[Event] | None = None,
                        cause: object | None = None) -> TableInfo:
         snapshot = table.snapshot()
-        await self.bus.publish(Update(table.id, table.seq, kind, tuple(events or ()), snapshot, cause))
+        await self.bus.publish(new_update(table.id, table.seq, kind, tuple(events or ()), snapshot, cause))
         return snapshot.info
 
     async def info(self, table_id: str) -> TableInfo:
