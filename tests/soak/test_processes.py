@@ -6,6 +6,7 @@ moves exactly once per turn, and when the first process is killed Ann's phone re
 to the third, another process takes the AI over, and the game goes on. The kill may
 come while a move is on its way to the first process; that move is then lost
 unacknowledged, and is made again, as a player whose tap went unanswered taps again.
+It may also come just after the AI moved: the reconnected phone is then a move ahead.
 
 And three people, each on a process of their own, play a whole game to its end.
 """
@@ -43,9 +44,10 @@ async def test_players_on_three_processes_play_one_table_and_the_ai_survives_its
                     first.kill()
                     killed = True
                     seats[0] = await open_socket(session, third, table_id, ann)  # Ann's phone reconnects elsewhere
-                    # a move the dead process had not committed died with it, never acknowledged: its player
-                    # taps it again (an AI's is made again by the process that takes the table over)
-                    seq = min(seq, seats[0].view["seq"])
+                    # the welcome says where the table is. Behind: a move the dead process had not committed died
+                    # with it, never acknowledged, and its player taps it again (an AI's is made again by the process
+                    # that takes the table over). Ahead: the AI moved after the views last read, before the kill.
+                    seq = seats[0].view["seq"]
                 views = {seat: await socket.until_seq(seq) for seat, socket in seats.items()}
                 turn = views[0]["table"]["to_act"]
                 if views[0]["table"]["status"] != "playing" or not turn:
