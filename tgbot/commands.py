@@ -21,6 +21,7 @@ from tgbot.arguments import game_name
 from tgbot.buttons import answer
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import Context, display_name, is_private, locale_of, reply, reply_refusal
+from tgbot.languages import remember_app_language
 from tgbot.links import TABLE_PAYLOAD
 from tgbot.render import has_template, render, translate
 
@@ -67,6 +68,8 @@ async def remember_private(update: Update, context: Context) -> None:
     if user.id in context.bot_data.reachable:
         return
     await context.bot_data.service.store.upsert_user(user.id, display_name(user))
+    if user.language_code:  # before any turn message goes out: it is written in this language
+        await remember_app_language(context.bot_data, user.id, user.language_code)
     await context.bot_data.notifier.can_message_again(user.id)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import Any, Protocol, TypeAlias
 
@@ -70,6 +71,7 @@ class BotState:
         self.reachable: set[int] = set()  # people known to have started the bot (saves a write per message)
         self.languages: dict[int, str | None] = {}  # people's /language choices (None: none), as last read
         self.languages_read: dict[int, float] = {}  # when each was read (another process may change it)
+        self.app_languages: dict[int, str] = {}  # each person's Telegram app language, as this process stored it
         self._links: Links | None = None
         self.webhook_secret: str | None = None  # the secret_token given to setWebhook (the route must check it)
         self.health: dict[str, Any] = {"state": "stopped"}  # how starting the bot went (for /healthz)
@@ -102,6 +104,13 @@ def locale_of(user: User | None) -> str | None:
     if user is None:
         return None
     return reader_languages.get().get(user.id) or user.language_code
+
+
+def person_locale(person: Mapping[str, Any] | None) -> str | None:
+    """The language of a private message that answers nothing (a turn message): as ``locale_of``, from the store."""
+    if person is None:
+        return None
+    return person.get("language") or person.get("app_language") or None
 
 
 def display_name(user: User) -> str:

@@ -1,7 +1,8 @@
 """Which language each chat speaks, and ``/language`` to choose it.
 
 A private message is in the person's language: the one they chose with ``/language``,
-else their Telegram app's. A group's messages are in the group's language: the one an
+else their Telegram app's (stored as the bot last saw it, for the turn messages that answer
+no update of theirs). A group's messages are in the group's language: the one an
 admin chose with ``/language`` there, else the language of whoever opened the group's
 first table (settled then, so the group does not change language with every host).
 Anything the catalogs do not have falls back to English as a whole.
@@ -37,6 +38,15 @@ async def learn_language(update: Update, context: Context) -> None:
     if user is not None and (user.id not in known or now - bot_state.languages_read.get(user.id, now) > LANGUAGE_FRESH):
         known[user.id] = await bot_state.service.store.user_language(user.id)
         bot_state.languages_read[user.id] = now
+    if user is not None and user.language_code and bot_state.app_languages.get(user.id) != user.language_code:
+        await remember_app_language(bot_state, user.id, user.language_code)
+
+
+async def remember_app_language(bot_state: BotState, user_id: int, code: str) -> None:
+    """Store the language of a person's Telegram app, once a process (or when it changes): their turn messages
+    are written in it when they chose none with /language (a person not in the store yet is stored at /start)."""
+    await bot_state.service.store.set_app_language(user_id, code)
+    bot_state.app_languages[user_id] = code
 
 
 async def group_language(bot_state: BotState, chat: Chat, host_locale: str | None) -> str:

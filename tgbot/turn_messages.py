@@ -1,5 +1,6 @@
 """Each person's private turn message: one per turn, sent when their turn begins and removed once it is over.
 
+Each is written in the person's language (``tgbot.context.person_locale``), not the group's.
 A turn is known by the seq it began at, so a message left from before a restart is
 adopted when it is this turn's, and replaced when it is not. A reminder edits the
 turn's message in place. Nobody the bot may not write to, or who turned turn messages
@@ -8,10 +9,13 @@ off, gets one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from telegram import InlineKeyboardMarkup
 
 from engine.service.live import Snapshot, TableInfo
-from tgbot.context import BotState
+from tgbot.context import BotState, person_locale
 from tgbot.postings import Postings
 from tgbot.records import SENDING, SENT, Record, turn_purpose
 from tgbot.render import render, translate
@@ -68,23 +72,24 @@ class TurnMessages(Postings):
         if record is not None:
             if turn is not None and record.data.get("turn") == turn:
                 if reminder and not record.data.get("reminder"):
-                    text, markup = self._turn_message(info, snapshot, home, seat, reminder=True)
+                    text, markup = self._turn_message(info, snapshot, home, seat, person, reminder=True)
                     if await self._edit(record, text, markup):
                         await self.records.put(info.id, record.but(data={**record.data, "reminder": True}))
                 return
-            over = render("over.html", home_locale(home), table=info, turn=True)
+            over = render("over.html", person_locale(person) or home_locale(home), table=info, turn=True)
             if not await self._delete(record, over):
                 return
             await self.records.drop(info.id, record.purpose)
         if turn is None:
             return
-        text, markup = self._turn_message(info, snapshot, home, seat, reminder=reminder)
+        text, markup = self._turn_message(info, snapshot, home, seat, person, reminder=reminder)
         fresh = Record(turn_purpose(user_id), user_id, None, None, SENDING, {"turn": turn, "reminder": reminder})
         await self._send(info.id, fresh, text, markup)
 
-    def _turn_message(self, info: TableInfo, snapshot: Snapshot, home: Record | None, seat: int | None, *,
-                      reminder: bool) -> tuple[str, InlineKeyboardMarkup]:
-        locale = home_locale(home)
+    def _turn_message(self, info: TableInfo, snapshot: Snapshot, home: Record | None, seat: int | None,
+                      person: Mapping[str, Any], *, reminder: bool) -> tuple[str, InlineKeyboardMarkup]:
+        """The text and button of a turn message, in the person's language (else the table's chat's)."""
+        locale = person_locale(person) or home_locale(home)
         chat_title = (home.data.get("title") if home is not None else None) or None
         view = snapshot.view(seat)
         text = render("turn.html", locale, table=info, chat_title=chat_title, state=view.get("state") or {},

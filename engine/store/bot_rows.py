@@ -92,6 +92,16 @@ class BotRows(RecordRows):
 
         await self._write(work)
 
+    async def set_app_language(self, user_id: int, code: str) -> None:
+        """Remember the language of a known person's Telegram app (``language_code``); unknown people are skipped."""
+        value = code[:16]
+
+        async def work(conn: Any) -> None:
+            await conn.execute(update(users).where(users.c.id == user_id, users.c.app_language.is_distinct_from(value))
+                               .values(app_language=value))
+
+        await self._write(work)
+
     async def chat_language(self, chat_id: int) -> str | None:
         """A group's language, if one was set or settled."""
         async with self.engine.connect() as conn:

@@ -31,6 +31,7 @@ users = Table(
     Column("can_message", Boolean, nullable=False, default=False),
     Column("created_at", Float, nullable=False),
     Column("language", String(8), nullable=True),  # chosen with /language; None: Telegram's language_code
+    Column("app_language", String(16), nullable=True),  # Telegram's language_code, as the bot last saw it
 )
 
 tables = Table(

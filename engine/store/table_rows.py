@@ -200,7 +200,8 @@ class TableRows(StoreBase):
         if row is None:
             return None
         return {"id": row["id"], "name": row["name"], "notify": bool(row["notify"]),
-                "can_message": bool(row["can_message"])}
+                "can_message": bool(row["can_message"]), "language": row["language"],
+                "app_language": row["app_language"]}
 
     async def set_user_flags(self, user_id: int, **flags: bool) -> None:
         """Change ``notify`` or ``can_message`` for a known user."""

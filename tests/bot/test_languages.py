@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.i18n import gettext_for
-from tests.bot.conftest import ANN, BOB, GROUP, Harness
+from tests.bot.conftest import ANN, BOB, CID, GROUP, Harness
 from tgbot import languages
 
 
@@ -119,3 +119,41 @@ async def test_the_options_keyboard_of_a_russian_group_names_every_value_in_russ
     await bot.send(bot.fake.press(ANN, lobby, "Первый сдающий: Случайно"))
     await bot.send(bot.fake.press(ANN, lobby, "Первый сдающий: Хозяин стола"))  # then seat 1
     assert "Первый сдающий: Ann" in [b["text"] for b in lobby.buttons]  # the player in that seat
+
+
+async def test_turn_messages_speak_each_persons_language_not_the_groups(bot: Harness) -> None:
+    """At a Latvian group's table, a Korean phone gets its turn messages in Korean, and someone who chose Russian
+    with /language (on an English phone) in Russian; the group's own message stays Latvian."""
+    fake = bot.fake
+    fake.add_user(ANN, "Līga", language_code="lv")
+    fake.add_user(BOB, "민준", language_code="ko")
+    fake.add_user(CID, "Аня", language_code="en")
+    for user in (ANN, BOB, CID):
+        await bot.send(fake.message(user, user, "/start"))
+    await bot.send(fake.message(CID, CID, "/language"))
+    await bot.send(fake.press(CID, fake.last_message(CID), "Русский"))
+    lv = gettext_for("lv")
+    await bot.send(fake.message(GROUP, ANN, "/new coins"))
+    lobby = fake.last_message(GROUP)
+    table_id = lobby.button(lv("Join"))["callback_data"].split(":")[1]
+    for user in (BOB, CID):
+        await bot.send(fake.press(user, lobby, lv("Join")))
+    await bot.send(fake.press(ANN, fake.last_message(GROUP), lv("Start")))
+    expected = {ANN: "lv", BOB: "ko", CID: "ru"}
+    seen: set[int] = set()
+    while seen != set(expected):
+        await bot.settle()
+        info = await bot.service.info(table_id)
+        [seat] = info.to_act
+        user = info.seats[seat].user_id
+        assert user is not None
+        [live] = [m for m in fake.messages(user) if not m.deleted and table_id in str(m.reply_markup)]
+        _ = gettext_for(expected[user])
+        assert live.plain.startswith("⏰ " + _("Your turn in %(game)s") % {"game": _("Coins")})
+        assert live.buttons[0]["text"] == _("Open table")
+        seen.add(user)
+        view = await bot.service.view(table_id, user)
+        await bot.service.act(table_id, user, {"type": "play", "card": view["state"]["legal"][0]}, view["seq"])
+    await bot.settle()
+    assert gettext_for("ko")("Your turn in %(game)s") != "Your turn in %(game)s"
+    assert fake.last_message(GROUP).plain.startswith(f"🃏 {lv('Coins')} — ")
