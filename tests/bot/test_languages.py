@@ -145,15 +145,15 @@ async def test_turn_messages_speak_each_persons_language_not_the_groups(bot: Har
         await bot.settle()
         info = await bot.service.info(table_id)
         [seat] = info.to_act
-        user = info.seats[seat].user_id
-        assert user is not None
-        [live] = [m for m in fake.messages(user) if not m.deleted and table_id in str(m.reply_markup)]
-        _ = gettext_for(expected[user])
+        mover = info.seats[seat].user_id
+        assert mover is not None
+        [live] = [m for m in fake.messages(mover) if not m.deleted and table_id in str(m.reply_markup)]
+        _ = gettext_for(expected[mover])
         assert live.plain.startswith("⏰ " + _("Your turn in %(game)s") % {"game": _("Coins")})
         assert live.buttons[0]["text"] == _("Open table")
-        seen.add(user)
-        view = await bot.service.view(table_id, user)
-        await bot.service.act(table_id, user, {"type": "play", "card": view["state"]["legal"][0]}, view["seq"])
+        seen.add(mover)
+        view = await bot.service.view(table_id, mover)
+        await bot.service.act(table_id, mover, {"type": "play", "card": view["state"]["legal"][0]}, view["seq"])
     await bot.settle()
     assert gettext_for("ko")("Your turn in %(game)s") != "Your turn in %(game)s"
     assert fake.last_message(GROUP).plain.startswith(f"🃏 {lv('Coins')} — ")
