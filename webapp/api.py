@@ -16,7 +16,10 @@ host as ``host_seat``, never a Telegram user id or chat id.
 
 ``GET /api/me?limit=20&before=<table id>`` lists the caller's open tables newest first,
 ``limit`` (1 to 50, default 20) at a time, each with the caller's own seat as ``you``;
-``next`` in the answer is the ``before`` of the next page, or null on the last one.
+``next`` in the answer is the ``before`` of the next page, or null on the last one, and
+``language`` the language the caller chose (in the page's picker or with the bot's
+``/language``), or null. ``POST /api/me/language`` with ``{"language": code}`` chooses it
+(400 ``bad_request`` for a language the catalogs do not have).
 
 ``POST /api/tables/{id}/rematch`` gives a finished table's one rematch to one of its players (409
 ``not_finished`` before the end, 403 ``not_seated`` for anyone else).
@@ -29,6 +32,7 @@ table already started against AI players, from the game's lesson seed and short 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import weakref
@@ -40,7 +44,7 @@ from aiohttp import web
 from engine import games
 from engine.core.errors import Refusal, RefusalCode, listed
 from engine.core.settings import Setting
-from engine.i18n import gettext_for, negotiate, refusal_text
+from engine.i18n import LANGUAGES, gettext_for, negotiate, refusal_text
 from engine.service.live import TableInfo
 from engine.service.tables import TableService
 from engine.store.reach import is_unreachable
@@ -279,9 +283,21 @@ async def me(request: web.Request) -> web.Response:
     public = request.app[PUBLIC]
     return web.json_response({
         "user": user.as_dict(),
+        "language": await service.store.user_language(user.id),  # chosen here or with the bot's /language
         "tables": [public.own_table(info, user.id) for info in page[:limit]],
         "next": page[limit - 1].id if len(page) > limit else None,
     })
+
+
+async def set_language(request: web.Request) -> web.Response:
+    """POST /api/me/language {"language"}: the language the caller reads, in the Mini App and from the bot alike."""
+    user = current_user(request)
+    code = (await read_json(request)).get("language")
+    if not isinstance(code, str) or code not in LANGUAGES:
+        shown = code[:16] if isinstance(code, str) else json.dumps(code)[:16]
+        raise Refusal(RefusalCode.UNKNOWN_LANGUAGE, code=shown, languages=listed(LANGUAGES))
+    await request.app[SERVICE].store.set_user_language(user.id, user.name, code)
+    return web.json_response({"language": code})
 
 
 async def create_table(request: web.Request) -> web.Response:
@@ -360,6 +376,7 @@ def setup_api(app: web.Application) -> None:
     app.router.add_get("/api/config", config)
     app.router.add_post("/api/local/signin", local_signin)
     app.router.add_get("/api/me", me)
+    app.router.add_post("/api/me/language", set_language)
     app.router.add_post("/api/tables", create_table)
     app.router.add_post("/api/lessons", create_lesson)
     app.router.add_get("/api/tables/{table_id}", table_view)

@@ -45,6 +45,7 @@ class RefusalCode(StrEnum):
     SERVER_ERROR = "server_error"
     UNAVAILABLE = "unavailable"
     UNKNOWN_GAME = "unknown_game"
+    UNKNOWN_LANGUAGE = "unknown_language"
     # requests (webapp)
     BAD_REQUEST = "bad_request"
     BODY_NOT_JSON = "body_not_json"
@@ -151,6 +152,7 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.SERVER_ERROR: (N_("Something went wrong; try again."), ()),
     C.UNAVAILABLE: (N_("The game cannot reach its database just now; try again in a moment."), ()),
     C.UNKNOWN_GAME: (N_("There is no game called '{name}'; the games are: {games}."), ("name", "games")),
+    C.UNKNOWN_LANGUAGE: (N_("There is no language '{code}'; the languages are: {languages}."), ("code", "languages")),
     C.BAD_REQUEST: (N_("That request was not understood."), ()),
     C.BODY_NOT_JSON: (N_("The body must be JSON."), ()),
     C.BODY_NOT_OBJECT: (N_("The body must be a JSON object."), ()),
@@ -258,7 +260,8 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
 # Specific codes that report a broader code on the wire (HTTP statuses and clients key on it).
 FAMILY: dict[RefusalCode, RefusalCode] = {
     **{c: C.BAD_REQUEST for c in (C.BODY_NOT_JSON, C.BODY_NOT_OBJECT, C.UNKNOWN_OPERATION, C.NAME_REQUIRED,
-                                  C.CREATE_SHAPE, C.CHANGES_NOT_OBJECT, C.BAD_PAGE_LIMIT, C.BAD_NUMBER)},
+                                  C.CREATE_SHAPE, C.CHANGES_NOT_OBJECT, C.BAD_PAGE_LIMIT, C.BAD_NUMBER,
+                                  C.UNKNOWN_LANGUAGE)},
     C.NAME_NOT_TEXT: C.BAD_NAME,
     **{c: C.MALFORMED_ACTION for c in (C.ACTION_NOT_JSON, C.ACTION_TOO_LARGE, C.MOVE_WITHOUT_SEQ, C.CARDS_NOT_A_LIST,
                                        C.FIELD_NOT_A_WORD, C.BID_NOT_A_NUMBER)},

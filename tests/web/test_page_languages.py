@@ -10,6 +10,7 @@ import pytest
 
 from engine.config import Settings
 from engine.i18n import LANGUAGES
+from engine.service.tables import TableService
 from tests.web.conftest import Client, ClientFactory, signed, tma
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
@@ -108,3 +109,24 @@ async def test_refusals_follow_the_language_the_page_shows(make_client: ClientFa
     refused = await client.get("/api/tables/nosuchtable", headers=english_phone)
     body = await refused.json()
     assert body["code"] == "table_not_found" and body["message"] == "Такого стола нет."
+
+
+async def test_a_persons_language_is_one_choice_for_the_mini_app_and_the_bot(bot_client: Client,
+                                                                             service: TableService) -> None:
+    ann = tma(signed(7101, "Ann", language_code="en"))
+    assert (await (await bot_client.get("/api/me", headers=ann)).json())["language"] is None
+    await service.store.set_user_language(7101, "Ann", "ru")  # /language in the bot
+    assert (await (await bot_client.get("/api/me", headers=ann)).json())["language"] == "ru"
+    chosen = await bot_client.post("/api/me/language", json={"language": "lv"}, headers=ann)
+    assert chosen.status == 200 and (await chosen.json()) == {"language": "lv"}
+    assert await service.store.user_language(7101) == "lv"
+    for body, shown in (({"language": "de"}, "«de»"), ({"language": 7}, "«7»"), ({}, "«null»"),
+                        ({"language": "ru-RU"}, "«ru-RU»")):
+        refused = await bot_client.post("/api/me/language", json=body, headers={**ann, "Cookie": "cardroom_lang=ru"})
+        assert refused.status == 400
+        answer = await refused.json()
+        assert answer["code"] == "bad_request"
+        assert shown in answer["message"] and "en, ru, ko, lv" in answer["message"]
+        assert answer["message"].startswith("Языка ")  # in the reader's language
+    assert await service.store.user_language(7101) == "lv"  # nothing changed
+    assert (await bot_client.post("/api/me/language", json={"language": "ko"})).status == 401

@@ -3,7 +3,7 @@
 
 import { h, clear, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { languageSelect, settleLanguage } from "./language.js";
+import { followAccount, languageSelect, saveChoicesWith, settleLanguage } from "./language.js";
 import { Api } from "./net.js";
 import { installSprite } from "./cards.js";
 import { TableScreen, gameTitle, seatLabel, tableTitle } from "./table.js";
@@ -57,11 +57,13 @@ class App {
       const me = await this.api.get("/api/me");
       this.user = me.user;
       this.tables = me.tables || [];
+      if (followAccount(me.language)) return; // reloading in the language the person chose
     } catch (err) {
       if (err.status === 401) this.authFailed();
       else toast(err.message || t("error_generic"), "error");
       return;
     }
+    saveChoicesWith((code) => this.api.post("/api/me/language", { language: code }));
     const start = tg.startParam();
     if (start && !this.tableFromUrl() && !this.replayFromUrl()) {
       const replayId = replayFromStart(start);

@@ -3,6 +3,8 @@
 // settles on the language the player wants: a choice made in the picker (remembered in localStorage), else in
 // Telegram the user's language_code. When that differs from the page's, the page reloads once with ?lang=,
 // and the cookie lets the server render it right the next time. Unsupported languages are shown in English.
+// Once signed in, the person's own choice wins: the one they made in the bot's /language or in this picker on
+// any device (``language`` in /api/me), and a choice in the picker is saved there too, so the bot writes in it.
 
 import { h } from "./dom.js";
 import { t, lang, languages } from "./i18n.js";
@@ -62,15 +64,45 @@ export function settleLanguage() {
   return true;
 }
 
-// Show the page in ``code`` from now on: remembered here and by the server, the page reloaded in it.
-export function chooseLanguage(code) {
-  const chosen = negotiate(code);
+function keep(code) {
   try {
-    localStorage.setItem(CHOICE_KEY, chosen);
+    localStorage.setItem(CHOICE_KEY, code);
   } catch {
     // private mode: the ?lang= and the cookie still carry the choice
   }
-  remember(chosen);
+  remember(code);
+}
+
+let saveChoice = null; // how a choice reaches the person's account, once signed in
+const SAVE_WAIT_MS = 2000; // a reload does not wait longer for the save: the choice is kept on this device anyway
+
+// Signed in: ``save(code)`` stores a choice made in the picker as the person's language, for the bot too.
+export function saveChoicesWith(save) {
+  saveChoice = save;
+}
+
+// Signed in: the language the person chose (null: none) wins over this device's; true while the page reloads in it.
+export function followAccount(chosen) {
+  if (!chosen) return false;
+  const wanted = negotiate(chosen);
+  keep(wanted);
+  if (wanted === lang) return false;
+  location.replace(urlWithLanguage(wanted));
+  return true;
+}
+
+// Show the page in ``code`` from now on: remembered here, by the server and in the person's account, the page
+// reloaded in it.
+export async function chooseLanguage(code) {
+  const chosen = negotiate(code);
+  keep(chosen);
+  if (saveChoice) {
+    try {
+      await Promise.race([saveChoice(chosen), new Promise((done) => setTimeout(done, SAVE_WAIT_MS))]);
+    } catch {
+      // not saved (offline, say): this device keeps the choice, and the account keeps the last one it had
+    }
+  }
   if (chosen !== lang || !new URL(location.href).searchParams.has("lang")) location.replace(urlWithLanguage(chosen));
 }
 
