@@ -56,8 +56,7 @@ class Moves(SharedTables):
                     # process's write), and the move stands against the fresh row
                     if refusal.code != RefusalCode.STALE or attempt == CONFLICT_TRIES:
                         raise
-        if table.row.ai_turn:  # the move's row says whether an AI is to act now (``_due``)
-            self.autoplay.kick(table.id)
+        self._kick(table)
         return ActResult(table.seq)
 
     async def _commit_move(self, table: LiveTable, seat: int, action: Mapping[str, Any], *, auto: bool,
