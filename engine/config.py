@@ -35,6 +35,8 @@ class Settings:
     body_timeout: float = 10.0  # seconds to receive a whole request body
     flood_rate: float = 20.0  # socket frames a second, on average
     flood_burst: int = 40  # socket frames in one burst
+    api_rate: float = 10.0  # /api calls a second of one person, on average (a page load makes about five)
+    api_burst: int = 60  # ... and in one burst
     lobby_expiry_hours: float = 24.0  # a lobby nobody touches for this long is cancelled
     game_expiry_days: float = 14.0  # so is an untimed game with no move for this long
 
@@ -82,6 +84,8 @@ class Settings:
             body_timeout=float(text("BODY_TIMEOUT") or base.body_timeout),
             flood_rate=float(text("FLOOD_RATE") or base.flood_rate),
             flood_burst=int(text("FLOOD_BURST") or base.flood_burst),
+            api_rate=float(text("API_RATE") or base.api_rate),
+            api_burst=int(text("API_BURST") or base.api_burst),
             lobby_expiry_hours=float(text("LOBBY_EXPIRY_HOURS") or 24.0),
             game_expiry_days=float(text("GAME_EXPIRY_DAYS") or 14.0),
         )

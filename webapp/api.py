@@ -8,8 +8,9 @@ object, is nested too deep or holds invalid Unicode, ``bad_options``, ``bad_name
 sign-in), 403 (not allowed), 404 (no such table), 408 (the body did not arrive within
 ``body_timeout``), 409 (refused by the table's state), 413 (over 16 KB), 429
 (``too_many_tables``: a user may have a seat at no more than ``max_open_tables_per_user``
-tables in the lobby or being played) or 503 (``unavailable``: the database is out of reach
-just now; the same request may work a moment later).
+tables in the lobby or being played; ``too_many_requests``, with ``Retry-After``: one person
+may make ``api_rate`` signed-in calls a second, in bursts of up to ``api_burst``) or 503
+(``unavailable``: the database is out of reach just now; the same request may work a moment later).
 
 Tables leave in the web's form (``webapp.public``): seat names and opaque handles, the
 host as ``host_seat``, never a Telegram user id or chat id.
@@ -49,7 +50,7 @@ from engine.service.live import TableInfo
 from engine.service.tables import TableService
 from engine.store.reach import is_unreachable
 from webapp.auth import AuthError, WebUser, new_local_user
-from webapp.keys import LANG, LANG_COOKIE, PUBLIC, SERVICE, SETTINGS, VERIFIER
+from webapp.keys import BUDGETS, LANG, LANG_COOKIE, PUBLIC, SERVICE, SETTINGS, VERIFIER
 from webapp.protocol import JsonError, load_json
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ BAD_INPUT = {"bad_options", "bad_request", "bad_json", "bad_name", "bad_cursor",
              "unknown_action", "unknown_card", "unknown_game"}
 FORBIDDEN = {"not_host", "not_seated", "local_signin_disabled", "not_in_group"}
 NOT_FOUND = {"table_not_found"}
-TOO_MANY = {"too_many_tables"}
+TOO_MANY = {"too_many_tables", "too_many_requests"}
 PAGE, MAX_PAGE = 20, 50
 MAX_OPTION_TEXT = 64
 _user_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -98,7 +99,11 @@ async def errors_middleware(
             return json_error(400, "bad_init_data", _(exc.message), reason=exc.reason)
         return json_error(401, exc.code, _(exc.message), reason=exc.reason)
     except Refusal as refusal:
-        return json_error(refusal_status(refusal.code), refusal.code, refusal_text(refusal, request.get(LANG) or None))
+        response = json_error(refusal_status(refusal.code), refusal.code,
+                              refusal_text(refusal, request.get(LANG) or None))
+        if refusal.code == RefusalCode.TOO_MANY_REQUESTS:
+            response.headers["Retry-After"] = "1"  # a budget refills a request in well under a second
+        return response
     except web.HTTPException as exc:
         if not request.path.startswith("/api/") or exc.status < 400:
             raise
@@ -120,13 +125,18 @@ def reader_language(request: web.Request, user: WebUser) -> str | None:
 
 
 def current_user(request: web.Request) -> WebUser:
-    """The user vouched for by the request's ``Authorization: tma <initData>``; raises AuthError."""
+    """The user vouched for by the request's ``Authorization: tma <initData>``, within their request budget.
+
+    Raises AuthError, or Refusal("too_many_requests") when they have spent their budget (nothing is done).
+    """
     header = request.headers.get("Authorization", "")
     scheme, _, init_data = header.partition(" ")
     if scheme.lower() != "tma" or not init_data.strip():
         raise AuthError("missing", "Sign in first: send Authorization: tma <initData>.")
     user = request.app[VERIFIER].verify(init_data.strip())
     request[LANG] = reader_language(request, user) or ""
+    if not request.app[BUDGETS].take(user.id):
+        raise Refusal(RefusalCode.TOO_MANY_REQUESTS)
     return user
 
 

@@ -26,7 +26,8 @@ from engine.store.database import Store, database_url
 from webapp.api import MAX_BODY, errors_middleware, setup_api
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier, local_token
-from webapp.keys import BOT, CLOCK, PUBLIC, SERVICE, SETTINGS, STATIC, STORE, VERIFIER
+from webapp.keys import BOT, BUDGETS, CLOCK, PUBLIC, SERVICE, SETTINGS, STATIC, STORE, VERIFIER
+from webapp.limits import Budgets
 from webapp.pages import setup_pages
 from webapp.public import PublicTables
 from webapp.record_api import setup_record_api
@@ -101,11 +102,12 @@ def make_app(
     clock: Callable[[], float] = time.monotonic,
 ) -> web.Application:
     """The web application for ``settings``; ``service`` if given is used as is (and not closed), ``clock`` is
-    the monotonic clock the sockets' flood budgets refill by."""
+    the monotonic clock the sockets' flood budgets and each person's request budget refill by."""
     webhook = bool(settings.bot_token and bot)
     app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_UPDATE if webhook else MAX_BODY)
     app[SETTINGS] = settings
     app[CLOCK] = clock
+    app[BUDGETS] = Budgets(settings.api_rate, settings.api_burst, clock)
     token = settings.bot_token or local_token(settings.data_dir)
     app[VERIFIER] = Verifier(token, settings.initdata_max_age, local=settings.local_mode)
     app[PUBLIC] = PublicTables(hmac.new(b"seat-handles", token.encode(), hashlib.sha256).digest())

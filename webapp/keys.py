@@ -12,7 +12,7 @@ from engine.service.tables import TableService
 from engine.store.database import Store
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier
-from webapp.limits import Gate
+from webapp.limits import Budgets, Gate
 from webapp.public import PublicTables
 from webapp.rooms import Rooms
 
@@ -24,7 +24,8 @@ STATIC = web.AppKey("static", StaticFiles)
 PUBLIC = web.AppKey("public", PublicTables)  # the web's form of tables: no Telegram ids
 ROOMS = web.AppKey("rooms", Rooms)
 GATE = web.AppKey("gate", Gate)  # counts of open table sockets, for their limits
-# the monotonic clock the sockets' flood budgets refill by (tests set their own)
+BUDGETS = web.AppKey("budgets", Budgets)  # each person's /api requests a second
+# the monotonic clock the sockets' flood budgets and the request budgets refill by (tests set their own)
 CLOCK: web.AppKey[Callable[[], float]] = web.AppKey("clock")
 BOT = web.AppKey("bot", object)  # the python-telegram-bot Application, when a bot token is set
 # open table sockets, closed on shutdown

@@ -1,4 +1,4 @@
-"""Limits on what one client may take: a token bucket for frame rates, and the counts of open table sockets."""
+"""Limits on what one client may take: token buckets for frame and request rates, and counts of open table sockets."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from engine.config import Settings
 # a budget that refills at this share of the frame rate, so bursty but moderate clients never reach it
 STRIKES_PER_BURST = 2.5
 STRIKE_RATE = 0.5
+KEPT_BUDGETS = 1024  # people's request budgets kept before the full ones (idle people) are dropped
 
 
 class TokenBucket:
@@ -34,6 +35,40 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+
+class Budgets:
+    """A request budget (a token bucket) for each person, kept only while it is not full again.
+
+    A person idle for ``burst / rate`` seconds has a full budget, the same as a newcomer's, so
+    theirs is dropped once more than ``KEPT_BUDGETS`` are kept: memory follows the people
+    making requests now, not everyone who ever did.
+    """
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self._buckets: dict[int, TokenBucket] = {}
+        self._prune_at = KEPT_BUDGETS
+
+    def take(self, person: int) -> bool:
+        """Spend one of ``person``'s requests if they have one left."""
+        bucket = self._buckets.get(person)
+        if bucket is None:
+            bucket = self._buckets[person] = TokenBucket(self.rate, self.burst, self.clock)
+            if len(self._buckets) > self._prune_at:
+                self._prune()
+        return bucket.take()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def _prune(self) -> None:
+        now = self.clock()
+        self._buckets = {person: bucket for person, bucket in self._buckets.items()
+                         if bucket.tokens + (now - bucket.last) * self.rate < self.burst}
+        self._prune_at = max(KEPT_BUDGETS, 2 * len(self._buckets))  # pruning stays rare while many are busy
 
 
 class Gate:
