@@ -1,6 +1,6 @@
 """The database schema: users, tables, seats and the append-only action log.
 
-Changes to it are alembic migrations in ``engine/migrations``; this module is what
+Changes to it are alembic migrations in ``engine/store/migrations``; this module is what
 the code reads and writes through.
 """
 

@@ -28,9 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import Connection, Update, event, func, insert, select, text, update
+from sqlalchemy import Update, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -38,6 +36,7 @@ from engine.core.errors import Refusal, RefusalCode
 from engine.store.commit_pace import CommitPace
 from engine.store.finish_rows import write_finish
 from engine.store.json_text import json_text
+from engine.store.migrating import bring_up_to_date
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
 from engine.store.schema import (
     actions,
@@ -47,9 +46,7 @@ from engine.store.schema import (
 from engine.store.sqlite_moves import SqliteMoves, row_change
 
 log = logging.getLogger(__name__)
-MIGRATIONS = Path(__file__).parent / "migrations"
 CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, sent with the change's commit
-MIGRATION_LOCK = 72_170_001  # advisory lock key: one process migrates at a time
 # SQLite: the moves the loop commits between two checkpoints on a thread (about 1,000 WAL pages); counted in moves,
 # not commits, so a checkpoint copies about as much whether commits carry one move or several
 CHECKPOINT_EVERY = 320
@@ -77,14 +74,6 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
-
-
-def migrate(connection: Connection, revision: str = "head") -> None:
-    """Upgrade the schema on ``connection`` to ``revision`` (the latest by default)."""
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    config.attributes["connection"] = connection
-    command.upgrade(config, revision)
 
 
 class StaleRow(Refusal):
@@ -154,10 +143,7 @@ class StoreBase:
 
     async def open(self) -> None:
         """Bring the schema up to date (one process at a time) and start the log writer."""
-        async with self.engine.begin() as conn:
-            if self.is_shared:  # processes starting together on a fresh database must not race the migration
-                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-            await conn.run_sync(migrate)
+        await bring_up_to_date(self.engine, shared=self.is_shared)
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     async def close(self) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,13 +15,14 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from engine import games
 from engine.service import ratings
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
-from engine.store.writer import MIGRATIONS, migrate
+from engine.store.migrating import HEAD, MIGRATIONS, migrate
 from tests.postgres import fresh_database
 from tests.service.conftest import BACKENDS
 from tests.service.helpers import ANN, BOB, service_over
@@ -140,7 +143,7 @@ async def test_an_upgrade_from_before_the_ratings_keeps_every_table_seat_and_mov
         names = await conn.run_sync(lambda sync: set(sa.inspect(sync).get_table_names()))
         head = (await conn.execute(sa.text("SELECT version_num FROM alembic_version"))).scalar_one()
     assert {"results", "ratings", "tables", "seats", "actions", "users"} <= names
-    assert head == max(p.name[:4] for p in (MIGRATIONS / "versions").glob("0*.py"))
+    assert head == HEAD
     for old in OLD_GAMES:
         row = await store.load_table(old.table_id)
         assert row is not None
@@ -235,3 +238,53 @@ def migrate_down(connection: sa.Connection, revision: str) -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
     command.downgrade(config, revision)
+
+
+def test_the_newest_revision_the_store_knows_is_alembics_head() -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD
+
+
+OPEN_AND_CLOSE = """
+import asyncio, sys
+from engine.store.database import Store
+
+async def main() -> None:
+    store = Store(sys.argv[1])
+    await store.open()
+    await store.close()
+
+asyncio.run(main())
+print("alembic" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_restart_on_a_database_at_the_newest_revision_runs_no_migration(backend: str, tmp_path: Path) -> None:
+    """Each start in a process of its own, as a restart is: the first migrates a new database, the next only reads."""
+
+    def start(url: str) -> bool:
+        done = subprocess.run([sys.executable, "-c", OPEN_AND_CLOSE, url], capture_output=True, text=True, timeout=60,
+                              cwd=Path(__file__).resolve().parents[2], check=True)
+        return done.stdout.strip() == "True"
+
+    async def revision(url: str) -> str:
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect() as conn:
+                return str((await conn.execute(sa.text("SELECT version_num FROM alembic_version"))).scalar_one())
+        finally:
+            await engine.dispose()
+
+    async def check(url: str) -> None:
+        assert start(url)  # a new database: Alembic runs every migration
+        assert await revision(url) == HEAD
+        assert not start(url)  # at the newest revision: Alembic is not even imported
+        assert await revision(url) == HEAD
+
+    if backend == "sqlite":
+        await check(database_url(None, tmp_path))
+        return
+    async with fresh_database("cardroom_restart") as server_url:
+        await check(database_url(server_url, tmp_path))
