@@ -24,7 +24,7 @@ from engine.service import ratings
 from engine.service.autoplay import Autoplay
 from engine.service.bus import MemoryBus, new_update
 from engine.service.live import LiveTable, Snapshot, TableInfo
-from engine.service.peers import LocalPeers, Peers, PostgresPeers
+from engine.service.peers import LocalPeers, Peers
 from engine.service.record import Record
 from engine.service.timers import TIMERS, TurnTimers, deadline_after, remind_time
 from engine.store.database import Store
@@ -63,7 +63,7 @@ class LoadedTables:
         peers: Peers | None = None,
     ) -> None:
         self.store = store
-        self.peers: Peers = peers or (PostgresPeers(store.dsn) if store.is_shared else LocalPeers())
+        self.peers: Peers = peers or _peers_for(store)
         self.record = Record(store)
         self.bus = bus or MemoryBus()
         self.clock = clock
@@ -230,3 +230,12 @@ class LoadedTables:
     def view_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
         """The view of a table for a seat, without touching the store."""
         return table.snapshot().view(seat)
+
+
+def _peers_for(store: Store) -> Peers:
+    """PostgreSQL's peers for a database other processes may share, else this process alone."""
+    if not store.is_shared:
+        return LocalPeers()
+    from engine.service.pg_peers import PostgresPeers  # loads PostgreSQL's driver: only where it is used
+
+    return PostgresPeers(store.dsn)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 
 from engine.store.rows import Finish
 from engine.store.schema import ratings, results, standings
@@ -13,7 +13,11 @@ from engine.store.schema import ratings, results, standings
 
 def upsert(dialect: str, table: Any) -> Any:
     """An insert into ``table`` that can say what to do with a row already there (PostgreSQL's or SQLite's form)."""
-    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+    if dialect != "postgresql":
+        return sqlite.insert(table)
+    from sqlalchemy.dialects import postgresql  # loaded with the driver when the store is PostgreSQL's, else never
+
+    return postgresql.insert(table)
 
 
 async def insert_results(conn: Any, finish: Finish) -> bool:

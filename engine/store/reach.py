@@ -7,15 +7,23 @@ connection that listens for other processes reconnects.
 
 from __future__ import annotations
 
-import asyncpg
+from functools import cache
+
 from sqlalchemy.exc import DBAPIError
 
-# what the driver raises when the server is away: the socket closed or refused, no answer in time,
-# the server shutting down or still starting
-UNREACHABLE: tuple[type[BaseException], ...] = (
-    OSError, TimeoutError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError,
-    asyncpg.exceptions.OperatorInterventionError,
-)
+
+@cache
+def unreachable_errors() -> tuple[type[BaseException], ...]:
+    """What the driver raises when the server is away: the socket closed or refused, no answer in time,
+    the server shutting down or still starting.
+
+    PostgreSQL's driver is imported here, the first time an error is looked at (or by PostgreSQL's
+    peers): a SQLite process never otherwise loads it, and starts that much sooner.
+    """
+    import asyncpg
+
+    return (OSError, TimeoutError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError,
+            asyncpg.exceptions.OperatorInterventionError)
 
 
 def is_unreachable(error: BaseException) -> bool:
@@ -24,7 +32,7 @@ def is_unreachable(error: BaseException) -> bool:
     for _ in range(8):  # the driver's error wrapped by SQLAlchemy's, a few links deep at most
         if seen is None:
             return False
-        if isinstance(seen, UNREACHABLE) or (isinstance(seen, DBAPIError) and seen.connection_invalidated):
+        if isinstance(seen, unreachable_errors()) or (isinstance(seen, DBAPIError) and seen.connection_invalidated):
             return True
         seen = seen.__cause__ or seen.__context__
     return False

@@ -247,27 +247,35 @@ def test_the_newest_revision_the_store_knows_is_alembics_head() -> None:
 
 
 OPEN_AND_CLOSE = """
-import asyncio, sys
+import asyncio, json, sys
+from engine.service.tables import TableService
 from engine.store.database import Store
 
 async def main() -> None:
     store = Store(sys.argv[1])
     await store.open()
+    service = TableService(store)
+    await service.start()
+    await service.close()
     await store.close()
 
 asyncio.run(main())
-print("alembic" in sys.modules)
+print(json.dumps({name: name in sys.modules for name in ("alembic", "asyncpg", "sqlalchemy.dialects.postgresql")}))
 """
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_restart_on_a_database_at_the_newest_revision_runs_no_migration(backend: str, tmp_path: Path) -> None:
-    """Each start in a process of its own, as a restart is: the first migrates a new database, the next only reads."""
+    """Each start in a process of its own, as a restart is: the first migrates a new database, the next only reads.
 
-    def start(url: str) -> bool:
+    A SQLite process never loads PostgreSQL's driver or dialect either.
+    """
+
+    def start(url: str) -> dict[str, bool]:
         done = subprocess.run([sys.executable, "-c", OPEN_AND_CLOSE, url], capture_output=True, text=True, timeout=60,
                               cwd=Path(__file__).resolve().parents[2], check=True)
-        return done.stdout.strip() == "True"
+        loaded: dict[str, bool] = json.loads(done.stdout.strip().splitlines()[-1])
+        return loaded
 
     async def revision(url: str) -> str:
         engine = create_async_engine(url)
@@ -277,14 +285,16 @@ async def test_a_restart_on_a_database_at_the_newest_revision_runs_no_migration(
         finally:
             await engine.dispose()
 
-    async def check(url: str) -> None:
-        assert start(url)  # a new database: Alembic runs every migration
+    async def check(url: str, postgres: bool) -> None:
+        assert start(url)["alembic"]  # a new database: Alembic runs every migration
         assert await revision(url) == HEAD
-        assert not start(url)  # at the newest revision: Alembic is not even imported
+        again = start(url)
+        assert not again["alembic"]  # at the newest revision: Alembic is not even imported
+        assert again["asyncpg"] == again["sqlalchemy.dialects.postgresql"] == postgres
         assert await revision(url) == HEAD
 
     if backend == "sqlite":
-        await check(database_url(None, tmp_path))
+        await check(database_url(None, tmp_path), postgres=False)
         return
     async with fresh_database("cardroom_restart") as server_url:
-        await check(database_url(server_url, tmp_path))
+        await check(database_url(server_url, tmp_path), postgres=True)

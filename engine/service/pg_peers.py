@@ -1,0 +1,201 @@
+"""Other processes on the same PostgreSQL database: what they changed, and which process drives each table.
+
+Several web processes may serve the same tables (any player on any process). Two
+things keep them in step, both on PostgreSQL itself, so there is nothing more to run:
+
+* **Change notices.** Every write of a table sends ``NOTIFY`` in the same transaction
+  (``Store._notice``), so a notice is delivered exactly when its change is committed,
+  in commit order. A process that has the table in memory catches up from the store
+  (the log after its own ``seq``), which also heals any notice it missed.
+* **Leases.** One process drives a table's AI seats and turn timers: the one holding
+  the table's session advisory lock on its listening connection. When that process
+  dies its connection closes, the lock is free, and the next supervisor round of
+  another process takes the table over. Moves from any process still go through the
+  optimistic ``(table_id, seq)`` guard, so nothing is applied twice during a hand-over.
+
+That connection may be lost (PostgreSQL restarted, the connection killed, a network
+that stops answering a ping). PostgreSQL then frees every lease it held, so this
+process forgets them at once; it reconnects with a growing pause, listens again and
+calls ``on_resume``, which catches up every table in memory (the notices sent while it
+was away are lost) and lets the supervisor take back the tables nobody drives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+from typing import Any
+
+import asyncpg
+
+from engine.service.peers import Notice, OnNotice, OnResume
+from engine.store.database import CHANNEL
+from engine.store.reach import unreachable_errors
+
+log = logging.getLogger(__name__)
+UNREACHABLE = unreachable_errors()
+RECONNECT_FIRST, RECONNECT_MAX = 0.1, 5.0  # seconds between tries to reconnect: doubling up to the longest
+PING_EVERY = 15.0  # seconds between checks that an idle connection still answers
+QUERY_TIMEOUT = 5.0  # seconds a connect, ping or lease query may take before the connection counts as lost
+
+
+def lease_key(table_id: str) -> int:
+    """The advisory lock key of a table: 63 bits of its id's SHA-256."""
+    return int.from_bytes(hashlib.sha256(b"cardroom-table:" + table_id.encode()).digest()[:8], "big") >> 1
+
+
+class PostgresPeers:
+    """Notices by LISTEN/NOTIFY and leases by session advisory locks, on one connection of this process's own."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self.origin = secrets.token_hex(6)
+        self._conn: Any = None  # asyncpg.Connection; None while lost
+        self._lock = asyncio.Lock()  # one query at a time on the connection
+        self._held: set[str] = set()
+        self._on_notice: OnNotice | None = None
+        self._on_resume: OnResume | None = None
+        self._gone = asyncio.Event()  # set while the connection is lost
+        self._keeper: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.resumed = 0  # times the connection was lost and this process caught up again
+
+    async def start(self, on_notice: OnNotice, on_resume: OnResume) -> None:
+        """Open the connection, listen on the change channel, and keep the connection from now on."""
+        self._on_notice, self._on_resume = on_notice, on_resume
+        await self._connect()
+        self._keeper = asyncio.create_task(self._keep(), name="peers-keeper")
+
+    async def close(self) -> None:
+        """Close the connection: PostgreSQL frees every lease it held."""
+        tasks = [task for task in (self._keeper, *self._tasks) if task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._keeper = None
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close(timeout=QUERY_TIMEOUT)
+        self._held.clear()
+
+    async def _connect(self) -> None:
+        conn = await asyncpg.connect(self.dsn, timeout=QUERY_TIMEOUT)
+        try:
+            await conn.add_listener(CHANNEL, self._heard)
+        except BaseException:
+            conn.terminate()
+            raise
+        conn.add_termination_listener(self._terminated)
+        self._conn = conn
+        self._gone.clear()
+
+    def _terminated(self, conn: Any) -> None:
+        if conn is self._conn:
+            self._lose()
+
+    def _lose(self) -> None:
+        """The connection is gone or no longer answers: its leases are free, so this process holds none."""
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        self._held.clear()
+        self._gone.set()
+        if not conn.is_closed():
+            conn.terminate()
+        log.warning("lost the PostgreSQL connection that listens for other processes and holds leases; reconnecting")
+
+    async def _keep(self) -> None:
+        """Ping the connection now and then; once it is lost, reconnect with a growing pause and catch up."""
+        while True:
+            while self._conn is not None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._gone.wait(), PING_EVERY)
+                if self._conn is not None and not await self._answers():
+                    self._lose()
+            pause = RECONNECT_FIRST
+            while not await self._resume():
+                await asyncio.sleep(pause)
+                pause = min(RECONNECT_MAX, pause * 2)
+
+    async def _answers(self) -> bool:
+        """Whether the connection answers a trivial query in time."""
+        try:
+            await self._query("SELECT 1")
+        except UNREACHABLE:
+            return False
+        return True
+
+    async def _resume(self) -> bool:
+        """Reconnect, listen again, and catch up with what was missed; whether all of it worked."""
+        try:
+            if self._conn is None:
+                await self._connect()
+            if self._on_resume is not None:
+                await self._on_resume()
+        except Exception as error:
+            log.warning("could not resume sharing the database yet (%s: %s); trying again", type(error).__name__,
+                        error)
+            return False
+        if self._conn is None:
+            return False  # lost again while catching up: catch up again once back
+        self.resumed += 1
+        log.warning("reconnected to PostgreSQL and caught up with the other processes")
+        return True
+
+    async def _query(self, sql: str, *args: Any) -> Any:
+        """One query on the connection; a connection that fails it or takes too long counts as lost."""
+        conn = self._conn
+        if conn is None:
+            raise ConnectionError("not connected")
+        try:
+            async with asyncio.timeout(QUERY_TIMEOUT):
+                async with self._lock:
+                    return await conn.fetchval(sql, *args)
+        except UNREACHABLE:
+            if conn is self._conn:
+                self._lose()
+            raise
+
+    def _heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        origin, table_id, seq, kind, version, events = [*payload.split("|", 5), "", "", "", "", ""][:6]
+        if origin == self.origin or self._on_notice is None or not seq.isdigit() or not version.isdigit():
+            return
+        notice = Notice(table_id, int(seq), kind, int(version), events)
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._on_notice(notice))
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("catching up with another process failed", exc_info=task.exception())
+
+    async def lease(self, table_id: str) -> bool:
+        """Take the table's advisory lock if it is free; keep it until released, this process ends or the connection
+        is lost (False while it is)."""
+        if table_id in self._held:
+            return True
+        try:
+            got = bool(await self._query("SELECT pg_try_advisory_lock($1)", lease_key(table_id)))
+        except UNREACHABLE:
+            return False
+        if got and self._conn is not None:
+            self._held.add(table_id)
+        return got
+
+    async def release(self, table_id: str) -> None:
+        """Free the table's lock so another process may drive it."""
+        if table_id not in self._held:
+            return
+        self._held.discard(table_id)
+        with contextlib.suppress(*UNREACHABLE):
+            await self._query("SELECT pg_advisory_unlock($1)", lease_key(table_id))
+
+    def holds(self, table_id: str) -> bool:
+        """Whether this process holds the lease."""
+        return table_id in self._held
+
