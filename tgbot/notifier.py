@@ -265,7 +265,7 @@ class Notifier(TableHomes):
             self._retry(table_id, delay)
             return
         self._failures.pop(table_id, None)
-        if info.status in ("finished", "abandoned") and self._latest.get(table_id) is snapshot:
+        if info.status in ("finished", "abandoned") and self._latest.get(table_id, snapshot) is snapshot:
             for memo in (self._latest, self._turns, self._passed, self._reminded, self._last_status):
                 memo.pop(table_id, None)
             self._urgent.discard(table_id)

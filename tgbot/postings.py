@@ -42,6 +42,10 @@ class Postings(ABC):
     async def _refused(self, chat_id: int) -> None:
         """Telegram refused the bot a chat (a person blocked it, or a group removed it)."""
 
+    @abstractmethod
+    def refresh(self, table_id: str) -> None:
+        """Bring the table's messages up to date now."""
+
 
     async def _send(self, table_id: str, record: Record, text: str,
                     markup: InlineKeyboardMarkup | None) -> Record | None:
@@ -63,6 +67,9 @@ class Postings(ABC):
         except ChatMigrated as error:
             await self.records.drop(table_id, record.purpose)
             await self.chat_migrated(chat_id, int(error.new_chat_id))
+            # posted in the new chat by a pass of its own, which reads the table where it now lives: a table
+            # that ended before the bot heard of the upgrade still says so there (nothing else would move it)
+            self.refresh(table_id)
             return None
         except Forbidden:
             await self.records.drop(table_id, record.purpose)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.bot.conftest import ANN, BOB, CID, GROUP, Harness
-from tests.bot.friends import refused
+from tests.bot.friends import Friends, choose, open_table, refused
 from tests.fakes.botapi import FakeMessage
 
 BASIC = -4201
@@ -108,3 +108,38 @@ async def test_telegram_refusing_a_write_to_the_old_group_moves_the_table_before
     await bot.send(bot.fake.message(MOVED, CID, "/join"))
     assert (await bot.service.info(table_id)).seat_of(CID) == 2 and "3. Cid" in lobby.plain
     assert len(refused(bot)) == 1
+
+
+async def test_a_game_that_ends_as_its_group_is_upgraded_says_game_over_in_the_supergroup(bot: Harness) -> None:
+    """The last move comes after the upgrade but before the bot hears of it: the summary is refused in the old
+    group, and must still reach the supergroup (where the group now lives), once."""
+    friends = Friends((ANN, BOB, CID, 4204))
+    bot.fake.add_group(BASIC, "Kitchen table", chat_type="group")
+    table_id = await open_table(bot, friends, BASIC)
+    service = bot.service
+    told_later: list[Any] = []
+    while (info := await service.info(table_id)).status == "playing":
+        await bot.settle()
+        [seat] = info.to_act
+        user_id = info.seats[seat].user_id
+        assert user_id is not None
+        view = await service.view(table_id, user_id)
+        action = choose(view["state"]["legal"])
+        snapshot = service.snapshot(table_id)
+        assert snapshot is not None
+        ends, _events = snapshot.game.apply(snapshot.state, seat, action)
+        if snapshot.game.outcome(ends) is not None:
+            told_later = bot.fake.migrate_group(BASIC)  # upgraded just now; the bot has not heard of it yet
+        await service.act(table_id, user_id, action, view["seq"])
+    await bot.settle()
+
+    assert told_later, "the group was upgraded before the last move"
+    assert UPGRADED in [said for _method, _status, said in refused(bot)]
+    [summary] = [m for m in posted(bot, MOVED) if table_id in str(m.reply_markup)]
+    assert "game over" in summary.plain
+    [left] = [m for m in bot.fake.messages(BASIC) if table_id in str(m.reply_markup)]
+    assert "playing" in left.plain  # the status stays behind in the old group, which the bot can no longer change
+    for update in told_later:  # the service messages arrive after all: nothing is posted again
+        await bot.send(update)
+    await bot.settle()
+    assert [m.message_id for m in posted(bot, MOVED) if table_id in str(m.reply_markup)] == [summary.message_id]
