@@ -18,11 +18,13 @@ from typing import Any
 
 from engine.service.autoplay import Autoplay
 from engine.service.bus import Listener, Listening, MemoryBus, Subscription
+from engine.service.chats import Chats
 from engine.service.live import TableInfo
 from engine.service.loading import HEAL_EVERY, MAX_LOADED
 from engine.service.lobby import AI_NAMES, Lobby
 from engine.service.moves import ActResult
 from engine.service.peers import Peers
+from engine.service.people import People
 from engine.service.sharing import fresh_on_conflict
 from engine.service.timers import TurnTimers
 from engine.store.database import Store
@@ -53,6 +55,8 @@ class TableService(Lobby):
         self._resumed = []
         self._scanned_until = 0.0  # deadlines up to here are armed
         self._first_round = asyncio.Event()
+        self.people = People(store)
+        self.chats = Chats(store)
 
     # life cycle ---------------------------------------------------------------
 

@@ -1,0 +1,49 @@
+"""Chats the service knows: a group's language, the messages kept there, and who played there.
+
+The bot's records of the messages it keeps up to date (a table's lobby or status, a turn
+message, a summary) are stored through this part, written before each send, so a restart
+finds them; adapters never reach the store themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.store.database import Store
+
+
+class Chats:
+    """Reads and changes what is kept per chat."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def language(self, chat_id: int) -> str | None:
+        """A group's language, if one was set or settled."""
+        return await self._store.chat_language(chat_id)
+
+    async def set_language(self, chat_id: int, language: str, *, by: int | None, keep: bool = False) -> str:
+        """Set a group's language (``keep``: only if it has none yet); returns the group's language now."""
+        return await self._store.set_chat_language(chat_id, language, by=by, keep=keep)
+
+    async def played_in(self, user_id: int, chat_id: int) -> bool:
+        """Whether a person finished a game started from a chat (who may see its leaderboard)."""
+        return await self._store.played_in_chat(user_id, chat_id)
+
+    async def messages_of_table(self, table_id: str) -> list[dict[str, Any]]:
+        """Every message record kept for a table."""
+        return await self._store.bot_messages(table_id)
+
+    async def messages_in_chat(self, chat_id: int) -> list[dict[str, Any]]:
+        """Every message record kept in a chat."""
+        return await self._store.bot_messages_in_chat(chat_id)
+
+    async def keep_message(self, table_id: str, purpose: str, *, chat_id: int, thread_id: int | None,
+                           message_id: int | None, state: str, data: dict[str, Any] | None = None) -> None:
+        """Create or replace the record of one kept message."""
+        await self._store.put_bot_message(table_id, purpose, chat_id=chat_id, thread_id=thread_id,
+                                          message_id=message_id, state=state, data=data)
+
+    async def forget_message(self, table_id: str, purpose: str) -> None:
+        """Forget the record of one kept message."""
+        await self._store.drop_bot_message(table_id, purpose)
