@@ -51,6 +51,7 @@ class Game(Protocol[S]):
     title: str
     min_players: int
     max_players: int
+    multi_action_turns: bool  # a turn is many actions (ended by one of them): a seat acting again keeps its turn
 
     @property
     def settings(self) -> tuple[Setting, ...]:

@@ -55,6 +55,7 @@ class TableInfo:
     lesson: bool = False  # a guided first game: practice, never on record
     rematch: str | None = None  # a finished table's rematch, once one is opened
     rematch_of: str | None = None  # the finished table this lobby is the rematch of
+    turn_began: tuple[int | None, ...] = ()  # per seat, the seq its current turn began at (None: not to act)
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat a user sits in, or None."""
@@ -76,7 +77,7 @@ class TableInfo:
             "seats": [s.as_dict() for s in self.seats], "seq": self.seq, "seed_hash": self.seed_hash,
             "seed": self.seed, "timer": self.timer, "deadline": self.deadline, "to_act": list(self.to_act),
             "result": self.result, "ai_level": self.ai_level, "lesson": self.lesson, "rematch": self.rematch,
-            "rematch_of": self.rematch_of,
+            "rematch_of": self.rematch_of, "turn_began": list(self.turn_began),
         }
 
 
@@ -95,6 +96,8 @@ class LiveTable:
     seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _seats_seen: tuple[tuple[tuple[Any, ...], ...], tuple[SeatInfo, ...]] | None = field(default=None, repr=False)
+    _turns: dict[int, int] = field(default_factory=dict, repr=False)  # seat to act: the seq its turn began at
+    _turns_seen: tuple[int, frozenset[int]] | None = field(default=None, repr=False)  # (seq, to_act) last noted
 
     @property
     def standins(self) -> frozenset[int]:
@@ -164,18 +167,39 @@ class LiveTable:
         """The table as it is now, for everyone who renders it."""
         return Snapshot(self.info(), self.game, self.state)
 
+    def turn_began(self, acting: frozenset[int] | None = None) -> tuple[int | None, ...]:
+        """Per seat, the seq at which its current turn began (None for seats not to act).
+
+        A seat's turn begins when it comes to act, or, in games where every action is a turn
+        (not ``multi_action_turns``), when it acts again straight after its own move. A table
+        first seen mid-turn (loaded from the store) dates its turns from the seq it was loaded at.
+        """
+        acting = self.to_act() if acting is None else acting
+        seq, seen, turns = self.seq, self._turns_seen, self._turns
+        if seen != (seq, acting):
+            for seat in [s for s in turns if s not in acting]:
+                del turns[seat]
+            alone = None  # the one seat that was to act before this move, if it may act again as a new turn
+            if seen is not None and seq > seen[0] and len(seen[1]) == 1 and not self.game.multi_action_turns:
+                (alone,) = seen[1]
+            for seat in acting:
+                if seat not in turns or seat == alone:
+                    turns[seat] = seq
+            self._turns_seen = seq, acting
+        return tuple(turns.get(seat) for seat in range(self.row.size))
+
     def info(self) -> TableInfo:
         """The public snapshot."""
         row = self.row
         revealed = row.status in ("finished", "abandoned")  # the deals can be checked once nothing is at stake
-        meta = row.meta
+        meta, acting = row.meta, self.to_act()
         return _table_info(
             id=row.id, game=row.game, title=self.game.title, options=dict(row.options), size=row.size,
             status=row.status, host_user_id=row.host_user_id, chat_id=row.chat_id, seats=self._seat_infos(),
             seq=self.seq, seed_hash=row.seed_hash, seed=row.seed if revealed else None, timer=row.timer,
-            deadline=row.deadline, to_act=tuple(sorted(self.to_act())), result=row.result,
+            deadline=row.deadline, to_act=tuple(sorted(acting)), result=row.result,
             ai_level=meta.get("ai_level", "easy"), lesson=bool(meta.get("lesson")), rematch=meta.get("rematch"),
-            rematch_of=meta.get("rematch_of"),
+            rematch_of=meta.get("rematch_of"), turn_began=self.turn_began(acting),
         )
 
     def _seat_infos(self) -> tuple[SeatInfo, ...]:

@@ -117,6 +117,6 @@ class Moves(SharedTables):
     @staticmethod
     def _turn_over(table: LiveTable, seat: int, state: Any) -> bool:
         """Whether the seat's turn ended with this move (games of many-move turns: when it leaves to_act)."""
-        if getattr(table.game, "multi_action_turns", False):
+        if table.game.multi_action_turns:
             return seat not in table.game.to_act(state)
         return True

@@ -15,7 +15,7 @@ from engine.core.settings import parse_options
 from engine.games.coins import phases, view
 from engine.games.coins.deal import deal_hands, dealt_events
 from engine.games.coins.options import SETTINGS, CoinsOptions
-from engine.games.coins.state import CREDIT, DECK, OVER, CoinsState, N, Phase
+from engine.games.coins.state import CREDIT, DECK, N, CoinsState, Phase
 
 _TURN_SETS = tuple(frozenset((seat,)) for seat in range(N))
 _NOBODY: frozenset[int] = frozenset()
@@ -39,6 +39,7 @@ class Coins(SplitViews, Replays):
     credit = CREDIT
     min_players = N
     max_players = N
+    multi_action_turns = False  # every action is a turn of its own
     settings = SETTINGS
 
     def parse_options(self, raw: Mapping[str, Any] | CoinsOptions | None) -> CoinsOptions:
@@ -62,7 +63,7 @@ class Coins(SplitViews, Replays):
 
     def to_act(self, state: CoinsState) -> frozenset[int]:
         """The seat whose turn it is."""
-        return _NOBODY if state.phase is OVER else _TURN_SETS[state.turn]
+        return _NOBODY if state.phase is Phase.OVER else _TURN_SETS[state.turn]
 
     # The AI's hot path calls these once a move: the rules functions themselves, no wrapper between.
     legal_actions = staticmethod(phases.legal_actions)

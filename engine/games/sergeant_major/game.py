@@ -16,7 +16,7 @@ from engine.core.seats import first_dealer
 from engine.games.sergeant_major import flow
 from engine.games.sergeant_major.options import SETTINGS, SMOptions, parse
 from engine.games.sergeant_major.phases import N, apply, legal_actions
-from engine.games.sergeant_major.state import OVER, Match, SMState, texts
+from engine.games.sergeant_major.state import Match, Phase, SMState, texts
 from engine.games.sergeant_major.view import hidden_mask, own_view, public_view
 
 _TURNS = tuple(frozenset((s,)) for s in range(N))
@@ -30,6 +30,7 @@ class SergeantMajor(SplitViews, Replays):
     title = N_("Sergeant Major (3-5-8)")  # translated where it is shown (engine.words.game_title)
     min_players = N
     max_players = N
+    multi_action_turns = False  # every action is a turn of its own
     settings = SETTINGS
 
     def parse_options(self, raw: Mapping[str, Any] | SMOptions | None) -> SMOptions:
@@ -53,7 +54,7 @@ class SergeantMajor(SplitViews, Replays):
 
     def to_act(self, state: SMState) -> frozenset[int]:
         """The seat whose turn it is (every phase has one actor)."""
-        return _NOBODY if state.phase is OVER else _TURNS[state.turn]
+        return _NOBODY if state.phase is Phase.OVER else _TURNS[state.turn]
 
     # The AI's hot path calls these once a move: the rules functions themselves, no wrapper between.
     legal_actions = staticmethod(legal_actions)
@@ -69,7 +70,7 @@ class SergeantMajor(SplitViews, Replays):
 
     def outcome(self, state: SMState) -> Outcome | None:
         """Totals and placements once the game is over; a trick-count win places the winner alone first."""
-        if state.phase is not OVER:
+        if state.phase is not Phase.OVER:
             return None
         totals = state.match.totals
         rules = state.options.rules
