@@ -45,7 +45,8 @@ and per remote address (``too_many_pending``); sockets per user (``too_many_sock
 sockets per table (``table_crowded``). The numbers are settings (``engine.config``).
 
 Heartbeats are WebSocket pings every 30 s (a peer that does not answer is dropped).
-permessage-deflate is off: it would cost about 0.2 MB per socket for frames of a few KB.
+permessage-deflate is off: for frames of a few KB its memory per socket costs more than it saves
+(docs/performance.md).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Fast construction and copies of the rules' frozen, slotted dataclasses (the states of AI playouts).
 
 A frozen dataclass's generated ``__init__`` sets every field through ``object.__setattr__``
-(the frozen class refuses plain assignment), which on CPython 3.11 costs about four times a
-plain slot store; AI playouts build one state per move. ``builder(cls)`` gives a function
+(the frozen class refuses plain assignment), several times slower than a plain slot store
+(docs/performance.md); AI playouts build one state per move. ``builder(cls)`` gives a function
 with the signature of ``cls(...)`` that fills the slots of an unfrozen twin class with the
 same slot layout and then makes the object an instance of ``cls``. What comes out is an
 ordinary instance of ``cls``: frozen, equal and hashable as if built by ``cls(...)``.
