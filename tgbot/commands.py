@@ -67,7 +67,7 @@ async def remember_private(update: Update, context: Context) -> None:
         return
     if user.id in context.bot_data.reachable:
         return
-    await context.bot_data.service.store.upsert_user(user.id, display_name(user))
+    await context.bot_data.service.people.remember(user.id, display_name(user))
     if user.language_code:  # before any turn message goes out: it is written in this language
         await remember_app_language(context.bot_data, user.id, user.language_code)
     await context.bot_data.notifier.can_message_again(user.id)
@@ -145,8 +145,8 @@ async def settings_command(update: Update, context: Context) -> None:
     if not is_private(update.effective_chat):
         await reply(update, translate(locale, "Your settings are private: send /settings to me in a private chat."))
         return
-    person = await context.bot_data.service.store.user_settings(user.id) or {}
-    notify = bool(person.get("notify", True))
+    person = await context.bot_data.service.people.person(user.id)
+    notify = person is None or person.notify
     await reply(update, render("settings.html", locale, notify=notify), reply_markup=_settings_markup(notify, locale))
 
 
@@ -161,9 +161,9 @@ async def notify_button(update: Update, context: Context) -> None:
         await answer(query, translate(locale, "Change your settings in a private chat with me."))
         return
     notify = (query.data or "").endswith(":on")
-    store = context.bot_data.service.store
-    await store.upsert_user(query.from_user.id, display_name(query.from_user))
-    await store.set_user_flags(query.from_user.id, notify=notify)
+    people = context.bot_data.service.people
+    await people.remember(query.from_user.id, display_name(query.from_user))
+    await people.set_notify(query.from_user.id, notify)
     await answer(query, translate(locale, N_("Turn messages are on.") if notify else N_("Turn messages are off.")))
     markup = _settings_markup(notify, locale)
     if isinstance(message, Message) and message.reply_markup == markup:
@@ -184,6 +184,6 @@ async def stats_command(update: Update, context: Context) -> None:
     user = update.effective_user
     if user is None:
         return
-    found = await context.bot_data.service.store.stats(user.id)
+    found = await context.bot_data.service.people.stats(user.id)
     rows = [(games.get(name).title, entry["played"], entry["won"]) for name, entry in sorted(found.items())]
     await reply(update, render("stats.html", locale_of(user), player=display_name(user), rows=rows))

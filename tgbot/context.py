@@ -12,7 +12,9 @@ from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
 from engine.config import Settings
 from engine.core.errors import Refusal
+from engine.core.names import clean_name
 from engine.i18n import refusal_text
+from engine.service.people import Person
 from engine.service.tables import TableService
 from tgbot.links import Links
 from tgbot.records import Ledger, Record, Records
@@ -106,16 +108,21 @@ def locale_of(user: User | None) -> str | None:
     return reader_languages.get().get(user.id) or user.language_code
 
 
-def person_locale(person: Mapping[str, Any] | None) -> str | None:
-    """The language of a private message that answers nothing (a turn message): as ``locale_of``, from the store."""
+def person_locale(person: Person | Mapping[str, Any] | None) -> str | None:
+    """The language of a private message that answers nothing (a turn message): as ``locale_of``, for a known person.
+
+    A ``Person`` says it as ``reads``; a row mapping (as older callers pass) is read the same way.
+    """
     if person is None:
         return None
+    if isinstance(person, Person):
+        return person.reads
     return person.get("language") or person.get("app_language") or None
 
 
 def display_name(user: User) -> str:
-    """The name other players see."""
-    return (user.full_name or user.username or str(user.id))[:64]
+    """The name other players see: Telegram's, cleaned of control and format characters (``engine.core.names``)."""
+    return clean_name(user.full_name) or clean_name(user.username or "") or str(user.id)
 
 
 def is_group(chat: Chat | None) -> bool:
@@ -147,7 +154,7 @@ async def reply_locale(update: Update, context: Context) -> str | None:
     """The language a reply in this chat is read in: a group's once it has one, else the sender's."""
     chat = update.effective_chat
     if chat is not None and is_group(chat):
-        found = await context.bot_data.service.store.chat_language(chat.id)
+        found = await context.bot_data.service.chats.language(chat.id)
         if found is not None:
             return found
     return locale_of(update.effective_user)

@@ -36,7 +36,7 @@ async def learn_language(update: Update, context: Context) -> None:
     reader_languages.set(known)
     now = time.monotonic()
     if user is not None and (user.id not in known or now - bot_state.languages_read.get(user.id, now) > LANGUAGE_FRESH):
-        known[user.id] = await bot_state.service.store.user_language(user.id)
+        known[user.id] = await bot_state.service.people.language(user.id)
         bot_state.languages_read[user.id] = now
     if user is not None and user.language_code and bot_state.app_languages.get(user.id) != user.language_code:
         await remember_app_language(bot_state, user.id, user.language_code)
@@ -44,17 +44,18 @@ async def learn_language(update: Update, context: Context) -> None:
 
 async def remember_app_language(bot_state: BotState, user_id: int, code: str) -> None:
     """Store the language of a person's Telegram app, once a process (or when it changes): their turn messages
-    are written in it when they chose none with /language (a person not in the store yet is stored at /start)."""
-    await bot_state.service.store.set_app_language(user_id, code)
+    are written in it when they chose none with /language (a person not known yet is remembered at /start)."""
+    await bot_state.service.people.saw_app_language(user_id, code)
     bot_state.app_languages[user_id] = code
 
 
 async def group_language(bot_state: BotState, chat: Chat, host_locale: str | None) -> str:
     """The group's language; the first table's host settles it when no admin has chosen one."""
-    found = await bot_state.service.store.chat_language(chat.id)
+    chats = bot_state.service.chats
+    found = await chats.language(chat.id)
     if found is not None:
         return found
-    return await bot_state.service.store.set_chat_language(chat.id, negotiate(host_locale), by=None, keep=True)
+    return await chats.set_language(chat.id, negotiate(host_locale), by=None, keep=True)
 
 
 def language_keyboard(current: str) -> InlineKeyboardMarkup:
@@ -74,8 +75,8 @@ async def _show_picker(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    store = context.bot_data.service.store
-    current = (await store.chat_language(chat.id) if is_group(chat) else None) or negotiate(locale_of(user))
+    chats = context.bot_data.service.chats
+    current = (await chats.language(chat.id) if is_group(chat) else None) or negotiate(locale_of(user))
     await reply(update, render("language.html", current, group=is_group(chat)), reply_markup=language_keyboard(current))
 
 
@@ -106,11 +107,11 @@ async def language_button(update: Update, context: Context) -> None:
         await answer(query, translate(locale_of(user), N_("Only the group's admins can change its language.")),
                      show_alert=True)
         return
-    store = context.bot_data.service.store
+    service = context.bot_data.service
     if is_group(chat):
-        await store.set_chat_language(chat.id, code, by=user.id)
+        await service.chats.set_language(chat.id, code, by=user.id)
     else:
-        await store.set_user_language(user.id, display_name(user), code)
+        await service.people.choose_language(user.id, display_name(user), code)
         context.bot_data.languages[user.id] = code
         context.bot_data.languages_read[user.id] = time.monotonic()
     await answer(query, translate(code, N_("Language set: English")))

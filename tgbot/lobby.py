@@ -31,7 +31,7 @@ from tgbot.context import (
     thread_of,
 )
 from tgbot.languages import group_language
-from tgbot.records import SUMMARY, table_of_message
+from tgbot.records import SUMMARY, TABLE
 from tgbot.render import render, translate
 
 
@@ -42,8 +42,8 @@ async def tables_in_chat(bot_state: BotState, chat_id: int, *statuses: str) -> l
 
 async def can_message(bot_state: BotState, user_id: int) -> bool:
     """Whether the bot may write to this person privately."""
-    person = await bot_state.service.store.user_settings(user_id)
-    return bool(person and person.get("can_message"))
+    person = await bot_state.service.people.person(user_id)
+    return person is not None and person.can_message
 
 
 # commands -----------------------------------------------------------------------
@@ -100,7 +100,7 @@ async def _replied_table(update: Update, context: Context) -> str | None:
     if replied is None or message is None or (message.is_topic_message and
                                               replied.message_id == message.message_thread_id):
         return None  # in a topic every message "replies" to the topic's first message
-    return await table_of_message(context.bot_data.service.store, replied.chat.id, replied.message_id)
+    return await context.bot_data.service.chats.table_of_message(replied.chat.id, replied.message_id, (TABLE, SUMMARY))
 
 
 async def _ask_which(update: Update, tables: list[TableInfo], verb: Verb, locale: str | None) -> None:

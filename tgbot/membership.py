@@ -24,7 +24,7 @@ async def membership_changed(update: Update, context: Context) -> None:
         if out:
             await notifier.cannot_message(user.id)
         else:
-            await context.bot_data.service.store.upsert_user(user.id, display_name(user))
+            await context.bot_data.service.people.remember(user.id, display_name(user))
             await notifier.can_message_again(user.id)
     elif out:
         notifier.chat_gone(change.chat.id)

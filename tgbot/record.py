@@ -24,8 +24,8 @@ async def top_command(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    store = context.bot_data.service.store
-    locale = (await store.chat_language(chat.id) if is_group(chat) else None) or locale_of(user)
+    chats = context.bot_data.service.chats
+    locale = (await chats.language(chat.id) if is_group(chat) else None) or locale_of(user)
     try:
         game = game_name(context.args[0]) if context.args else "coins"
         board = await context.bot_data.service.record.leaderboard(chat.id, game) if is_group(chat) else []

@@ -47,8 +47,8 @@ from engine.core.errors import Refusal, RefusalCode, listed
 from engine.core.settings import Setting
 from engine.i18n import LANGUAGES, gettext_for, negotiate, refusal_text
 from engine.service.live import TableInfo
+from engine.service.reach import is_unreachable
 from engine.service.tables import TableService
-from engine.store.reach import is_unreachable
 from webapp.auth import AuthError, WebUser, new_local_user
 from webapp.keys import BUDGETS, LANG, LANG_COOKIE, PUBLIC, SERVICE, SETTINGS, VERIFIER
 from webapp.protocol import JsonError, load_json
@@ -293,7 +293,7 @@ async def me(request: web.Request) -> web.Response:
     public = request.app[PUBLIC]
     return web.json_response({
         "user": user.as_dict(),
-        "language": await service.store.user_language(user.id),  # chosen here or with the bot's /language
+        "language": await service.people.language(user.id),  # chosen here or with the bot's /language
         "tables": [public.own_table(info, user.id) for info in page[:limit]],
         "next": page[limit - 1].id if len(page) > limit else None,
     })
@@ -306,7 +306,7 @@ async def set_language(request: web.Request) -> web.Response:
     if not isinstance(code, str) or code not in LANGUAGES:
         shown = code[:16] if isinstance(code, str) else json.dumps(code)[:16]
         raise Refusal(RefusalCode.UNKNOWN_LANGUAGE, code=shown, languages=listed(LANGUAGES))
-    await request.app[SERVICE].store.set_user_language(user.id, user.name, code)
+    await request.app[SERVICE].people.choose_language(user.id, user.name, code)
     return web.json_response({"language": code})
 
 

@@ -1,9 +1,9 @@
 """The aiohttp application: page, static files, JSON API, table sockets and, with a bot token, the bot.
 
 ``make_app(settings)`` builds it; each resource is one ``cleanup_ctx`` pair started and
-stopped in order: the store, then the table service, then the bot (only when a bot token
-is configured). Tests pass their own ``service`` (and ``bot=False``) to skip the first two
-or the last.
+stopped in order: the table service with its store (``engine.service.building``), then the
+bot (only when a bot token is configured). Tests pass their own ``service`` (and
+``bot=False``) to skip the first or the last.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ import jinja2
 from aiohttp import web
 
 from engine.config import Settings
+from engine.service.building import running_service
 from engine.service.tables import TableService
-from engine.store.database import Store, database_url
 from webapp.api import MAX_BODY, errors_middleware, setup_api
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier, local_token
-from webapp.keys import BOT, BUDGETS, CLOCK, PUBLIC, SERVICE, SETTINGS, STATIC, STORE, VERIFIER
+from webapp.keys import BOT, BUDGETS, CLOCK, PUBLIC, SERVICE, SETTINGS, STATIC, VERIFIER
 from webapp.limits import Budgets
 from webapp.pages import setup_pages
 from webapp.public import PublicTables
@@ -40,21 +40,10 @@ TEMPLATES_DIR = ROOT / "templates"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 
-async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
-    settings = app[SETTINGS]
-    store = Store(database_url(settings.database_url, settings.data_dir), settings.commit_delay)
-    await store.open()
-    app[STORE] = store
-    yield
-    await store.close()
-
-
 async def _service_ctx(app: web.Application) -> AsyncIterator[None]:
-    service = TableService(app[STORE], ai_delay=app[SETTINGS].ai_delay)
-    await service.start()
-    app[SERVICE] = service
-    yield
-    await service.close()
+    async with running_service(app[SETTINGS]) as service:
+        app[SERVICE] = service
+        yield
 
 
 async def _bot_ctx(app: web.Application) -> AsyncIterator[None]:
@@ -116,7 +105,6 @@ def make_app(
         app, loader=jinja2.FileSystemLoader(str(templates_dir)), autoescape=jinja2.select_autoescape(default=True)
     )
     if service is None:
-        app.cleanup_ctx.append(_store_ctx)
         app.cleanup_ctx.append(_service_ctx)
     else:
         app[SERVICE] = service

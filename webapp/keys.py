@@ -9,7 +9,6 @@ from aiohttp import web
 
 from engine.config import Settings
 from engine.service.tables import TableService
-from engine.store.database import Store
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier
 from webapp.limits import Budgets, Gate
@@ -17,7 +16,6 @@ from webapp.public import PublicTables
 from webapp.rooms import Rooms
 
 SETTINGS = web.AppKey("settings", Settings)
-STORE = web.AppKey("store", Store)
 SERVICE = web.AppKey("service", TableService)
 VERIFIER = web.AppKey("verifier", Verifier)
 STATIC = web.AppKey("static", StaticFiles)

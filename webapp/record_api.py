@@ -75,7 +75,7 @@ async def _chat_of(request: web.Request, user_id: int) -> int:
                 return int(group["chat_id"])
         raise Refusal(RefusalCode.NOT_IN_GROUP)
     chat = _number(request, "chat", 0, -(2**53), 2**53)
-    if not await service.store.played_in_chat(user_id, chat):
+    if not await service.chats.played_in(user_id, chat):
         raise Refusal(RefusalCode.NOT_IN_GROUP)
     return chat
 

@@ -63,8 +63,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from engine.config import Settings
 from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import Gettext, gettext_for, refusal_text
+from engine.service.reach import is_unreachable
 from engine.service.tables import TableService
-from engine.store.reach import is_unreachable
 from webapp.api import lobby_op, reader_language
 from webapp.auth import AuthError, WebUser
 from webapp.keys import CLOCK, GATE, PUBLIC, ROOMS, SERVICE, SETTINGS, SOCKETS, VERIFIER

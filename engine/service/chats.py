@@ -7,6 +7,7 @@ finds them; adapters never reach the store themselves.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from engine.store.database import Store
@@ -47,3 +48,10 @@ class Chats:
     async def forget_message(self, table_id: str, purpose: str) -> None:
         """Forget the record of one kept message."""
         await self._store.drop_bot_message(table_id, purpose)
+
+    async def table_of_message(self, chat_id: int, message_id: int, purposes: Collection[str]) -> str | None:
+        """The table one of whose kept messages (of these purposes) is this message, if any."""
+        for row in await self._store.bot_messages_in_chat(chat_id):
+            if row["message_id"] == message_id and row["purpose"] in purposes:
+                return str(row["table_id"])
+        return None

@@ -36,7 +36,12 @@ def modules() -> dict[str, Path]:
 
 def imports_of(path: Path, *, at_import_time: bool) -> Iterator[str]:
     """The absolute module names ``path`` imports (with ``at_import_time``, not those under TYPE_CHECKING)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return imports_in(path.read_text(encoding="utf-8"), at_import_time=at_import_time)
+
+
+def imports_in(source: str, *, at_import_time: bool) -> Iterator[str]:
+    """The absolute module names a module's ``source`` imports, as ``imports_of``."""
+    tree = ast.parse(source)
     skipped: set[int] = set()
     if at_import_time:
         for node in ast.walk(tree):
@@ -103,6 +108,34 @@ def test_the_store_never_imports_the_service_or_the_games() -> None:
 def test_the_engine_never_imports_an_adapter_and_the_bot_never_imports_the_web_app() -> None:
     assert forbidden_imports(ADAPTERS, ("engine",)) == []
     assert forbidden_imports(("webapp", "aiohttp"), ("tgbot",)) == []
+
+
+def store_imports(sources: dict[str, str]) -> list[str]:
+    """Every import of ``engine.store`` in these modules' sources (by module name), TYPE_CHECKING and local ones too."""
+    return sorted({f"{name} imports {imported}" for name, source in sources.items()
+                   for imported in imports_in(source, at_import_time=False) if is_under(imported, ("engine.store",))})
+
+
+def test_the_adapters_never_import_the_store() -> None:
+    """The bot and the web app reach people, chats and tables only through the service's parts (DESIGN.md)."""
+    sources = {name: path.read_text(encoding="utf-8") for name, path in modules().items()
+               if is_under(name, ("tgbot", "webapp"))}
+    assert len(sources) > 20
+    assert store_imports(sources) == []
+
+
+@pytest.mark.parametrize("line", [
+    "from engine.store.database import Store",
+    "import engine.store.reach",
+    "from engine.store import database",
+    "from engine import store",
+    "if TYPE_CHECKING:\n    from engine.store.rows import TableRow",
+    "def later() -> None:\n    from engine.store.reach import is_unreachable",
+])
+def test_the_store_check_finds_every_form_of_a_store_import(line: str) -> None:
+    sample = f"from __future__ import annotations\n\nfrom engine.service.people import Person\n{line}\n"
+    found = store_imports({"tgbot.sample": sample, "webapp.clean": "from engine.service.reach import is_unreachable"})
+    assert found and all(f.startswith("tgbot.sample imports engine.store") for f in found)
 
 
 def import_graph() -> dict[str, set[str]]:
