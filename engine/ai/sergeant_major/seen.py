@@ -25,15 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.cards import FRENCH, Card, Mask, cards_in
-from engine.core.tricks import suit_masks
+from engine.games.sergeant_major.state import SUIT_MASK, SUITS, TWO_DIAMONDS, WIDTH, N, ex_key
 
-N = 3
-WIDTH = len(FRENCH.ranks)
-SUIT_MASK = suit_masks(WIDTH)
-FULL: Mask = (1 << FRENCH.size) - 1
+FULL: Mask = FRENCH.full
 AWAY = 2  # location index of the cards in no hand (after the two other seats, 0 and 1)
-SUITS = FRENCH.suits
-TWO_DIAMONDS = FRENCH.card("2", "diamonds")
+__all__ = ["AWAY", "FULL", "SUITS", "SUIT_MASK", "TWO_DIAMONDS", "WIDTH", "N", "Sampler", "Seen", "ex_key", "read_view"]
 
 
 def mask(texts: Any) -> Mask:
@@ -42,12 +38,6 @@ def mask(texts: Any) -> Mask:
     for item in texts or ():
         out |= 1 << FRENCH.parse(item["card"] if isinstance(item, Mapping) else item)
     return out
-
-
-def ex_key(card: Card, ace_low: bool) -> int:
-    """Exchange ranking (§1.1): with ``ace_low`` the Ace is below the 2."""
-    r = card % WIDTH
-    return (r + 1) % WIDTH if ace_low else r
 
 
 @dataclass(slots=True)

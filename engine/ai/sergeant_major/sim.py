@@ -7,6 +7,11 @@ and a random legal card now and then. ``finish`` runs the decisions still ahead 
 tricks (the exchange, trump, kitty, returns and swap, in the variant's order) with the easy
 player's heuristics, then the tricks. Both return the result of one seat in tricks
 (``tricks − target``, or ``maximum − tricks`` in a misère), with ``WIN`` for a game won.
+
+The rules come from ``engine.games.sergeant_major``: the follow-suit mask, the trick counts that
+win at once, the hand result, the exchange and its held-back returns, the kitty order and the
+swap. ``rollout`` keeps the trick's winning card as it goes (the policies read it), so that one
+rule is restated here; tests/engine/test_sim_parity_sergeant_major.py holds it to the rules.
 """
 
 from __future__ import annotations
@@ -17,12 +22,14 @@ from typing import Any
 
 from engine.ai.sergeant_major.choices import discard, give, misere_discard, should_swap
 from engine.ai.sergeant_major.hand import best_trump, misere_trump
-from engine.ai.sergeant_major.seen import SUIT_MASK, TWO_DIAMONDS, WIDTH, N, ex_key
+from engine.ai.sergeant_major.seen import SUIT_MASK, TWO_DIAMONDS, WIDTH, N
 from engine.core.cards import Card, Mask, cards_in
-from engine.games.sergeant_major.options import RULES
+from engine.core.tricks import playable
+from engine.games.sergeant_major.exchange import exchange_hands, settle_hands
+from engine.games.sergeant_major.flow import hand_result, swap_offered
+from engine.games.sergeant_major.options import RULES, takes_kitty_first, winning_tricks
 
 WIN = 20.0  # a game won (or lost) at once, in tricks
-_GAME_END_TRICKS = {"twelve_tricks": 12, "all_sixteen": 16}
 _SUIT_OF = tuple(c // WIDTH for c in range(52))
 _RANK_OF = tuple(c % WIDTH for c in range(52))
 
@@ -187,8 +194,7 @@ def rollout(
             best_seat, best, best_trump = seat, card, led == trump
         else:
             if rnd() >= greedy:
-                follow = hand & SUIT_MASK[led]
-                card = _random_card(follow or hand, rnd)
+                card = _random_card(playable(hand, SUIT_MASK[led]), rnd)
             elif misere:
                 card = _duck_play(hands, seat, led, best, best_trump, n, trump)
             else:
@@ -210,33 +216,12 @@ def rollout(
             return WIN if w == me else -WIN
         n = 0
         seat = w
-    if misere:
-        return float(targets[me] - tricks[me])
-    return float(tricks[me] - targets[me])
+    return float(hand_result(tricks[me], targets[me], misere))
 
 
 def end_need(options: dict[str, Any], variant: str, targets: tuple[int, ...]) -> tuple[int, ...] | None:
     """The trick count that ends the game at once, per seat (§3.2 end check, §5.8), or None."""
-    rules = RULES[variant]
-    if rules.trick_end:
-        game_end = options.get("game_end", "twelve_tricks")
-        fixed = _GAME_END_TRICKS.get(game_end)
-        return tuple(fixed if fixed is not None else t + 5 for t in targets)
-    if rules.thirteen:
-        return (13,) * N
-    return None
-
-
-def returned_cards(own: Mask, given: Mask, ace_low: bool) -> Mask:
-    """§4.3 step 2: per given suit, the m highest (exchange ranking) of the receiver's and the given cards."""
-    out = 0
-    for suit_mask in SUIT_MASK:
-        g = given & suit_mask
-        if g:
-            ranked = sorted(cards_in((own | given) & suit_mask), key=lambda c: ex_key(c, ace_low), reverse=True)
-            for card in ranked[: g.bit_count()]:
-                out |= 1 << card
-    return out
+    return winning_tricks(RULES[variant], str(options.get("game_end", "twelve_tricks")), targets)
 
 
 @dataclass(slots=True)
@@ -284,8 +269,7 @@ def stages(variant: str, options: dict[str, Any], misere_trump: bool) -> list[st
 
 
 def _take_first(w: World) -> bool:
-    take = RULES[w.variant].take_first
-    return w.options.get("kitty_order") == "take_then_discard" if take is None else take
+    return takes_kitty_first(RULES[w.variant], str(w.options.get("kitty_order", "discard_then_take")))
 
 
 def _dealer_discard(w: World) -> None:
@@ -317,21 +301,12 @@ def make_give(w: World, giver: int, receiver: int, given: Mask) -> None:
         w.hands[giver] &= ~given
         w.escrow.append((giver, receiver, given))
         return
-    back = returned_cards(w.hands[receiver], given, w.ace_low)
-    w.hands[giver] = w.hands[giver] & ~given | back
-    w.hands[receiver] = (w.hands[receiver] | given) & ~back
+    w.hands = list(exchange_hands(w.hands, giver, receiver, given, w.ace_low)[0])
 
 
 def settle(w: World) -> None:
     """§4.4: each giver's returns from the receiver's own cards plus that giver's cards only."""
-    kept = [0] * N
-    for giver, receiver, given in w.escrow:
-        back = returned_cards(w.hands[receiver], given, w.ace_low)
-        w.hands[receiver] &= ~back
-        kept[receiver] |= given & ~back
-        w.hands[giver] |= back
-    for s in range(N):
-        w.hands[s] |= kept[s]
+    w.hands = list(settle_hands(w.hands, w.escrow, w.ace_low)[0])
     w.escrow = []
 
 
@@ -351,7 +326,7 @@ def run_stage(w: World, stage: str) -> None:
         _dealer_discard(w)
     elif stage == "settle":
         settle(w)
-    elif stage == "swap" and w.face_up and not w.face_up & sum(1 << (s * WIDTH) for s in range(4)):
+    elif stage == "swap" and swap_offered(w.face_up):
         holder = next((s for s in range(N) if w.hands[s] >> TWO_DIAMONDS & 1), -1)
         if holder >= 0 and should_swap(_low(w.face_up), w.trump, TWO_DIAMONDS):
             w.hands[holder] = w.hands[holder] & ~(1 << TWO_DIAMONDS) | w.face_up

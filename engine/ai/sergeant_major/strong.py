@@ -21,11 +21,12 @@ from engine.ai.sergeant_major.choices import discard, give, give_gain, misere_di
 from engine.ai.sergeant_major.easy import EasySergeantMajor
 from engine.ai.sergeant_major.hand import ACE, KING, best_trump, by_suit
 from engine.ai.sergeant_major.seen import SUITS, TWO_DIAMONDS, WIDTH, N, Sampler, Seen, read_view
-from engine.ai.sergeant_major.sim import World, end_need, finish, make_give, rollout, stages
+from engine.ai.sergeant_major.sim import WIN, World, end_need, finish, make_give, rollout, stages
 from engine.core.cards import FRENCH, Card, Mask, cards_in
 from engine.core.rng import deal_rng
 from engine.core.rules import Action
 from engine.games.sergeant_major.options import RULES, WOBURN_TARGETS
+from engine.games.sergeant_major.play import trick_winner
 from engine.games.sergeant_major.state import MISERE_MAX
 
 DEFAULT_PLAYOUTS = 500
@@ -152,10 +153,10 @@ class StrongSergeantMajor:
             tricks = list(seen.tricks)
             turn = (me + 1) % N
             if len(trick) == N:
-                turn = _trick_winner(trick, seen.trump)
+                turn = trick_winner(tuple(trick), seen.trump)
                 tricks[turn] += 1
                 if need is not None and tricks[turn] >= need[turn]:
-                    return 20.0 if turn == me else -20.0
+                    return WIN if turn == me else -WIN
                 trick = []
             return rollout(h, trick, turn, seen.trump, misere, tricks, seen.targets, need, me, stream, self.greedy)
 
@@ -317,20 +318,6 @@ class StrongSergeantMajor:
 
         best = self._evaluate(seen, [take, keep], "swap", rnd, start)
         return {"type": "swap" if best == 0 else "decline_swap"}
-
-
-def _trick_winner(trick: list[tuple[int, Card]], trump: int | None) -> int:
-    led = trick[0][1] // WIDTH
-    seat, best = trick[0]
-    best_trump = led == trump
-    for s, c in trick[1:]:
-        suit = c // WIDTH
-        if suit == trump:
-            if not best_trump or c > best:
-                seat, best, best_trump = s, c, True
-        elif suit == led and not best_trump and c > best:
-            seat, best = s, c
-    return seat
 
 
 def _keep(card: Card, trump: int | None, hand: Sequence[Card]) -> float:

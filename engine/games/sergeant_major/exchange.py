@@ -5,6 +5,8 @@ Pure calculations on masks; the ``give`` action that drives them lives in ``phas
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.core.cards import Mask, cards_in
 from engine.core.events import Event, private
 from engine.games.sergeant_major.state import (
@@ -72,6 +74,34 @@ def returned_cards(own: Mask, given: Mask, ace_low: bool) -> Mask:
         if g:
             out |= _top((own | given) & suit_mask, g.bit_count(), ace_low)
     return out
+
+
+def exchange_hands(
+    hands: Sequence[Mask], giver: int, receiver: int, given: Mask, ace_low: bool
+) -> tuple[tuple[Mask, ...], Mask]:
+    """§4.3: the hands after one exchange (the given cards over, the returns back at once), and the returns."""
+    back = returned_cards(hands[receiver], given, ace_low)
+    out = list(hands)
+    out[giver] = out[giver] & ~given | back
+    out[receiver] = (out[receiver] | given) & ~back
+    return tuple(out), back
+
+
+def settle_hands(
+    hands: Sequence[Mask], escrow: Sequence[tuple[int, int, Mask]], ace_low: bool
+) -> tuple[tuple[Mask, ...], list[Mask]]:
+    """§4.4: the hands once every give held back is returned, each from the receiver's own cards plus
+    that giver's cards only (the given cards are out of every hand until now); and each give's returns."""
+    out = list(hands)
+    kept = [0] * len(out)
+    returns: list[Mask] = []
+    for giver, receiver, given in escrow:
+        back = returned_cards(out[receiver], given, ace_low)
+        out[receiver] &= ~back
+        kept[receiver] |= given & ~back
+        out[giver] |= back
+        returns.append(back)
+    return tuple(h | k for h, k in zip(out, kept, strict=True)), returns
 
 
 def exchange_events(giver: int, receiver: int, given: Mask, returned: Mask | None) -> list[Event]:

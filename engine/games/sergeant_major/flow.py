@@ -7,20 +7,18 @@ next phase where someone must act (RULES.md §3.2, §5).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from engine.core.cards import Mask, cards_in
 from engine.core.events import Event, private, public
-from engine.core.records import replacer
 from engine.games.sergeant_major.deal import Dealt, deal_cards, dealt_events, position_targets
 from engine.games.sergeant_major.exchange import (
     exchange_events,
-    returned_cards,
+    exchange_hands,
     reveal,
     reveal_events,
+    settle_hands,
     transfers,
 )
-from engine.games.sergeant_major.options import WOBURN_TARGETS, SMOptions
+from engine.games.sergeant_major.options import WOBURN_TARGETS, SMOptions, takes_kitty_first
 from engine.games.sergeant_major.state import (
     DECK,
     TWO,
@@ -37,6 +35,16 @@ from engine.games.sergeant_major.state import (
     set_at,
     texts,
 )
+
+
+def hand_result(tricks: int, target: int, misere: bool) -> int:
+    """§3.2 step 9: a seat's result for the hand, tricks − target; in a misère maximum − tricks (§5.3)."""
+    return target - tricks if misere else tricks - target
+
+
+def swap_offered(face_up: Mask) -> bool:
+    """§5.8: the 2 of Diamonds may be swapped for the face-up card, unless that card is a 2 (or none lies there)."""
+    return bool(face_up) and cards_in(face_up)[0] % WIDTH != TWO
 
 
 def new_hand(opts: SMOptions, seed: str, match: Match, events: list[Event]) -> SMState:
@@ -89,8 +97,7 @@ def bid_won(state: SMState, winner: int, bid: int, events: list[Event]) -> SMSta
 
 
 # evolve_match(match, **changes) and evolve_deal(deal, **changes): copies with some fields changed
-evolve_match: Callable[..., Match] = replacer(Match)
-evolve_deal: Callable[..., Deal] = replacer(Deal)
+evolve_match = evolve_deal = evolve
 
 
 def to_exchange(state: SMState, events: list[Event]) -> SMState:
@@ -121,7 +128,7 @@ def after_trump(state: SMState, events: list[Event]) -> SMState:
         return start_play(settle_escrow(state, events), events)  # §5.6 step 5
     if rules.kitty_size:
         return to_kitty(state, events)
-    if rules.face_up and state.deal.face_up and cards_in(state.deal.face_up)[0] % WIDTH != TWO:
+    if rules.face_up and swap_offered(state.deal.face_up):
         # §5.8: whoever holds the 2 of Diamonds may swap; to_act makes the holder public anyway
         holder = next(s for s in range(N) if state.hands[s] >> TWO_DIAMONDS & 1)
         deal = _deal(state, public_known=state.deal.public_known | 1 << TWO_DIAMONDS)
@@ -131,10 +138,7 @@ def after_trump(state: SMState, events: list[Event]) -> SMState:
 
 def to_kitty(state: SMState, events: list[Event]) -> SMState:
     """§3.2 step 6: take the kitty first if the variant or kitty_order says so, then discard."""
-    take_first = state.options.rules.take_first
-    if take_first is None:
-        take_first = state.options.kitty_order == "take_then_discard"
-    if take_first:
+    if takes_kitty_first(state.options.rules, state.options.kitty_order):
         state = take_kitty(state, events)
     return evolve(state, phase=Phase.KITTY, turn=state.match.dealer)
 
@@ -170,40 +174,30 @@ def after_kitty(state: SMState, events: list[Event]) -> SMState:
 
 def settle_escrow(state: SMState, events: list[Event]) -> SMState:
     """§4.4: each giver's returns from the receiver's own cards plus that giver's cards only."""
-    ace_low = state.options.exchange_ace == "low"
-    hands = list(state.hands)
-    kept = [0] * N
+    escrow = state.deal.escrow
+    hands, returns = settle_hands(state.hands, escrow, state.options.exchange_ace == "low")
     done = list(state.deal.exchanges)
     known = list(state.deal.known)
-    for giver, receiver, given in state.deal.escrow:
-        back = returned_cards(hands[receiver], given, ace_low)
-        hands[receiver] &= ~back
-        kept[receiver] |= given & ~back
-        hands[giver] |= back
+    for (giver, receiver, given), back in zip(escrow, returns, strict=True):
         done.append((giver, receiver, given, back))
         known[giver] |= back
         known[receiver] |= back
         events.append(private((giver, receiver),
                               {"type": "returned", "seat": receiver, "to": giver, "cards": texts(back)},
                               {"type": "returned", "seat": receiver, "to": giver, "count": given.bit_count()}))
-    hands = [h | k for h, k in zip(hands, kept, strict=True)]
     deal = _deal(state, escrow=(), exchanges=tuple(done), known=tuple(known))
-    return evolve(state, hands=tuple(hands), deal=deal)
+    return evolve(state, hands=hands, deal=deal)
 
 
 def make_exchange(state: SMState, giver: int, receiver: int, given: Mask, events: list[Event]) -> SMState:
     """§4.3: the given cards go over and the receiver's highest of those suits come back at once."""
-    ace_low = state.options.exchange_ace == "low"
-    back = returned_cards(state.hands[receiver], given, ace_low)
-    hands = list(state.hands)
-    hands[giver] = hands[giver] & ~given | back
-    hands[receiver] = (hands[receiver] | given) & ~back
+    hands, back = exchange_hands(state.hands, giver, receiver, given, state.options.exchange_ace == "low")
     known = list(state.deal.known)
     known[giver] |= given | back
     known[receiver] |= given | back
     events.extend(exchange_events(giver, receiver, given, back))
     deal = _deal(state, exchanges=(*state.deal.exchanges, (giver, receiver, given, back)), known=tuple(known))
-    return evolve(state, hands=tuple(hands), deal=deal)
+    return evolve(state, hands=hands, deal=deal)
 
 
 def start_play(state: SMState, events: list[Event]) -> SMState:
@@ -231,10 +225,8 @@ def end_hand(state: SMState, events: list[Event]) -> SMState:
     rules = opts.rules
     m = state.match
     targets = state.deal.targets
-    if state.deal.call == "misere":
-        results = tuple(targets[s] - state.tricks[s] for s in range(N))  # §5.3: maximum − tricks
-    else:
-        results = tuple(state.tricks[s] - targets[s] for s in range(N))
+    misere = state.deal.call == "misere"
+    results = tuple(hand_result(state.tricks[s], targets[s], misere) for s in range(N))
     totals = tuple(t + r for t, r in zip(m.totals, results, strict=True))
     events.append(public({"type": "hand_over", "hand_no": m.hand_no, "tricks": list(state.tricks),
                           "targets": list(targets), "results": list(results), "totals": list(totals)}))

@@ -75,6 +75,25 @@ RULES: dict[str, VariantRules] = {
     )
 }
 
+def takes_kitty_first(rules: VariantRules, kitty_order: str) -> bool:
+    """§3.2 step 6, §5.1: whether the dealer takes the kitty before discarding (the variant, else ``kitty_order``)."""
+    return kitty_order == "take_then_discard" if rules.take_first is None else rules.take_first
+
+
+GAME_END_TRICKS = {"twelve_tricks": 12, "all_sixteen": 16}  # §3.2 end check; target_plus_five: target + 5
+THIRTEEN = 13  # §5.8: 13 tricks in a hand win
+
+
+def winning_tricks(rules: VariantRules, game_end: str, targets: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Per seat, the tricks in one hand that win the game at once (§3.2 end check, §5.8); None if no count does."""
+    if rules.trick_end:
+        fixed = GAME_END_TRICKS.get(game_end)
+        return tuple(fixed if fixed is not None else target + 5 for target in targets)
+    if rules.thirteen:
+        return (THIRTEEN,) * len(targets)
+    return None
+
+
 # §5.2.1 balancing table: bid -> (eldest target, middle target)
 WOBURN_TARGETS = {8: (5, 3), 9: (4, 3), 10: (4, 2), 11: (3, 2), 12: (2, 2), 13: (2, 1), 14: (1, 1), 15: (1, 0),
                   16: (0, 0)}

@@ -1,10 +1,8 @@
 """Sergeant Major's phases where someone acts: one ``_legal_<phase>`` and one ``_apply_<phase>`` each.
 
-They sit behind one table per direction keyed by phase, ``_LEGAL`` and ``_APPLY`` (a dict, not a
-``match``: on Python 3.11 each ``Phase.X`` a match reads costs about 200 ns, see ``state.PLAY``), the
-form every game's ``phases`` module takes. Each apply runs the same check as its legal lister (in
-``decisions`` and ``play``). The play actions are shared and read-only, so ``apply`` knows one of
-them by its identity without parsing it.
+They sit behind one table per direction keyed by phase, ``_LEGAL`` and ``_APPLY``, the form every
+game's ``phases`` module takes. Each apply runs the same check as its legal lister (in ``decisions``
+and ``play``). The play actions are built once and handed out read-only.
 """
 
 from __future__ import annotations
@@ -12,18 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.core.actions import SharedAction, action_type, by_identity, shared
+from engine.core.actions import SharedAction, action_type, shared
 from engine.core.cards import Card, Mask, PerCard
 from engine.core.errors import IllegalAction, MalformedAction, RefusalCode, listed
 from engine.core.events import Event
 from engine.core.rules import Action
 from engine.games.sergeant_major import decisions, play
-from engine.games.sergeant_major.state import CALLS, DECK, OVER, SUITS, TEXT, Phase, SMState, by_rank
+from engine.games.sergeant_major.state import CALLS, DECK, SUITS, TEXT, Phase, SMState, by_rank
 
 N = 3
 PLAY_ACTIONS: tuple[SharedAction, ...] = tuple(shared({"type": "play", "card": TEXT[c]}) for c in range(DECK.size))
 _PLAYS = PerCard(PLAY_ACTIONS)
-_CARD_OF = by_identity(dict(enumerate(PLAY_ACTIONS)))
 TRUMP_ACTIONS: tuple[dict[str, str], ...] = tuple({"type": "name_trump", "suit": s} for s in SUITS)
 CALL_ACTIONS: tuple[dict[str, str], ...] = tuple({"type": "call", "call": c} for c in CALLS)
 BID_ACTIONS: dict[int, dict[str, Any]] = {n: {"type": "bid", "tricks": n} for n in range(decisions.MIN_BID, 17)}
@@ -65,9 +62,7 @@ def _legal_play(state: SMState, seat: int) -> list[Action]:
 
 def _apply_play(state: SMState, seat: int, kind: str, action: Action, events: list[Event]) -> SMState:
     _expect(state, kind, "play")
-    card = _CARD_OF.get(id(action))  # one of PLAY_ACTIONS: read-only, so already parsed
-    if card is None:
-        card = DECK.parse(action.get("card"))
+    card = DECK.parse(action.get("card"))
     play.check_play(state, seat, card)
     new, played = play.play(state, seat, card)
     events.extend(played)
@@ -170,20 +165,19 @@ _APPLY: dict[Phase, Callable[[SMState, int, str, Action, list[Event]], SMState]]
     Phase.TRUMP: _apply_trump,
     Phase.SWAP: _apply_swap,
 }
-_PLAY_KIND = {id(action): "play" for action in PLAY_ACTIONS}
 
 
 def legal_actions(state: SMState, seat: int) -> list[Action]:
     """Every single-card or simple action; one canonical choice for a multi-card give or discard."""
-    if state.phase is OVER or seat != state.turn:
+    if state.phase is Phase.OVER or seat != state.turn:
         return []
     return _LEGAL[state.phase](state, seat)
 
 
 def apply(state: SMState, seat: int, action: Action) -> tuple[SMState, list[Event]]:
     """The next state and its events; raises IllegalAction (nothing changes)."""
-    kind = _PLAY_KIND.get(id(action)) or action_type(action, KINDS, EXAMPLE)
-    if state.phase is OVER:
+    kind = action_type(action, KINDS, EXAMPLE)
+    if state.phase is Phase.OVER:
         raise IllegalAction(RefusalCode.GAME_OVER)
     if seat != state.turn:
         raise IllegalAction(RefusalCode.NOT_YOUR_TURN)

@@ -1,19 +1,16 @@
-"""Tricks (RULES.md §3.2 step 8): follow suit, the trick winner, the per-trick game end.
-
-This is the hot path of AI playouts: states are built directly, events are precomputed.
-"""
+"""Tricks (RULES.md §3.2 step 8): follow suit, the trick winner, the per-trick game end."""
 
 from __future__ import annotations
 
 from engine.core.cards import Card, Mask
 from engine.core.errors import IllegalAction, RefusalCode
 from engine.core.events import Event, public
-from engine.core.tricks import played_events, winner_index, without_card
+from engine.core.tricks import playable, played_events, winner_index
 from engine.games.sergeant_major import flow
-from engine.games.sergeant_major.state import DECK, PLAY, SUIT_MASK, TEXT, WIDTH, N, SMState, new_state
+from engine.games.sergeant_major.options import winning_tricks
+from engine.games.sergeant_major.state import DECK, SUIT_MASK, TEXT, WIDTH, N, Phase, SMState, evolve, set_at
 
 PLAYED = played_events(DECK, N)
-_GAME_END_TRICKS = {"twelve_tricks": 12, "all_sixteen": 16}
 
 
 def legal_mask(state: SMState, seat: int) -> Mask:
@@ -21,8 +18,7 @@ def legal_mask(state: SMState, seat: int) -> Mask:
     hand = state.hands[seat]
     if not state.trick:
         return hand
-    follow = hand & SUIT_MASK[state.trick[0][1] // WIDTH]
-    return follow if follow else hand
+    return playable(hand, SUIT_MASK[state.trick[0][1] // WIDTH])
 
 
 def check_play(state: SMState, seat: int, card: Card) -> None:
@@ -36,44 +32,38 @@ def check_play(state: SMState, seat: int, card: Card) -> None:
 
 def play(state: SMState, seat: int, card: Card) -> tuple[SMState, list[Event]]:
     """Play a checked card; finish the trick when it is the third."""
-    hands = without_card(state.hands, seat, card)
+    hands = set_at(state.hands, seat, state.hands[seat] & ~(1 << card))
     trick = (*state.trick, (seat, card))
     events = [PLAYED[seat][card]]
     if len(trick) < N:
-        return new_state(
-            state.options, state.seed, PLAY, state.match, state.deal, hands, (seat + 1) % N, trick,
-            state.trick_no, state.tricks, state.played, state.first_up, state.last_trick,
-        ), events
-    return _finish_trick(state, hands, trick, events)
+        return evolve(state, hands=hands, turn=(seat + 1) % N, trick=trick), events
+    return _finish_trick(state, hands, trick, events), events
 
 
-def _finish_trick(
-    state: SMState, hands: tuple[Mask, ...], trick: tuple[tuple[int, Card], ...], events: list[Event]
-) -> tuple[SMState, list[Event]]:
+def trick_winner(trick: tuple[tuple[int, Card], ...], trump: int | None) -> int:
+    """The seat that wins a trick of ``(seat, card)`` in play order: the highest trump, else the highest
+    card of the suit led (§3.2 step 8)."""
+    return trick[winner_index([card for _, card in trick], trump, WIDTH)][0]
+
+
+def _finish_trick(state: SMState, hands: tuple[Mask, ...], trick: tuple[tuple[int, Card], ...],
+                  events: list[Event]) -> SMState:
     deal = state.deal
-    cards = (trick[0][1], trick[1][1], trick[2][1])
-    w = trick[winner_index(cards, deal.trump, WIDTH)][0]
-    tricks = list(state.tricks)
-    tricks[w] += 1
+    w = trick_winner(trick, deal.trump)
+    tricks = set_at(state.tricks, w, state.tricks[w] + 1)
     trick_no = state.trick_no + 1
     first_up = state.first_up
     if first_up[w] < 0 and tricks[w] > deal.targets[w]:
-        first_up = (*first_up[:w], trick_no, *first_up[w + 1 :])  # §5.7 first "up" trick
+        first_up = set_at(first_up, w, trick_no)  # §5.7 first "up" trick
     # the cards are in the "played" events; a new deal in this same move may hand them to other seats
-    events.append(public({"type": "trick_won", "seat": w, "trick_no": trick_no, "tricks": tricks}))
+    events.append(public({"type": "trick_won", "seat": w, "trick_no": trick_no, "tricks": list(tricks)}))
     opts = state.options
-    rules = opts.rules
-    new = new_state(
-        opts, state.seed, PLAY, state.match, deal, hands, w, (), trick_no, tuple(tricks),
-        (*state.played, trick), first_up, trick,
-    )
+    new = evolve(state, phase=Phase.PLAY, hands=hands, turn=w, trick=(), trick_no=trick_no, tricks=tricks,
+                 played=(*state.played, trick), first_up=first_up, last_trick=trick)
     # §3.2 end check after every trick (and §5.7, §5.8); §6 SM-D5: at once, the rest is not played
-    if rules.trick_end:
-        need = _GAME_END_TRICKS.get(opts.game_end, deal.targets[w] + 5)
-        if tricks[w] >= need:
-            return flow.game_over(new, (w,), events, state.match.totals), events
-    elif rules.thirteen and tricks[w] >= 13:
-        return flow.game_over(new, (w,), events, state.match.totals), events
-    if trick_no == rules.hand_size:
-        return flow.end_hand(new, events), events
-    return new, events
+    need = winning_tricks(opts.rules, opts.game_end, deal.targets)
+    if need is not None and tricks[w] >= need[w]:
+        return flow.game_over(new, (w,), events, state.match.totals)
+    if trick_no == opts.rules.hand_size:
+        return flow.end_hand(new, events)
+    return new

@@ -1,19 +1,17 @@
-"""The Sergeant Major state: the match (across hands), the deal (one hand) and the fast play fields.
+"""The Sergeant Major state: the match (across hands), the deal (one hand) and the play fields.
 
-The state is split so the hot path (playing cards) rebuilds only ``SMState`` itself and
-shares the ``Match`` and ``Deal`` records, which change only outside the tricks.
-Hands, kitty, discards and the like are card masks (``engine.core.cards``).
+``Match`` lasts across hands and ``Deal`` holds one hand outside its tricks, so playing a card
+changes only ``SMState``'s own fields. Hands, kitty, discards and the like are card masks
+(``engine.core.cards``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from engine.core.cards import FRENCH, Card, Mask, cards_in
-from engine.core.records import builder, replacer
 from engine.core.tricks import suit_masks
 from engine.games.sergeant_major.options import SMOptions
 
@@ -42,11 +40,6 @@ class Phase(StrEnum):
     SWAP = "swap"  # §5.8 the 2 of Diamonds may be swapped for the face-up card
     PLAY = "play"
     OVER = "over"
-
-
-# Module names for the phases on the hot path: on Python 3.11 reading ``Phase.PLAY`` costs about
-# 200 ns (EnumType's ``__getattr__`` turns off the interpreter's fast class-attribute lookup).
-PLAY, OVER = Phase.PLAY, Phase.OVER
 
 
 Exchange = tuple[int, int, Mask, Mask]  # giver, receiver, given, returned
@@ -142,9 +135,7 @@ def texts(mask: Mask) -> list[str]:
     return [TEXT[c] for c in cards_in(mask)]
 
 
-new_state = builder(SMState)  # SMState(...) for the hot path (engine.core.records)
-# evolve(state, **changes): a copy with some fields changed
-evolve: Callable[..., SMState] = replacer(SMState)
+evolve = replace  # evolve(state, **changes): a copy with some fields changed
 
 
 def set_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
