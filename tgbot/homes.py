@@ -1,23 +1,26 @@
 """Where each table's messages go: the chat, forum topic and language of the ``/new`` that opened it.
 
-The notifier's layer between the turn messages and the table's own message. A handler
-``expect``s the table a person is about to open, so its home is known before it exists;
-a rematch goes where its finished table's messages went; a group upgraded to a supergroup
-takes its tables' homes along (their old group messages are left behind).
+A handler ``expect``s the table a person is about to open, so its home is known before it
+exists; a rematch goes where its finished table's messages went; a group upgraded to a
+supergroup takes its tables' homes along (their old group messages are left behind).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from engine.core.errors import Refusal
 from engine.service.live import TableInfo
-from tgbot.records import HOME, SENT, SUMMARY, TABLE, Record
-from tgbot.turn_messages import TurnMessages
+from tgbot.records import HOME, SENT, SUMMARY, TABLE, Record, Records
 
 
-class TableHomes(TurnMessages):
+class TableHomes:
     """Each table's home record, kept in the bot's own records."""
 
-    _hints: dict[tuple[int, int], Record]  # (chat, host) -> the home of the table the host is about to open
+    def __init__(self, records: Records, table_info: Callable[[str], Awaitable[TableInfo]]) -> None:
+        self.records = records
+        self._table_info = table_info  # a table as it is now (raises Refusal when it is gone): a rematch's first
+        self._hints: dict[tuple[int, int], Record] = {}  # (chat, host) -> the home of the table about to open
 
     def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
                title: str | None = None) -> None:
@@ -29,12 +32,19 @@ class TableHomes(TurnMessages):
         """No table was opened after ``expect`` after all."""
         self._hints.pop((chat_id, host_id), None)
 
+    def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup: a table about to open there opens in the new chat (in its General topic)."""
+        for (chat, host), hint in list(self._hints.items()):
+            if chat == old_chat_id:
+                self._hints[(new_chat_id, host)] = hint.but(chat_id=new_chat_id, thread_id=None)
+
     async def home(self, table_id: str) -> Record | None:
         """Where a table's messages go, once known."""
         return await self.records.get(table_id, HOME)
 
-    async def _home(self, info: TableInfo) -> Record | None:
-        """Where the table's messages go: the topic and language /new was sent in; follows a migrated group."""
+    async def home_of(self, info: TableInfo) -> Record | None:
+        """Where the table's messages go, settled on first sight: the topic and language /new was sent in;
+        follows a migrated group."""
         if info.chat_id is None:
             return None
         home = await self.records.get(info.id, HOME)
@@ -58,7 +68,7 @@ class TableHomes(TurnMessages):
             return None
         before = await self.records.get(info.rematch_of, HOME)
         try:
-            played = await self.bot_state.service.info(info.rematch_of)
+            played = await self._table_info(info.rematch_of)
         except Refusal:  # the finished table is gone from the store: nobody to invite
             return None
         invited = [[s.user_id, s.name] for s in played.seats if s.user_id not in (None, info.host_user_id)]

@@ -1,12 +1,13 @@
 """Notifications: the table's message in its chat, players' turn messages, the summary and the clean-up.
 
-The notifier follows every table through ``service.subscribe(None)`` and owns every
-message the bot keeps up to date, in layers: ``tgbot.postings`` posts, edits and
-deletes each kept message (written down first), ``tgbot.turn_messages`` keeps each
-person's private turn message, ``tgbot.homes`` knows where each table's messages go,
-``tgbot.table_texts`` says what the table's message in its chat reads, and this module
-follows the tables. Each table is one lane of an ``Outbox``: its one worker brings everything
-the table shows up to date (its group message, each turn message, the summary) from the newest
+The notifier follows every table through ``service.subscribe(None)`` and keeps every
+message the bot keeps up to date, through members built here and handed what they need:
+``Postings`` posts, edits and deletes each kept message (written down first),
+``TurnMessages`` keeps each person's private turn message, ``TableHomes`` knows where each
+table's messages go, ``TurnBook`` what the bot remembers of each table's turns, and
+``tgbot.table_texts`` says what the table's message in its chat reads. This module follows
+the tables. Each table is one lane of an ``Outbox``: its one worker brings everything the
+table shows up to date (its group message, each turn message, the summary) from the newest
 snapshot, so many changes become one pass and two passes of one table never overlap. What was
 sent lives in the bot's own records (``tgbot.records``), one per message, written before each send.
 
@@ -28,20 +29,21 @@ from collections.abc import Callable, Hashable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import NetworkError, RetryAfter
-from telegram.ext import ExtBot
 
-from engine import games
 from engine.service.bus import Subscription, Update
 from engine.service.live import Snapshot, TableInfo
+from engine.service.people import PeopleCache
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import BotState
 from tgbot.homes import TableHomes
 from tgbot.limits import BACKGROUND
 from tgbot.outbox import Outbox
-from tgbot.postings import retry_seconds
-from tgbot.records import SENDING, SENT, SUMMARY, TABLE, Record, Records
+from tgbot.postings import MessageBot, Postings, retry_seconds
+from tgbot.records import SENDING, SENT, SUMMARY, TABLE, Ledger, Record, Records
 from tgbot.render import render, translate
 from tgbot.table_texts import home_locale, standings, table_message
+from tgbot.turn_book import TurnBook
+from tgbot.turn_messages import TurnMessages
 
 log = logging.getLogger(__name__)
 
@@ -50,13 +52,20 @@ RETRY_FIRST, RETRY_MAX = 0.5, 60.0
 EXPIRY_CHECK_EVERY = 600.0  # seconds between looks for idle lobbies and games
 
 
-class Notifier(TableHomes):
+class Notifier:
     """Keeps each table's messages in step with the table."""
 
-    def __init__(self, bot: ExtBot[None], bot_state: BotState, *, status_interval: float = 4.0,
+    def __init__(self, bot: MessageBot, bot_state: BotState, *, status_interval: float = 4.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(bot, Records(bot_state.service.store))
         self.bot_state = bot_state
+        service = bot_state.service
+        self.records = Records(service.chats)
+        self.ledger = Ledger()
+        self.postings = Postings(bot, self.records, self.ledger, on_refused=self._refused,
+                                 on_migrated=self.chat_migrated, repost=self.refresh)
+        self.homes = TableHomes(self.records, service.info)
+        self.turns = TurnBook()
+        self.turn_messages = TurnMessages(self.postings, self.records, self.turns, self._private_open_button)
         self.status_interval = status_interval
         self.clock = clock
         self._lanes = Outbox(self._sync)
@@ -64,16 +73,11 @@ class Notifier(TableHomes):
         self._task: asyncio.Task[None] | None = None
         self._expiry: asyncio.Task[None] | None = None
         self._latest: dict[str, Snapshot] = {}
-        self._turns: dict[str, dict[int, int]] = {}  # table -> seat -> the seq its current turn began at
-        self._first_sight: set[tuple[str, int]] = set()  # turns first seen after a restart: adopt a stored message
-        self._passed: dict[str, set[int]] = {}  # seats whose current turn an AI stand-in plays
-        self._reminded: dict[str, tuple[float, frozenset[int]]] = {}  # table -> (deadline, seats reminded)
         self._expired: set[str] = set()
         self._urgent: set[str] = set()  # tables whose group message must not wait for the throttle
         self._last_status: dict[str, float] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._failures: dict[str, int] = {}
-        self._hints: dict[tuple[int, int], Record] = {}
         self._chat_locks: dict[int, asyncio.Lock] = {}
 
     # life cycle -----------------------------------------------------------------
@@ -89,7 +93,7 @@ class Notifier(TableHomes):
         for snapshot in self.bot_state.service.open_snapshots():  # tables loaded at start: their messages now
             table_id = snapshot.info.id
             self._latest[table_id] = snapshot
-            self._track_turns(table_id, None, snapshot.info)
+            self.turns.note(snapshot.info)
             self._lanes.submit(table_id)
 
     def _resumed(self) -> None:
@@ -156,41 +160,20 @@ class Notifier(TableHomes):
     def on_update(self, update: Update) -> None:
         """Note what one table update changed (in order: turns begin and end here) and queue the table's pass."""
         info = update.info
-        previous = self._latest.get(info.id)
         self._latest[info.id] = update.snapshot
-        self._track_turns(info.id, previous.info if previous is not None else None, info)
+        self.turns.note(info)
         reminded = frozenset(e.data["seat"] for e in update.events if e.data.get("type") == "reminder")
         if reminded and info.deadline is not None:
-            self._reminded[info.id] = (info.deadline, reminded)
+            self.turns.reminded(info.id, info.deadline, reminded)
         for event in update.events:
             kind = event.data.get("type")
             if kind == "timed_out":
-                self._passed.setdefault(info.id, set()).add(int(event.data["seat"]))
+                self.turns.stood_in(info.id, int(event.data["seat"]))
             elif kind == "expired":
                 self._expired.add(info.id)
         if update.kind not in THROTTLED:
             self._urgent.add(info.id)
         self._lanes.submit(info.id)
-
-    def _track_turns(self, table_id: str, before: TableInfo | None, info: TableInfo) -> None:
-        """A seat's turn begins when it comes to act, or acts again straight after its own move."""
-        turns = self._turns.setdefault(table_id, {})
-        passed = self._passed.setdefault(table_id, set())
-        acting = set(info.to_act)
-        multi = bool(getattr(games.get(info.game), "multi_action_turns", False))
-        for seat in list(turns):
-            if seat not in acting:
-                del turns[seat]
-                passed.discard(seat)
-        for seat in acting:
-            again = (before is not None and not multi and set(before.to_act) == {seat} and info.seq > before.seq)
-            if seat not in turns or again:
-                turns[seat] = info.seq
-                passed.discard(seat)
-                if before is None:
-                    self._first_sight.add((table_id, seat))
-                else:
-                    self._first_sight.discard((table_id, seat))
 
     def refresh(self, table_id: str) -> None:
         """Bring the table's messages up to date now."""
@@ -201,38 +184,50 @@ class Notifier(TableHomes):
         """Bring the table's messages up to date (the group message within the throttle)."""
         self._lanes.submit(table_id)
 
+    # homes ------------------------------------------------------------------------
+
+    def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
+               title: str | None = None) -> None:
+        """The next table ``host_id`` opens in ``chat_id`` lives in this topic and language (call first)."""
+        self.homes.expect(chat_id, host_id, thread_id=thread_id, locale=locale, title=title)
+
+    def unexpect(self, chat_id: int, host_id: int) -> None:
+        """No table was opened after ``expect`` after all."""
+        self.homes.unexpect(chat_id, host_id)
+
+    async def home(self, table_id: str) -> Record | None:
+        """Where a table's messages go, once known."""
+        return await self.homes.home(table_id)
+
     # people and chats ----------------------------------------------------------------
 
     async def cannot_message(self, user_id: int) -> None:
         """Telegram refused a private message: name the person in the group instead from now on."""
         self.bot_state.reachable.discard(user_id)
-        await self.bot_state.service.store.set_user_flags(user_id, can_message=False)
+        await self.bot_state.service.people.set_can_message(user_id, False)
         for info in await self.bot_state.service.tables_of(user_id):
             self.refresh(info.id)
 
     async def can_message_again(self, user_id: int) -> None:
         """The person (re)started or unblocked the bot: their turn messages resume."""
         self.bot_state.reachable.add(user_id)
-        await self.bot_state.service.store.set_user_flags(user_id, can_message=True)
+        await self.bot_state.service.people.set_can_message(user_id, True)
         for info in await self.bot_state.service.tables_of(user_id):
             self.refresh(info.id)
 
     async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: its tables (and their messages) move to the new chat."""
-        self.gone_chats.discard(new_chat_id)
-        for (chat, host), hint in list(self._hints.items()):
-            if chat == old_chat_id:
-                self._hints[(new_chat_id, host)] = hint.but(chat_id=new_chat_id, thread_id=None)
+        self.postings.chat_back(new_chat_id)
+        self.homes.chat_migrated(old_chat_id, new_chat_id)
         await self.bot_state.service.move_chat(old_chat_id, new_chat_id)
 
     def chat_gone(self, chat_id: int) -> None:
         """The bot was removed from a group: stop writing there."""
-        self.gone_chats.add(chat_id)
+        self.postings.chat_gone(chat_id)
 
     def chat_back(self, chat_id: int) -> None:
         """The bot was added to a group again: its open tables show up there again."""
-        if chat_id in self.gone_chats:
-            self.gone_chats.discard(chat_id)
+        if self.postings.chat_back(chat_id):
             task = asyncio.get_running_loop().create_task(self._refresh_chat(chat_id))
             task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
@@ -249,12 +244,12 @@ class Notifier(TableHomes):
         snapshot = self._latest.get(table_id) or self.bot_state.service.snapshot(table_id)
         if snapshot is None:
             return
-        info = snapshot.info
+        info, people = snapshot.info, self.bot_state.service.people.cache()
         try:
-            home = await self._home(info)
-            await self._sync_turns(info, snapshot, home)
-            if home is not None and home.chat_id not in self.gone_chats:
-                await self._sync_table(info, snapshot, home)
+            home = await self.homes.home_of(info)
+            await self.turn_messages.sync(info, snapshot, home, people.person)
+            if home is not None and not self.postings.is_gone(home.chat_id):
+                await self._sync_table(info, snapshot, home, people)
         except RetryAfter as error:  # Telegram's flood control: try again when it says
             self._retry(table_id, retry_seconds(error.retry_after) + 0.05)
             return
@@ -266,8 +261,9 @@ class Notifier(TableHomes):
             return
         self._failures.pop(table_id, None)
         if info.status in ("finished", "abandoned") and self._latest.get(table_id, snapshot) is snapshot:
-            for memo in (self._latest, self._turns, self._passed, self._reminded, self._last_status):
+            for memo in (self._latest, self._last_status):
                 memo.pop(table_id, None)
+            self.turns.forget(table_id)
             self._urgent.discard(table_id)
 
     def _retry(self, table_id: str, seconds: float) -> None:
@@ -283,30 +279,30 @@ class Notifier(TableHomes):
 
     # the table's message in its chat ---------------------------------------------------
 
-    async def _sync_table(self, info: TableInfo, snapshot: Snapshot, home: Record) -> None:
+    async def _sync_table(self, info: TableInfo, snapshot: Snapshot, home: Record, people: PeopleCache) -> None:
         if info.status == "finished":
             await self._finish(info, home)
             return
         record = await self.records.get(info.id, TABLE)
         if record is not None and record.state != SENT:
-            record = await self._settle(info.id, record)
+            record = await self.postings.settle(info.id, record)
         if info.status == "abandoned":
             if record is not None and not record.data.get("closed"):
                 text = render("cancelled.html", home_locale(home), table=info, expired=info.id in self._expired)
                 token = BACKGROUND.set(True)
                 try:
-                    await self._edit(record, text, None)
+                    await self.postings.edit(record, text, None)
                 finally:
                     BACKGROUND.reset(token)
                 await self.records.put(info.id, record.but(data={**record.data, "closed": True}))
             elif record is None and info.id in self._expired:
                 text = render("cancelled.html", home_locale(home), table=info, expired=True)
-                await self._send(info.id, Record(TABLE, home.chat_id, home.thread_id, None, SENDING,
+                await self.postings.send(info.id, Record(TABLE, home.chat_id, home.thread_id, None, SENDING,
                                                  {"closed": True}), text, None)
             self._expired.discard(info.id)
             return
         async with self._chat_lock(home.chat_id):  # tables of one group take turns, each drawn as it is then
-            await self._show_table(info, snapshot, home, record)
+            await self._show_table(info, snapshot, home, record, people)
 
     def _chat_lock(self, chat_id: int) -> asyncio.Lock:
         lock = self._chat_locks.get(chat_id)
@@ -317,7 +313,8 @@ class Notifier(TableHomes):
             lock = self._chat_locks[chat_id] = asyncio.Lock()
         return lock
 
-    async def _show_table(self, info: TableInfo, snapshot: Snapshot, home: Record, record: Record | None) -> None:
+    async def _show_table(self, info: TableInfo, snapshot: Snapshot, home: Record, record: Record | None,
+                          people: PeopleCache) -> None:
         latest = self._latest.get(info.id) or snapshot
         if latest.info.status not in ("lobby", "playing"):
             return  # it ended while this pass waited: the pass its end queued shows that
@@ -328,41 +325,46 @@ class Notifier(TableHomes):
                 self._retry(info.id, wait)
                 return
         self._urgent.discard(info.id)
-        text, markup = await table_message(self.bot_state, info, snapshot, home)
+        text, markup = await table_message(self.bot_state, info, snapshot, home, people.person)
         if info.status == "playing":
             self._last_status[info.id] = self.clock()
         token = BACKGROUND.set(True)
         try:
-            if record is not None and await self._edit(record, text, markup):
+            if record is not None and await self.postings.edit(record, text, markup):
                 return
             if record is not None:
                 await self.records.drop(info.id, TABLE)
-            await self._send(info.id, Record(TABLE, home.chat_id, home.thread_id, None, SENDING), text, markup)
+            await self.postings.send(info.id, Record(TABLE, home.chat_id, home.thread_id, None, SENDING), text, markup)
         finally:
             BACKGROUND.reset(token)
 
     async def _finish(self, info: TableInfo, home: Record) -> None:
         summary = await self.records.get(info.id, SUMMARY)
         if summary is not None and summary.state != SENT:
-            summary = await self._settle(info.id, summary)
+            summary = await self.postings.settle(info.id, summary)
         if summary is None:
             locale = home_locale(home)
             text = render("summary.html", locale, table=info, result=info.result or {}, order=standings(info))
             rematch = InlineKeyboardButton(translate(locale, "Rematch"),
                                            callback_data=button_data(Verb.REMATCH, info.id))
-            sent = await self._send(info.id, Record(SUMMARY, home.chat_id, home.thread_id, None, SENDING), text,
+            sent = await self.postings.send(info.id, Record(SUMMARY, home.chat_id, home.thread_id, None, SENDING), text,
                                     InlineKeyboardMarkup([[rematch]]))
             if sent is None:
                 return
         record = await self.records.get(info.id, TABLE)
         if record is not None and record.state != SENT:
-            record = await self._settle(info.id, record)
-        if record is not None and await self._delete(record, render("over.html", home_locale(home), table=info,
+            record = await self.postings.settle(info.id, record)
+        if record is not None and await self.postings.delete(record, render("over.html", home_locale(home), table=info,
                                                                    turn=False)):
             await self.records.drop(info.id, TABLE)
 
     async def _refused(self, chat_id: int) -> None:
+        """Telegram refused the bot a chat: a person blocked it, or a group removed it."""
         if chat_id > 0:
             await self.cannot_message(chat_id)
         else:
             self.chat_gone(chat_id)
+
+    def _private_open_button(self, label: str, table_id: str) -> InlineKeyboardButton:
+        """The button that opens a table from a private chat."""
+        return self.bot_state.links.open_button(label, table_id, private=True)

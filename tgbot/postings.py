@@ -2,56 +2,85 @@
 
 Every message the bot keeps up to date has a record (``tgbot.records``) stored before
 the call that posts it and completed after. When Telegram's answer to a post is lost,
-``_settle`` finds out whether the message arrived before the post is tried again, so
+``settle`` finds out whether the message arrived before the post is tried again, so
 nobody gets a message twice. Edits skip what a message already shows. A chat that
-refuses the bot (blocked, removed from a group, upgraded to a supergroup) is handed to
-the subclass: ``_refused`` and ``chat_migrated``.
+refuses the bot (blocked, removed from a group) is reported to ``on_refused``; a group
+upgraded to a supergroup to ``on_migrated``, and the table whose post went there is
+handed to ``repost``, so a pass of its own posts it where the table now lives.
 """
 
 from __future__ import annotations
 
 import logging
-from abc import ABC, abstractmethod
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from telegram import InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
-from telegram.ext import ExtBot
 
 from tgbot.records import SENDING, SENT, UNCERTAIN, Ledger, Record, Records
 
 log = logging.getLogger(__name__)
 
 
-class Postings(ABC):
+class MessageBot(Protocol):
+    """The Bot API calls the postings make (``telegram.ext.ExtBot`` has them)."""
+
+    async def send_message(self, chat_id: int, text: str, *, parse_mode: str | None,
+                           reply_markup: InlineKeyboardMarkup | None, disable_web_page_preview: bool | None,
+                           message_thread_id: int | None) -> Message:
+        """Post a message."""
+
+    async def edit_message_text(self, text: str, chat_id: int, message_id: int, *, parse_mode: str | None,
+                                reply_markup: InlineKeyboardMarkup | None,
+                                disable_web_page_preview: bool | None) -> object:
+        """Change a message's text and keyboard."""
+
+    async def edit_message_reply_markup(self, chat_id: int, message_id: int, *,
+                                        reply_markup: InlineKeyboardMarkup | None) -> object:
+        """Change a message's keyboard."""
+
+    async def delete_message(self, chat_id: int, message_id: int) -> object:
+        """Delete a message."""
+
+
+class Postings:
     """Posts, edits and deletes the bot's kept messages, each written down first."""
 
-    def __init__(self, bot: ExtBot[None], records: Records) -> None:
+    def __init__(self, bot: MessageBot, records: Records, ledger: Ledger, *,
+                 on_refused: Callable[[int], Awaitable[None]],
+                 on_migrated: Callable[[int, int], Awaitable[None]],
+                 repost: Callable[[str], None]) -> None:
         self.bot = bot
         self.records = records
-        self.ledger = Ledger()
-        self.gone_chats: set[int] = set()  # groups the bot was removed from: their tables say nothing there
+        self.ledger = ledger
+        self._on_refused = on_refused  # Telegram refused the bot a chat (a person blocked it, or a group removed it)
+        self._on_migrated = on_migrated  # a group became a supergroup: (old chat, new chat)
+        self._repost = repost  # a table's post went to a group that moved: bring its messages up to date
+        self._gone: set[int] = set()  # groups the bot was removed from: their tables say nothing there
         self._shown: dict[tuple[int, int], str] = {}  # (chat, message) -> what it shows now
 
-    @abstractmethod
-    async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
-        """A group became a supergroup."""
+    def is_gone(self, chat_id: int) -> bool:
+        """Whether the bot was removed from this chat (nothing is posted there)."""
+        return chat_id in self._gone
 
-    @abstractmethod
-    async def _refused(self, chat_id: int) -> None:
-        """Telegram refused the bot a chat (a person blocked it, or a group removed it)."""
+    def chat_gone(self, chat_id: int) -> None:
+        """The bot was removed from a group: post nothing there."""
+        self._gone.add(chat_id)
 
-    @abstractmethod
-    def refresh(self, table_id: str) -> None:
-        """Bring the table's messages up to date now."""
+    def chat_back(self, chat_id: int) -> bool:
+        """The bot may post in the chat again; whether it had been removed from it."""
+        if chat_id not in self._gone:
+            return False
+        self._gone.discard(chat_id)
+        return True
 
-
-    async def _send(self, table_id: str, record: Record, text: str,
+    async def send(self, table_id: str, record: Record, text: str,
                     markup: InlineKeyboardMarkup | None) -> Record | None:
         """Post a message for ``record``'s purpose; the record is stored before the call and completed after it."""
         chat_id = record.chat_id
-        if chat_id in self.gone_chats:
+        if chat_id in self._gone:
             return None
         shown = shown_key(text, markup)
         pending = record.but(state=SENDING, data={**record.data, "after": self.ledger.top(chat_id),
@@ -66,14 +95,14 @@ class Postings(ABC):
             raise
         except ChatMigrated as error:
             await self.records.drop(table_id, record.purpose)
-            await self.chat_migrated(chat_id, int(error.new_chat_id))
+            await self._on_migrated(chat_id, int(error.new_chat_id))
             # posted in the new chat by a pass of its own, which reads the table where it now lives: a table
             # that ended before the bot heard of the upgrade still says so there (nothing else would move it)
-            self.refresh(table_id)
+            self._repost(table_id)
             return None
         except Forbidden:
             await self.records.drop(table_id, record.purpose)
-            await self._refused(chat_id)
+            await self._on_refused(chat_id)
             return None
         except BadRequest as error:
             await self.records.drop(table_id, record.purpose)
@@ -82,7 +111,7 @@ class Postings(ABC):
         except NetworkError:  # the answer was lost: the message may or may not exist
             uncertain = pending.but(state=UNCERTAIN)
             await self.records.put(table_id, uncertain)
-            found = await self._settle(table_id, uncertain)
+            found = await self.settle(table_id, uncertain)
             if found is None:
                 raise  # it was not posted: the pass is tried again
             return found
@@ -91,11 +120,11 @@ class Postings(ABC):
         await self.records.put(table_id, done)
         return done
 
-    async def _settle(self, table_id: str, record: Record) -> Record | None:
+    async def settle(self, table_id: str, record: Record) -> Record | None:
         """Find out whether a send whose answer was lost was posted; the record as it is then (None: it was not)."""
         chat_id, after = record.chat_id, int(record.data.get("after") or 0)
         raw = record.data.get("markup")
-        markup = InlineKeyboardMarkup.de_json(raw, self.bot) if raw else None
+        markup = InlineKeyboardMarkup.de_json(raw, None) if raw else None
         for candidate in self.ledger.candidates(chat_id, after):
             try:  # the lost message has exactly this keyboard: Telegram says "not modified" only for it
                 await self.bot.edit_message_reply_markup(chat_id, candidate, reply_markup=markup)
@@ -119,11 +148,11 @@ class Postings(ABC):
         await self.records.put(table_id, found)
         return found
 
-    async def _edit(self, record: Record, text: str, markup: InlineKeyboardMarkup | None) -> bool:
+    async def edit(self, record: Record, text: str, markup: InlineKeyboardMarkup | None) -> bool:
         """Edit a message unless it already shows this; False when it is gone."""
         chat_id, message_id = record.chat_id, record.message_id
-        if message_id is None or chat_id in self.gone_chats:
-            return chat_id in self.gone_chats
+        if message_id is None or chat_id in self._gone:
+            return chat_id in self._gone
         shown = shown_key(text, markup)
         if self._shown.get((chat_id, message_id)) == shown:
             return True
@@ -131,10 +160,10 @@ class Postings(ABC):
             await self.bot.edit_message_text(text, chat_id, message_id, parse_mode=ParseMode.HTML,
                                              reply_markup=markup, disable_web_page_preview=True)
         except ChatMigrated as error:
-            await self.chat_migrated(chat_id, int(error.new_chat_id))
+            await self._on_migrated(chat_id, int(error.new_chat_id))
             return True
         except Forbidden:
-            await self._refused(chat_id)
+            await self._on_refused(chat_id)
             return True
         except BadRequest as error:
             if "not modified" not in error.message.lower():
@@ -144,7 +173,7 @@ class Postings(ABC):
         self._shown[(chat_id, message_id)] = shown
         return True
 
-    async def _delete(self, record: Record, over: str) -> bool:
+    async def delete(self, record: Record, over: str) -> bool:
         """Delete a message; one already gone counts as deleted, and one too old to delete (48 hours) is edited
         to ``over`` instead, so it no longer says what is past. False: try again later."""
         if record.message_id is None:
@@ -152,12 +181,12 @@ class Postings(ABC):
         try:
             await self.bot.delete_message(record.chat_id, record.message_id)
         except Forbidden:  # blocked, or removed from the group: deleted once they are back
-            await self._refused(record.chat_id)
+            await self._on_refused(record.chat_id)
             return False
         except (BadRequest, ChatMigrated) as error:  # RetryAfter and lost answers are tried again
             log.info("could not delete message %s in chat %s: %s", record.message_id, record.chat_id, error)
             if isinstance(error, BadRequest) and "can't be deleted" in error.message:
-                await self._edit(record, over, None)
+                await self.edit(record, over, None)
         self._shown.pop((record.chat_id, record.message_id), None)
         return True
 

@@ -17,7 +17,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.store.database import Store
+from engine.service.chats import Chats
 
 HOME, TABLE, SUMMARY = "home", "table", "summary"
 SENDING, SENT, UNCERTAIN = "sending", "sent", "uncertain"
@@ -45,17 +45,17 @@ class Record:
 
 
 class Records:
-    """The records of every table, cached after the first read; written through to the store."""
+    """The records of every table, cached after the first read; written through to the service's ``Chats``."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, chats: Chats) -> None:
+        self.chats = chats
         self._tables: dict[str, dict[str, Record]] = {}
 
     async def of(self, table_id: str) -> dict[str, Record]:
         """A table's records by purpose (a copy)."""
         found = self._tables.get(table_id)
         if found is None:
-            rows = await self.store.bot_messages(table_id)
+            rows = await self.chats.messages_of_table(table_id)
             found = self._tables.setdefault(table_id, {
                 r["purpose"]: Record(r["purpose"], r["chat_id"], r["thread_id"], r["message_id"], r["state"],
                                      r["data"]) for r in rows})
@@ -68,15 +68,15 @@ class Records:
     async def put(self, table_id: str, record: Record) -> None:
         """Store a record (replacing the one of its purpose)."""
         await self.of(table_id)
-        await self.store.put_bot_message(table_id, record.purpose, chat_id=record.chat_id, thread_id=record.thread_id,
-                                         message_id=record.message_id, state=record.state, data=record.data)
+        await self.chats.keep_message(table_id, record.purpose, chat_id=record.chat_id, thread_id=record.thread_id,
+                                      message_id=record.message_id, state=record.state, data=record.data)
         self._tables[table_id][record.purpose] = record
 
     async def drop(self, table_id: str, purpose: str) -> None:
         """Forget a record."""
         await self.of(table_id)
         if self._tables[table_id].pop(purpose, None) is not None:
-            await self.store.drop_bot_message(table_id, purpose)
+            await self.chats.forget_message(table_id, purpose)
 
     def forget(self, table_id: str) -> None:
         """Drop a table's cache (it is read again from the store when next needed)."""
@@ -123,9 +123,9 @@ class Ledger:
         return found
 
 
-async def table_of_message(store: Store, chat_id: int, message_id: int) -> str | None:
+async def table_of_message(chats: Chats, chat_id: int, message_id: int) -> str | None:
     """The table whose lobby, status or summary this message is."""
-    for row in await store.bot_messages_in_chat(chat_id):
+    for row in await chats.messages_in_chat(chat_id):
         if row["message_id"] == message_id and row["purpose"] in (TABLE, SUMMARY):
             return str(row["table_id"])
     return None

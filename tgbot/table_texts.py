@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import InlineKeyboardMarkup
@@ -9,10 +10,13 @@ from telegram import InlineKeyboardMarkup
 from engine import games
 from engine.i18n import N_
 from engine.service.live import Snapshot, TableInfo
+from engine.service.people import Person
 from tgbot.context import BotState
 from tgbot.keyboards import lobby_keyboard, options_keyboard, seat_names
 from tgbot.records import Record
 from tgbot.render import render, translate
+
+PersonOf = Callable[[int], Awaitable[Person | None]]  # reads a person (a pass's ``PeopleCache.person``: each once)
 
 
 def home_locale(home: Record | None) -> str | None:
@@ -52,11 +56,11 @@ def standings(info: TableInfo) -> list[dict[str, Any]]:
     return rows
 
 
-async def table_message(bot_state: BotState, info: TableInfo, snapshot: Snapshot, home: Record
-                        ) -> tuple[str, InlineKeyboardMarkup | None]:
+async def table_message(bot_state: BotState, info: TableInfo, snapshot: Snapshot, home: Record,
+                        person_of: PersonOf) -> tuple[str, InlineKeyboardMarkup | None]:
     """The table's message in its chat as it should be now: the lobby with its buttons, or the status."""
     private, locale = home.chat_id > 0, home_locale(home)
-    people = await seated_people(bot_state, info)
+    people = await seated_people(info, person_of)
     if info.status == "lobby":
         seated = {s.user_id for s in info.seats}
         invited = [(int(u), str(n)) for u, n in home.data.get("invited") or () if int(u) not in seated]
@@ -71,11 +75,12 @@ async def table_message(bot_state: BotState, info: TableInfo, snapshot: Snapshot
     return text, InlineKeyboardMarkup([[button]])
 
 
-async def seated_people(bot_state: BotState, info: TableInfo) -> dict[int, dict[str, Any]]:
-    """Each seated person's settings by seat (may the bot write to them, do they want turn messages)."""
-    people: dict[int, dict[str, Any]] = {}
+async def seated_people(info: TableInfo, person_of: PersonOf) -> dict[int, Person]:
+    """Each seated person by seat (may the bot write to them, do they want turn messages); someone never seen
+    is one the bot may not write to."""
+    people: dict[int, Person] = {}
     for seat in info.seats:
         if seat.user_id is not None:
-            found = await bot_state.service.store.user_settings(seat.user_id)
-            people[seat.seat] = found or {"id": seat.user_id, "notify": True, "can_message": False}
+            found = await person_of(seat.user_id)
+            people[seat.seat] = found or Person(seat.user_id, seat.name, True, False, None, None)
     return people

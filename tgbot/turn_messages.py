@@ -1,98 +1,82 @@
 """Each person's private turn message: one per turn, sent when their turn begins and removed once it is over.
 
-Each is written in the person's language (``tgbot.context.person_locale``), not the group's.
-A turn is known by the seq it began at, so a message left from before a restart is
-adopted when it is this turn's, and replaced when it is not. A reminder edits the
-turn's message in place. Nobody the bot may not write to, or who turned turn messages
-off, gets one.
+Each is written in the person's language (``Person.reads``), not the group's. A turn is
+known by the seq it began at (``tgbot.turn_book``), so a message left from before a restart
+is adopted when it is this turn's, and replaced when it is not. A reminder edits the turn's
+message in place. Nobody the bot may not write to, or who turned turn messages off, gets one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable
 
-from telegram import InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.service.live import Snapshot, TableInfo
-from tgbot.context import BotState, person_locale
+from engine.service.people import Person
 from tgbot.postings import Postings
-from tgbot.records import SENDING, SENT, Record, turn_purpose
+from tgbot.records import SENDING, SENT, Record, Records, turn_purpose
 from tgbot.render import render, translate
-from tgbot.table_texts import home_locale
+from tgbot.table_texts import PersonOf, home_locale
+from tgbot.turn_book import TurnBook
 
 
-class TurnMessages(Postings):
-    """The private turn messages of every table (the notifier's layer below the table's own message)."""
+class TurnMessages:
+    """The private turn messages of every table."""
 
-    bot_state: BotState
-    _turns: dict[str, dict[int, int]]  # table -> seat -> the seq its current turn began at
-    _first_sight: set[tuple[str, int]]  # turns first seen after a restart: adopt a stored message
-    _passed: dict[str, set[int]]  # seats whose current turn an AI stand-in plays
-    _reminded: dict[str, tuple[float, frozenset[int]]]  # table -> (deadline, seats reminded)
+    def __init__(self, postings: Postings, records: Records, turns: TurnBook,
+                 open_button: Callable[[str, str], InlineKeyboardButton]) -> None:
+        self.postings = postings
+        self.records = records
+        self.turns = turns
+        self._open_button = open_button  # (label, table id) -> the button that opens the table in a private chat
 
-
-    async def _sync_turns(self, info: TableInfo, snapshot: Snapshot, home: Record | None) -> None:
+    async def sync(self, info: TableInfo, snapshot: Snapshot, home: Record | None, person_of: PersonOf) -> None:
+        """Bring every turn message of the table in line with it: the seated people's and any left open."""
         records = await self.records.of(info.id)
-        people = {s.user_id for s in info.seats if s.user_id is not None and s.user_id != info.chat_id}
-        people |= {int(p.split(":", 1)[1]) for p in records if p.startswith("turn:")}
-        for user_id in sorted(people):
-            await self._sync_turn(info, snapshot, home, user_id, records.get(turn_purpose(user_id)))
+        seated = {s.user_id for s in info.seats if s.user_id is not None and s.user_id != info.chat_id}
+        seated |= {int(p.split(":", 1)[1]) for p in records if p.startswith("turn:")}
+        for user_id in sorted(seated):
+            person = await person_of(user_id)
+            if person is None or not person.can_message:
+                continue  # blocked or never started: nothing to send, and an open message waits until they are back
+            await self._sync_one(info, snapshot, home, person, records.get(turn_purpose(user_id)))
 
-    def _turn_of(self, info: TableInfo, seat: int | None) -> int | None:
-        """The id of the seat's current turn, when a person is awaited in it."""
-        if seat is None or info.status != "playing":
-            return None
-        turn = self._turns.get(info.id, {}).get(seat)
-        row = info.seats[seat]
-        if turn is None or row.is_ai or row.autopilot or seat in self._passed.get(info.id, set()):
-            return None
-        return turn
-
-    def _reminder_due(self, info: TableInfo, seat: int | None) -> bool:
-        reminded = self._reminded.get(info.id)
-        return reminded is not None and seat is not None and reminded[0] == info.deadline and seat in reminded[1]
-
-    async def _sync_turn(self, info: TableInfo, snapshot: Snapshot, home: Record | None, user_id: int,
-                         record: Record | None) -> None:
-        seat = info.seat_of(user_id)
-        turn = self._turn_of(info, seat)
-        person = await self.bot_state.service.store.user_settings(user_id) or {}
-        if not person.get("can_message"):
-            return  # blocked or never started: nothing to send, and an open message waits until they are back
-        if not person.get("notify", True):
-            turn = None
+    async def _sync_one(self, info: TableInfo, snapshot: Snapshot, home: Record | None, person: Person,
+                        record: Record | None) -> None:
+        seat = info.seat_of(person.user_id)
+        turn = self.turns.turn_of(info, seat) if person.notify else None
         if record is not None and record.state != SENT:
-            record = await self._settle(info.id, record)
-        if record is not None and seat is not None and (info.id, seat) in self._first_sight:
-            self._first_sight.discard((info.id, seat))
-            if turn is not None and record.data.get("turn") is not None:  # after a restart: it is this turn's
-                self._turns[info.id][seat] = turn = int(record.data["turn"])
-        reminder = self._reminder_due(info, seat)
+            record = await self.postings.settle(info.id, record)
+        if (record is not None and seat is not None and self.turns.first_sight(info.id, seat)
+                and turn is not None and record.data.get("turn") is not None):  # after a restart: it is this turn's
+            turn = int(record.data["turn"])
+            self.turns.adopt(info.id, seat, turn)
+        reminder = self.turns.reminder_due(info, seat)
         if record is not None:
             if turn is not None and record.data.get("turn") == turn:
                 if reminder and not record.data.get("reminder"):
-                    text, markup = self._turn_message(info, snapshot, home, seat, person, reminder=True)
-                    if await self._edit(record, text, markup):
+                    text, markup = self._message(info, snapshot, home, seat, person, reminder=True)
+                    if await self.postings.edit(record, text, markup):
                         await self.records.put(info.id, record.but(data={**record.data, "reminder": True}))
                 return
-            over = render("over.html", person_locale(person) or home_locale(home), table=info, turn=True)
-            if not await self._delete(record, over):
+            over = render("over.html", person.reads or home_locale(home), table=info, turn=True)
+            if not await self.postings.delete(record, over):
                 return
             await self.records.drop(info.id, record.purpose)
         if turn is None:
             return
-        text, markup = self._turn_message(info, snapshot, home, seat, person, reminder=reminder)
-        fresh = Record(turn_purpose(user_id), user_id, None, None, SENDING, {"turn": turn, "reminder": reminder})
-        await self._send(info.id, fresh, text, markup)
+        text, markup = self._message(info, snapshot, home, seat, person, reminder=reminder)
+        fresh = Record(turn_purpose(person.user_id), person.user_id, None, None, SENDING,
+                       {"turn": turn, "reminder": reminder})
+        await self.postings.send(info.id, fresh, text, markup)
 
-    def _turn_message(self, info: TableInfo, snapshot: Snapshot, home: Record | None, seat: int | None,
-                      person: Mapping[str, Any], *, reminder: bool) -> tuple[str, InlineKeyboardMarkup]:
+    def _message(self, info: TableInfo, snapshot: Snapshot, home: Record | None, seat: int | None,
+                 person: Person, *, reminder: bool) -> tuple[str, InlineKeyboardMarkup]:
         """The text and button of a turn message, in the person's language (else the table's chat's)."""
-        locale = person_locale(person) or home_locale(home)
+        locale = person.reads or home_locale(home)
         chat_title = (home.data.get("title") if home is not None else None) or None
         view = snapshot.view(seat)
         text = render("turn.html", locale, table=info, chat_title=chat_title, state=view.get("state") or {},
                       reminder=reminder)
-        button = self.bot_state.links.open_button(translate(locale, "Open table"), info.id, private=True)
-        return text, InlineKeyboardMarkup([[button]])
+        return text, InlineKeyboardMarkup([[self._open_button(translate(locale, "Open table"), info.id)]])

@@ -1,0 +1,465 @@
+"""The notifier's members built alone: postings against a bot that records its calls, turn messages, homes, turns."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, cast
+
+import pytest
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError
+
+from engine.core.errors import Refusal, RefusalCode
+from engine.service.chats import Chats
+from engine.service.live import SeatInfo, Snapshot, TableInfo
+from engine.service.people import Person
+from tgbot.homes import TableHomes
+from tgbot.postings import Postings
+from tgbot.records import HOME, SENDING, SENT, SUMMARY, TABLE, UNCERTAIN, Ledger, Record, Records, turn_purpose
+from tgbot.turn_book import TurnBook
+from tgbot.turn_messages import TurnMessages
+
+GROUP, SUPERGROUP = -100, -1000100
+ANN, BOB = 11, 12
+
+
+class FakeChats:
+    """The service's ``Chats`` as the records use it: kept messages in a dict."""
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[str, str], dict[str, Any]] = {}
+
+    async def messages_of_table(self, table_id: str) -> list[dict[str, Any]]:
+        return [{"purpose": p, **row} for (t, p), row in self.kept.items() if t == table_id]
+
+    async def keep_message(self, table_id: str, purpose: str, *, chat_id: int, thread_id: int | None,
+                           message_id: int | None, state: str, data: dict[str, Any] | None = None) -> None:
+        self.kept[(table_id, purpose)] = {"chat_id": chat_id, "thread_id": thread_id, "message_id": message_id,
+                                          "state": state, "data": data or {}}
+
+    async def forget_message(self, table_id: str, purpose: str) -> None:
+        self.kept.pop((table_id, purpose), None)
+
+
+class FakeBot:
+    """Records every call; ``fail[method]`` is raised (once) instead of answering."""
+
+    def __init__(self, chats: FakeChats) -> None:
+        self.chats = chats
+        self.calls: list[tuple[Any, ...]] = []
+        self.fail: dict[str, Exception] = {}
+        self.kept_at_send: list[dict[tuple[str, str], dict[str, Any]]] = []  # what was stored when each send was made
+        self.next_id = 500
+
+    def _answer(self, method: str) -> None:
+        if method in self.fail:
+            raise self.fail.pop(method)
+
+    async def send_message(self, chat_id: int, text: str, *, parse_mode: str | None,
+                           reply_markup: InlineKeyboardMarkup | None, disable_web_page_preview: bool | None,
+                           message_thread_id: int | None) -> Message:
+        self.calls.append(("send", chat_id, text, message_thread_id))
+        self.kept_at_send.append({k: dict(v) for k, v in self.chats.kept.items()})
+        self._answer("send")
+        self.next_id += 1
+        return Message(self.next_id, datetime.now(UTC), Chat(chat_id, Chat.PRIVATE if chat_id > 0 else Chat.GROUP))
+
+    async def edit_message_text(self, text: str, chat_id: int, message_id: int, *, parse_mode: str | None,
+                                reply_markup: InlineKeyboardMarkup | None,
+                                disable_web_page_preview: bool | None) -> object:
+        self.calls.append(("edit", chat_id, message_id, text))
+        self._answer("edit")
+        return True
+
+    async def edit_message_reply_markup(self, chat_id: int, message_id: int, *,
+                                        reply_markup: InlineKeyboardMarkup | None) -> object:
+        self.calls.append(("markup", chat_id, message_id))
+        self._answer(f"markup:{message_id}")
+        return True
+
+    async def delete_message(self, chat_id: int, message_id: int) -> object:
+        self.calls.append(("delete", chat_id, message_id))
+        self._answer("delete")
+        return True
+
+
+class Parts:
+    """Postings over the fake bot and fake chats, with what its callbacks were told."""
+
+    def __init__(self) -> None:
+        self.chats = FakeChats()
+        self.bot = FakeBot(self.chats)
+        self.records = Records(cast(Chats, self.chats))
+        self.refused: list[int] = []
+        self.migrated: list[tuple[int, int]] = []
+        self.reposted: list[str] = []
+        self.postings = Postings(self.bot, self.records, Ledger(), on_refused=self._refused,
+                                 on_migrated=self._migrated, repost=self.reposted.append)
+
+    async def _refused(self, chat_id: int) -> None:
+        self.refused.append(chat_id)
+
+    async def _migrated(self, old: int, new: int) -> None:
+        self.migrated.append((old, new))
+
+
+@pytest.fixture
+def parts() -> Parts:
+    return Parts()
+
+
+def table_record(chat_id: int = GROUP) -> Record:
+    return Record(TABLE, chat_id, 7, None, SENDING)
+
+
+# postings -----------------------------------------------------------------------------------------------
+
+
+async def test_postings_send_writes_the_record_before_the_call_and_the_message_id_after(parts: Parts) -> None:
+    sent = await parts.postings.send("t1", table_record(), "Lobby", None)
+    assert parts.bot.calls == [("send", GROUP, "Lobby", 7)]
+    [before] = parts.bot.kept_at_send
+    assert before[("t1", TABLE)]["state"] == SENDING and before[("t1", TABLE)]["message_id"] is None
+    assert sent is not None and sent.state == SENT and sent.message_id == parts.bot.next_id
+    assert parts.chats.kept[("t1", TABLE)]["message_id"] == sent.message_id
+    assert parts.chats.kept[("t1", TABLE)]["state"] == SENT
+
+
+async def test_postings_refused_send_reaches_on_refused_and_forgets_the_record(parts: Parts) -> None:
+    parts.bot.fail["send"] = Forbidden("Forbidden: bot was blocked by the user")
+    assert await parts.postings.send("t1", Record(turn_purpose(ANN), ANN, state=SENDING), "Your turn", None) is None
+    assert parts.refused == [ANN]
+    assert parts.chats.kept == {}
+
+
+async def test_postings_send_to_a_migrated_group_moves_it_and_reposts_the_table(parts: Parts) -> None:
+    parts.bot.fail["send"] = ChatMigrated(SUPERGROUP)
+    assert await parts.postings.send("t1", table_record(), "Lobby", None) is None
+    assert parts.migrated == [(GROUP, SUPERGROUP)] and parts.reposted == ["t1"]
+    assert parts.chats.kept == {}
+
+
+async def test_postings_send_to_a_gone_chat_makes_no_call(parts: Parts) -> None:
+    parts.postings.chat_gone(GROUP)
+    assert await parts.postings.send("t1", table_record(), "Lobby", None) is None
+    assert parts.bot.calls == [] and parts.chats.kept == {}
+    assert parts.postings.chat_back(GROUP) and not parts.postings.chat_back(GROUP)
+    assert await parts.postings.send("t1", table_record(), "Lobby", None) is not None
+
+
+async def test_postings_edit_skips_what_the_message_already_shows(parts: Parts) -> None:
+    sent = await parts.postings.send("t1", table_record(), "Lobby", None)
+    assert sent is not None
+    assert await parts.postings.edit(sent, "Lobby", None)
+    assert await parts.postings.edit(sent, "Status", None)
+    assert await parts.postings.edit(sent, "Status", None)
+    assert [c[0] for c in parts.bot.calls] == ["send", "edit"]
+
+
+async def test_postings_edit_of_a_message_gone_says_so(parts: Parts) -> None:
+    record = Record(TABLE, GROUP, None, 42, SENT)
+    parts.bot.fail["edit"] = BadRequest("Message to edit not found")
+    assert not await parts.postings.edit(record, "Status", None)
+    parts.bot.fail["edit"] = BadRequest("Message is not modified: specified new message content is the same")
+    assert await parts.postings.edit(record, "Status", None)
+
+
+async def test_postings_delete_too_old_edits_the_message_to_say_it_is_over(parts: Parts) -> None:
+    record = Record(turn_purpose(ANN), ANN, None, 42, SENT)
+    parts.bot.fail["delete"] = BadRequest("Message can't be deleted")
+    assert await parts.postings.delete(record, "Your turn here is over.")
+    assert parts.bot.calls == [("delete", ANN, 42), ("edit", ANN, 42, "Your turn here is over.")]
+
+
+async def test_postings_delete_refused_is_tried_again_later(parts: Parts) -> None:
+    parts.bot.fail["delete"] = Forbidden("Forbidden: bot was blocked by the user")
+    assert not await parts.postings.delete(Record(turn_purpose(ANN), ANN, None, 42, SENT), "over")
+    assert parts.refused == [ANN]
+
+
+async def test_postings_lost_answer_finds_the_message_that_arrived(parts: Parts) -> None:
+    parts.postings.ledger.saw(GROUP, 70)
+    parts.bot.fail["send"] = NetworkError("the answer was lost")
+    parts.bot.fail["markup:71"] = BadRequest("Message is not modified")  # only the lost message has this keyboard
+    found = await parts.postings.send("t1", table_record(), "Lobby", None)
+    assert found is not None and found.message_id == 71 and found.state == SENT
+    assert parts.bot.kept_at_send[0][("t1", TABLE)]["data"]["after"] == 70
+    assert parts.chats.kept[("t1", TABLE)]["message_id"] == 71
+    assert [c for c in parts.bot.calls if c[0] == "send"] == [("send", GROUP, "Lobby", 7)], "not posted twice"
+
+
+async def test_postings_lost_answer_of_a_send_that_never_arrived_is_tried_again(parts: Parts) -> None:
+    parts.bot.fail["send"] = NetworkError("the answer was lost")
+    parts.bot.fail["markup:1"] = BadRequest("Message to edit not found")
+    with pytest.raises(NetworkError):
+        await parts.postings.send("t1", table_record(), "Lobby", None)
+    assert parts.chats.kept == {}
+
+
+async def test_postings_settle_of_a_stored_uncertain_send(parts: Parts) -> None:
+    uncertain = Record(TABLE, GROUP, None, None, UNCERTAIN, {"after": 9, "markup": None})
+    await parts.records.put("t1", uncertain)
+    parts.bot.fail["markup:10"] = BadRequest("Message is not modified")
+    found = await parts.postings.settle("t1", uncertain)
+    assert found is not None and found.message_id == 10
+    assert (await parts.records.get("t1", TABLE)) == found
+
+
+# turn messages ----------------------------------------------------------------------------------------------
+
+
+def table(*, seq: int = 5, turn_began: tuple[int | None, ...] = (5, None), status: str = "playing",
+          chat_id: int | None = GROUP, host: int = ANN, rematch_of: str | None = None, table_id: str = "t1",
+          ann_autopilot: bool = False, deadline: float | None = None) -> TableInfo:
+    seats = (SeatInfo(0, "Ann", ANN, False, ann_autopilot), SeatInfo(1, "Bob", BOB, False, False))
+    to_act = tuple(s for s, began in enumerate(turn_began) if began is not None)
+    return TableInfo(table_id, "coins", "Coins", {}, 2, status, host, chat_id, seats, seq, "h", None, "live",
+                     deadline, to_act, None, "easy", rematch_of=rematch_of, turn_began=turn_began)
+
+
+class FakeSnapshot:
+    """What a turn message reads of a snapshot: a seat's view."""
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return {"state": {"scores": [3, 4]}}
+
+
+class People:
+    """People by id, counting reads."""
+
+    def __init__(self, *people: Person) -> None:
+        self.known = {p.user_id: p for p in people}
+        self.reads: list[int] = []
+
+    async def person(self, user_id: int) -> Person | None:
+        self.reads.append(user_id)
+        return self.known.get(user_id)
+
+
+def person(user_id: int, *, can_message: bool = True, notify: bool = True, language: str | None = None) -> Person:
+    return Person(user_id, f"user {user_id}", notify, can_message, language, None)
+
+
+class Turns:
+    """Turn messages over the postings of ``Parts``."""
+
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
+        self.book = TurnBook()
+        self.messages = TurnMessages(parts.postings, parts.records, self.book, self._button)
+
+    @staticmethod
+    def _button(label: str, table_id: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(label, url=f"https://t.me/cardroom_bot/play?startapp={table_id}")
+
+    async def sync(self, info: TableInfo, people: People) -> None:
+        self.book.note(info)
+        await self.messages.sync(info, cast(Snapshot, FakeSnapshot()), Record(HOME, GROUP), people.person)
+
+    def calls(self) -> list[tuple[Any, ...]]:
+        return [c[:3] for c in self.parts.bot.calls]
+
+
+async def test_turn_messages_send_one_when_a_turn_begins_and_delete_it_when_it_ends(parts: Parts) -> None:
+    turns, people = Turns(parts), People(person(ANN), person(BOB))
+    await turns.sync(table(), people)
+    [(kind, chat, text, _thread)] = parts.bot.calls
+    assert (kind, chat) == ("send", ANN) and "Your turn in Coins" in text and "Ann 3 · Bob 4" in text
+    assert (await parts.records.get("t1", turn_purpose(ANN))) is not None
+    assert (await parts.records.get("t1", turn_purpose(ANN))).data["turn"] == 5  # type: ignore[union-attr]
+    await turns.sync(table(), people)
+    assert len(parts.bot.calls) == 1, "the same turn: nothing more"
+    await turns.sync(table(seq=6, turn_began=(None, 6)), people)
+    assert turns.calls()[1:] == [("delete", ANN, parts.bot.next_id - 1), ("send", BOB, parts.bot.calls[2][2])]
+    assert await parts.records.get("t1", turn_purpose(ANN)) is None
+
+
+async def test_turn_messages_replace_the_message_when_the_same_seat_begins_a_new_turn(parts: Parts) -> None:
+    turns, people = Turns(parts), People(person(ANN), person(BOB))
+    await turns.sync(table(), people)
+    first = parts.bot.next_id
+    await turns.sync(table(seq=6, turn_began=(6, None)), people)  # she won the trick and leads again
+    assert turns.calls()[1:] == [("delete", ANN, first), ("send", ANN, parts.bot.calls[2][2])]
+    assert (await parts.records.get("t1", turn_purpose(ANN))).data["turn"] == 6  # type: ignore[union-attr]
+
+
+async def test_turn_messages_none_for_people_the_bot_may_not_write_or_who_turned_them_off(parts: Parts) -> None:
+    turns = Turns(parts)
+    await turns.sync(table(turn_began=(5, 5)), People(person(ANN, can_message=False), person(BOB, notify=False)))
+    assert parts.bot.calls == []
+    await turns.sync(table(turn_began=(5, 5)), People())  # never seen: nobody to write to
+    assert parts.bot.calls == []
+
+
+async def test_turn_messages_read_each_person_once_a_pass(parts: Parts) -> None:
+    people = People(person(ANN), person(BOB))
+    await Turns(parts).sync(table(turn_began=(5, 5)), people)
+    assert sorted(people.reads) == [ANN, BOB]
+
+
+async def test_turn_messages_are_written_in_the_persons_language(parts: Parts) -> None:
+    await Turns(parts).sync(table(), People(person(ANN, language="ru"), person(BOB)))
+    [(_kind, _chat, text, _thread)] = parts.bot.calls
+    assert text.startswith("⏰ Твой ход в игре Монеты.")  # ru: "Your turn in Coins", the game named in Russian too
+
+
+async def test_turn_messages_adopt_the_message_of_a_turn_first_seen_after_a_restart(parts: Parts) -> None:
+    await parts.records.put("t1", Record(turn_purpose(ANN), ANN, None, 77, SENT, {"turn": 3, "reminder": False}))
+    turns, people = Turns(parts), People(person(ANN), person(BOB))
+    await turns.sync(table(seq=9, turn_began=(9, None)), people)  # the table was loaded at seq 9, mid-turn
+    assert parts.bot.calls == [], "the message sent before the restart is this turn's"
+    assert turns.book.turn_of(table(seq=9, turn_began=(9, None)), 0) == 3
+    await turns.sync(table(seq=10, turn_began=(9, None)), people)
+    assert parts.bot.calls == []
+    await turns.sync(table(seq=11, turn_began=(11, None)), people)  # her next turn
+    assert turns.calls()[0] == ("delete", ANN, 77) and turns.calls()[1][:2] == ("send", ANN)
+
+
+async def test_turn_messages_replace_a_stored_message_of_another_turn_seen_later(parts: Parts) -> None:
+    turns, people = Turns(parts), People(person(ANN), person(BOB))
+    turns.book.note(table(seq=4, turn_began=(None, 4)))  # followed since before her turn: no restart
+    await parts.records.put("t1", Record(turn_purpose(ANN), ANN, None, 77, SENT, {"turn": 3, "reminder": False}))
+    await turns.sync(table(), people)
+    assert turns.calls()[0] == ("delete", ANN, 77) and turns.calls()[1][:2] == ("send", ANN)
+
+
+async def test_turn_messages_remind_by_editing_the_turns_message(parts: Parts) -> None:
+    turns, people = Turns(parts), People(person(ANN), person(BOB))
+    await turns.sync(table(deadline=1000.0), people)
+    turns.book.reminded("t1", 1000.0, [0])
+    await turns.sync(table(deadline=1000.0), people)
+    [_send, (kind, chat, message_id, text)] = parts.bot.calls
+    assert (kind, chat, message_id) == ("edit", ANN, parts.bot.next_id) and "Time is nearly up" in text
+    assert (await parts.records.get("t1", turn_purpose(ANN))).data["reminder"] is True  # type: ignore[union-attr]
+    await turns.sync(table(deadline=1000.0), people)
+    assert len(parts.bot.calls) == 2, "reminded once"
+
+
+async def test_turn_messages_removed_when_a_stand_in_or_the_autopilot_plays_the_turn(parts: Parts) -> None:
+    turns, people = Turns(parts), People(person(ANN), person(BOB))
+    await turns.sync(table(), people)
+    turns.book.stood_in("t1", 0)
+    await turns.sync(table(), people)
+    assert turns.calls()[1] == ("delete", ANN, parts.bot.next_id)
+    await turns.sync(table(seq=7, turn_began=(7, None), ann_autopilot=True), people)
+    assert len(parts.bot.calls) == 2, "on autopilot: no message for her new turn"
+    await turns.sync(table(seq=8, turn_began=(8, None)), people)  # back, and her turn: the stand-in is over
+    assert turns.calls()[2][:2] == ("send", ANN)
+
+
+# homes -------------------------------------------------------------------------------------------------------
+
+
+async def no_table(table_id: str) -> TableInfo:
+    raise Refusal(RefusalCode.TABLE_NOT_FOUND)
+
+
+async def test_homes_expected_topic_and_language_are_the_tables_home(parts: Parts) -> None:
+    homes = TableHomes(parts.records, no_table)
+    homes.expect(GROUP, ANN, thread_id=9, locale="lv", title="Cards club")
+    home = await homes.home_of(table(status="lobby", turn_began=(None, None)))
+    assert home is not None and (home.chat_id, home.thread_id) == (GROUP, 9)
+    assert home.data == {"locale": "lv", "title": "Cards club"}
+    assert await homes.home("t1") == home
+    other = await homes.home_of(table(status="lobby", turn_began=(None, None), table_id="t2"))
+    assert other == Record(HOME, GROUP), "a hint is used once"
+
+
+async def test_homes_unexpected_and_private_tables(parts: Parts) -> None:
+    homes = TableHomes(parts.records, no_table)
+    homes.expect(GROUP, ANN, thread_id=9, locale="lv")
+    homes.unexpect(GROUP, ANN)
+    home = await homes.home_of(table(status="lobby", turn_began=(None, None)))
+    assert home == Record(HOME, GROUP)
+    assert await homes.home_of(table(chat_id=None, table_id="t3")) is None, "an inline table has no chat"
+
+
+async def test_homes_a_rematch_goes_where_its_table_went_and_invites_who_played(parts: Parts) -> None:
+    finished = table(status="finished", turn_began=(None, None), table_id="old", host=BOB)
+
+    async def info(table_id: str) -> TableInfo:
+        assert table_id == "old"
+        return finished
+
+    homes = TableHomes(parts.records, info)
+    await parts.records.put("old", Record(HOME, GROUP, 9, None, SENT, {"locale": "ko", "title": "Club"}))
+    home = await homes.home_of(table(status="lobby", turn_began=(None, None), table_id="new", rematch_of="old"))
+    assert home is not None and (home.chat_id, home.thread_id) == (GROUP, 9)
+    assert home.data == {"locale": "ko", "title": "Club", "invited": [[BOB, "Bob"]]}
+
+
+async def test_homes_a_rematch_of_a_table_gone_from_the_store_is_a_plain_home(parts: Parts) -> None:
+    homes = TableHomes(parts.records, no_table)
+    home = await homes.home_of(table(status="lobby", turn_began=(None, None), rematch_of="gone"))
+    assert home == Record(HOME, GROUP)
+
+
+async def test_homes_follow_a_group_upgraded_to_a_supergroup(parts: Parts) -> None:
+    homes = TableHomes(parts.records, no_table)
+    await parts.records.put("t1", Record(HOME, GROUP, 9, None, SENT, {"locale": "ru"}))
+    await parts.records.put("t1", Record(TABLE, GROUP, 9, 40, SENT))
+    await parts.records.put("t1", Record(SUMMARY, GROUP, 9, 41, SENT))
+    home = await homes.home_of(table(chat_id=SUPERGROUP))
+    assert home == Record(HOME, SUPERGROUP, None, None, SENT, {"locale": "ru"})
+    assert set(await parts.records.of("t1")) == {HOME}, "the old group's messages are left behind"
+    assert parts.chats.kept[("t1", HOME)]["chat_id"] == SUPERGROUP
+
+
+async def test_homes_a_table_about_to_open_in_a_migrated_group_opens_in_the_supergroup(parts: Parts) -> None:
+    homes = TableHomes(parts.records, no_table)
+    homes.expect(GROUP, ANN, thread_id=9, locale="lv")
+    homes.chat_migrated(GROUP, SUPERGROUP)
+    home = await homes.home_of(table(status="lobby", turn_began=(None, None), chat_id=SUPERGROUP))
+    assert home is not None and (home.chat_id, home.thread_id, home.data["locale"]) == (SUPERGROUP, None, "lv")
+
+
+# the turn book ----------------------------------------------------------------------------------------------
+
+
+def test_turn_book_first_sight_is_only_for_turns_seen_when_the_table_is_first_seen() -> None:
+    book = TurnBook()
+    book.note(table(seq=9, turn_began=(9, None)))
+    assert book.first_sight("t1", 0) and not book.first_sight("t1", 0), "asked once"
+    book.note(table(seq=10, turn_began=(None, 10)))
+    assert not book.first_sight("t1", 1), "a turn that began while followed"
+
+
+def test_turn_book_an_adopted_turn_lasts_until_the_table_says_a_new_one_began() -> None:
+    book = TurnBook()
+    book.note(table(seq=9, turn_began=(9, None)))
+    book.adopt("t1", 0, 3)
+    assert book.turn_of(table(seq=9, turn_began=(9, None)), 0) == 3
+    book.note(table(seq=12, turn_began=(12, None)))
+    assert book.turn_of(table(seq=12, turn_began=(12, None)), 0) == 12
+
+
+def test_turn_book_no_turn_for_ai_seats_or_outside_play() -> None:
+    book = TurnBook()
+    info = table(turn_began=(5, 5))
+    book.note(info)
+    assert book.turn_of(info, 0) == 5 and book.turn_of(info, None) is None
+    assert book.turn_of(table(status="lobby", turn_began=(5, 5)), 0) is None
+    ai = TableInfo("t2", "coins", "Coins", {}, 2, "playing", ANN, GROUP,
+                   (SeatInfo(0, "Ann", ANN, False, False), SeatInfo(1, "Ada (AI)", None, True, False)), 5, "h", None,
+                   "live", None, (1,), None, "easy", turn_began=(None, 5))
+    book.note(ai)
+    assert book.turn_of(ai, 1) is None
+
+
+def test_turn_book_reminders_hold_for_their_deadline_only() -> None:
+    book = TurnBook()
+    book.reminded("t1", 1000.0, [0])
+    assert book.reminder_due(table(deadline=1000.0), 0)
+    assert not book.reminder_due(table(deadline=1000.0), 1)
+    assert not book.reminder_due(table(deadline=2000.0), 0), "a later deadline is not reminded yet"
+
+
+def test_turn_book_forgets_a_finished_table() -> None:
+    book = TurnBook()
+    book.note(table(seq=9, turn_began=(9, None)))
+    book.stood_in("t1", 0)
+    book.reminded("t1", 1000.0, [0])
+    book.forget("t1")
+    assert not book.first_sight("t1", 0) and not book.reminder_due(table(deadline=1000.0), 0)
+    book.note(table(seq=9, turn_began=(9, None)))
+    assert book.turn_of(table(seq=9, turn_began=(9, None)), 0) == 9, "no stand-in left over"

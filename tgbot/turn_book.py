@@ -1,0 +1,95 @@
+"""What the bot must remember about each table's turns beyond what the table says of them.
+
+The table says when each seat's current turn began (``TableInfo.turn_began``). The bot adds
+three things of its own: a turn first seen after a restart keeps the id of the turn message
+already sent for it (so that message is adopted, not replaced); a turn an AI stand-in plays
+(the seat timed out) gets no turn message; and which seats were reminded before the deadline.
+Each lasts only as long as the turn it belongs to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.service.live import TableInfo
+
+
+def began(info: TableInfo, seat: int) -> int | None:
+    """The seq at which the seat's current turn began, as the table says (None: it is not to act)."""
+    return info.turn_began[seat] if 0 <= seat < len(info.turn_began) else None
+
+
+class TurnBook:
+    """Per table: the turns the bot has seen begin, adopted turn ids, stand-ins and reminders."""
+
+    def __init__(self) -> None:
+        self._began: dict[str, dict[int, int]] = {}  # table -> seat -> the seq its current turn began at
+        self._first_sight: set[tuple[str, int]] = set()  # turns first seen after a restart: adopt a stored message
+        self._adopted: dict[tuple[str, int], int] = {}  # (table, seat) -> the id of a turn message sent before
+        self._passed: dict[str, set[int]] = {}  # seats whose current turn an AI stand-in plays
+        self._reminded: dict[str, tuple[float, frozenset[int]]] = {}  # table -> (deadline, seats reminded)
+
+    def note(self, info: TableInfo) -> None:
+        """Follow the table to ``info``: a turn that ended or began anew drops what was noted of it."""
+        first = info.id not in self._began
+        turns = self._began.setdefault(info.id, {})
+        passed = self._passed.setdefault(info.id, set())
+        now = {seat: seq for seat, seq in enumerate(info.turn_began) if seq is not None}
+        for seat in [s for s in turns if s not in now]:
+            del turns[seat]
+            passed.discard(seat)
+            self._adopted.pop((info.id, seat), None)
+        for seat, seq in now.items():
+            if turns.get(seat) == seq:
+                continue
+            turns[seat] = seq
+            passed.discard(seat)
+            self._adopted.pop((info.id, seat), None)
+            if first:
+                self._first_sight.add((info.id, seat))
+            else:
+                self._first_sight.discard((info.id, seat))
+
+    def stood_in(self, table_id: str, seat: int) -> None:
+        """The seat timed out: an AI stand-in plays its current turn."""
+        self._passed.setdefault(table_id, set()).add(seat)
+
+    def reminded(self, table_id: str, deadline: float, seats: Iterable[int]) -> None:
+        """These seats were reminded that their turn runs out at ``deadline``."""
+        self._reminded[table_id] = (deadline, frozenset(seats))
+
+    def turn_of(self, info: TableInfo, seat: int | None) -> int | None:
+        """The id of the seat's current turn, when a person is awaited in it (no AI, autopilot or stand-in)."""
+        if seat is None or info.status != "playing":
+            return None
+        seq = began(info, seat)
+        row = info.seats[seat]
+        if seq is None or row.is_ai or row.autopilot or seat in self._passed.get(info.id, ()):
+            return None
+        return self._adopted.get((info.id, seat), seq) if self._began.get(info.id, {}).get(seat) == seq else seq
+
+    def first_sight(self, table_id: str, seat: int) -> bool:
+        """Whether the seat's turn was first seen after a restart and not asked about yet (answers yes once)."""
+        if (table_id, seat) in self._first_sight:
+            self._first_sight.discard((table_id, seat))
+            return True
+        return False
+
+    def adopt(self, table_id: str, seat: int, turn: int) -> None:
+        """The seat's current turn is the one a stored turn message was sent for: it keeps that message's id."""
+        if seat in self._began.get(table_id, {}):
+            self._adopted[(table_id, seat)] = turn
+
+    def reminder_due(self, info: TableInfo, seat: int | None) -> bool:
+        """Whether the seat was reminded of the table's current deadline."""
+        reminded = self._reminded.get(info.id)
+        return reminded is not None and seat is not None and reminded[0] == info.deadline and seat in reminded[1]
+
+    def forget(self, table_id: str) -> None:
+        """The table is over: nothing of its turns is kept."""
+        self._began.pop(table_id, None)
+        self._passed.pop(table_id, None)
+        self._reminded.pop(table_id, None)
+        for key in [k for k in self._adopted if k[0] == table_id]:
+            del self._adopted[key]
+        self._first_sight = {k for k in self._first_sight if k[0] != table_id}
