@@ -46,12 +46,3 @@ def played_events(deck: Deck, players: int) -> tuple[tuple[Event, ...], ...]:
         tuple(public({"type": "played", "seat": seat, "card": deck.text(c)}) for c in range(deck.size))
         for seat in range(players)
     )
-
-
-def without_card(hands: tuple[Mask, ...], seat: int, card: Card) -> tuple[Mask, ...]:
-    """The hands after ``seat`` plays ``card`` (the hot path of playouts: three seats unrolled)."""
-    off = ~(1 << card)
-    if len(hands) == 3:
-        h0, h1, h2 = hands
-        return (h0 & off, h1, h2) if seat == 0 else (h0, h1 & off, h2) if seat == 1 else (h0, h1, h2 & off)
-    return (*hands[:seat], hands[seat] & off, *hands[seat + 1 :])

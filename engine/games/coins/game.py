@@ -15,7 +15,7 @@ from engine.core.settings import parse_options
 from engine.games.coins import phases, view
 from engine.games.coins.deal import deal_hands, dealt_events
 from engine.games.coins.options import SETTINGS, CoinsOptions
-from engine.games.coins.state import CREDIT, DECK, N, CoinsState, Phase
+from engine.games.coins.state import CREDIT, DECK, CoinsState, N, Phase
 
 _TURN_SETS = tuple(frozenset((seat,)) for seat in range(N))
 _NOBODY: frozenset[int] = frozenset()
@@ -65,7 +65,7 @@ class Coins(SplitViews, Replays):
         """The seat whose turn it is."""
         return _NOBODY if state.phase is Phase.OVER else _TURN_SETS[state.turn]
 
-    # The AI's hot path calls these once a move: the rules functions themselves, no wrapper between.
+    # the rules functions themselves (phases.py)
     legal_actions = staticmethod(phases.legal_actions)
     apply = staticmethod(phases.apply)
     outcome = staticmethod(view.outcome)

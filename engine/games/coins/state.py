@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from engine.core.cards import SPANISH, Card, Mask
-from engine.core.records import builder, replacer
 from engine.games.coins.options import CoinsOptions
 from engine.games.coins.options import N as N
 
@@ -29,11 +27,6 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-# Module names for the phases on the hot path: on Python 3.11 reading ``Phase.PLAY`` costs about
-# 200 ns (EnumType's ``__getattr__`` turns off the interpreter's fast class-attribute lookup).
-PLAY, OVER = Phase.PLAY, Phase.OVER
-
-
 @dataclass(frozen=True, slots=True)
 class CoinsState:
     """One playthrough of Coins. ``hands`` are card masks; ``trick`` is ``(seat, card)`` in play order."""
@@ -53,6 +46,4 @@ class CoinsState:
     winner: int | None
 
 
-new_state = builder(CoinsState)  # CoinsState(...) for the hot path (engine.core.records)
-# evolve(state, **changes): a copy with some fields changed
-evolve: Callable[..., CoinsState] = replacer(CoinsState)
+evolve = replace  # evolve(state, **changes): a copy with some fields changed

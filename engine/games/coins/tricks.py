@@ -1,7 +1,7 @@
 """Who wins a Coins trick (RULES.md §3.3): the rule, and the same rule as a table of every trick.
 
 ``WINNERS[c0 * STRIDE0 + c1 * STRIDE1 + c2]`` is ``winner_index((c0, c1, c2))`` for three
-different cards in play order; the rules and the AI players read the table on their hot paths.
+different cards in play order: the AI players' playouts read the table, the rules call the rule.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from engine.core.errors import N_
 from engine.core.rules import Outcome, placements_by
 from engine.core.settings import options_dict
 from engine.games.coins.phases import playable
-from engine.games.coins.state import CREDIT, DECK, OVER, SUIT_CYCLE, CoinsState, N
+from engine.games.coins.state import CREDIT, DECK, SUIT_CYCLE, CoinsState, N, Phase
 
 NAME = "coins"
 TITLE = N_("Coins")  # translated where it is shown (engine.words.game_title)
@@ -16,14 +16,14 @@ TITLE = N_("Coins")  # translated where it is shown (engine.words.game_title)
 
 def outcome(state: CoinsState) -> Outcome | None:
     """Scores and placements once someone has reached the target, else None."""
-    if state.phase is not OVER:
+    if state.phase is not Phase.OVER:
         return None
     return Outcome(state.scores, placements_by(state.scores))
 
 
 def public_view(state: CoinsState) -> dict[str, Any]:
     """The trick, counts and scores (RULES.md §3.4): what a spectator sees."""
-    over = state.phase is OVER
+    over = state.phase is Phase.OVER
     result = outcome(state)
     out: dict[str, Any] = {
         "game": NAME,
