@@ -1,31 +1,70 @@
 """Work that comes due by itself: AI turns, turn reminders and expiries, and the supervisor that heals tables.
 
 Autoplay and the turn timers are schedulers: they say when an AI turn or a deadline is
-due, and this layer makes the change (``_ai_step``, ``_timer_due``) through the same
-path as a person's move. A supervisor round (``heal``) restarts any table whose AI or
+due, and this part makes the change (``ai_step``, ``timer_due``) through the same path
+as a person's move. A supervisor round (``heal``) restarts any table whose AI or
 deadline was left with nobody acting on it, loaded or not (the store knows ``ai_turn``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 from collections.abc import Callable
 from dataclasses import replace
 
 from engine.core.errors import Refusal
 from engine.core.events import public
-from engine.service.loading import HEAL_EVERY, log, with_standins
+from engine.service.kinds import TableStatus, UpdateKind
+from engine.service.loading import Tables, log, notice, with_standins
 from engine.service.moves import Moves
+from engine.service.peers import Peers
+from engine.service.schedule import Schedule
+from engine.service.sharing import Sharing
 from engine.service.timers import AUTOPILOT_AFTER, REMINDER_LEAD, Due, remind_time
+from engine.store.database import Store
+
+HEAL_EVERY = 10.0  # seconds between the supervisor's rounds
 
 
-class DueWork(Moves):
+class DueWork:
     """AI turns, timers and the supervisor of this process's tables."""
 
-    _healer: asyncio.Task[None] | None
-    _scanned_until: float
-    _first_round: asyncio.Event
-    _resumed: list[Callable[[], None]]  # adapters told when this process is back in touch with the others
+    def __init__(self, store: Store, tables: Tables, sharing: Sharing, moves: Moves, schedule: Schedule, *,
+                 peers: Peers, clock: Callable[[], float] = time.time, heal_every: float | None = HEAL_EVERY) -> None:
+        self.store = store
+        self.tables = tables
+        self.sharing = sharing
+        self.moves = moves
+        self.schedule = schedule
+        self.autoplay = schedule.autoplay
+        self.timers = schedule.timers
+        self.peers = peers
+        self.clock = clock
+        self.heal_every = heal_every
+        self._healer: asyncio.Task[None] | None = None
+        self._first_round = asyncio.Event()
+        self._scanned_until = 0.0  # deadlines up to here are armed
+        self._resumed: list[Callable[[], None]] = []  # adapters told when this process is back in touch
+
+    async def start(self) -> None:
+        """Arm the deadlines due soon, start the timers, and run the supervisor: one round now, then every
+        ``heal_every`` seconds (the first round resumes the AI turns a restart left)."""
+        await self.arm_from_store()
+        self.timers.start()
+        if self._healer is None:
+            self._healer = asyncio.create_task(self._heal_loop(self.heal_every), name="table-healer")
+
+    async def close(self) -> None:
+        """Stop the supervisor, the timers and the AI."""
+        if self._healer is not None:
+            self._healer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._healer
+            self._healer = None
+        await self.timers.close()
+        await self.autoplay.close()
 
     async def idle(self) -> None:
         """Wait until the first supervisor round has run and no AI seat anywhere is about to move."""
@@ -40,9 +79,9 @@ class DueWork(Moves):
         (``ai_turn``), so an AI turn left by a crash or a restart is resumed too.
         """
         healed = 0
-        await self.catch_up_behind()
-        for table in list(self._tables.values()):
-            if table.row.status != "playing":
+        await self.sharing.catch_up_behind()
+        for table in self.tables.all():
+            if table.row.status != TableStatus.PLAYING:
                 continue
             if (table.automatic_to_act() and not self.autoplay.is_running(table.id) and not table.lock.locked()
                     and await self.peers.lease(table.id)):
@@ -50,19 +89,19 @@ class DueWork(Moves):
                 self.autoplay.kick(table.id)
                 healed += 1
             if table.row.deadline is not None and self.timers.armed(table.id) is None:
-                self._arm(table)
+                self.schedule.arm(table)
                 healed += 1
         after = ""
         while page := await self.store.ai_turn_tables(after):
             for table_id in page:
-                if table_id in self._tables or self.autoplay.is_running(table_id):
+                if self.tables.held(table_id) is not None or self.autoplay.is_running(table_id):
                     continue
                 if await self.peers.lease(table_id):
                     self.autoplay.kick(table_id)
                     healed += 1
             after = page[-1]
-        await self._arm_from_store()
-        self._evict()
+        await self.arm_from_store()
+        self.tables.evict()
         return healed
 
     def when_resumed(self, hook: Callable[[], None]) -> None:
@@ -72,7 +111,7 @@ class DueWork(Moves):
     async def resume(self) -> None:
         """Back in touch with the other processes after a lost connection: catch up every table in memory (the
         notices sent meanwhile are lost), then drive again the tables nobody drives (their leases were freed)."""
-        await self.catch_up_all()
+        await self.sharing.catch_up_all()
         await self.heal()
         for hook in self._resumed:
             hook()
@@ -88,26 +127,26 @@ class DueWork(Moves):
                 return
             await asyncio.sleep(every)
 
-    async def _arm_from_store(self) -> None:
+    async def arm_from_store(self) -> None:
         """Arm the stored deadlines (and reminders) due within the next scan window, loaded tables or not."""
         until = self.clock() + 2 * (self.heal_every or HEAL_EVERY) + REMINDER_LEAD
         if until <= self._scanned_until:
             return
         for table_id, timer, deadline, reminded in await self.store.deadlines_before(until):
-            if table_id not in self._tables:
+            if self.tables.held(table_id) is None:
                 remind_at = None if reminded == deadline else remind_time(timer, deadline)
                 self.timers.arm(table_id, deadline, remind_at)
         self._scanned_until = until
 
     async def tick_timers(self) -> None:
         """Handle the reminders and expiries due now (the timer loop does this by itself)."""
-        await self._arm_from_store()
+        await self.arm_from_store()
         await self.timers.tick()
 
-    async def _ai_step(self, table_id: str) -> bool:
+    async def ai_step(self, table_id: str) -> bool:
         """One automatic turn at a table (loading it if needed); False once no automatic seat is to act."""
         try:
-            table = await self._table(table_id)
+            table = await self.tables.get(table_id)
         except Refusal:
             return False
         if not await self.peers.lease(table_id):
@@ -123,33 +162,35 @@ class DueWork(Moves):
             legal = table.game.legal_actions(table.state, seat)
             seed = f"{table.row.seed}:{table.seq}:{seat}"
             action = await self.autoplay.think(table.game.name, level, view, legal, seed)
-            await self._commit_move(table, seat, action, auto=True)
+            await self.moves.commit(table, seat, action, auto=True)
             return bool(table.automatic_to_act())
 
-    async def _timer_due(self, table_id: str, deadline: float, kind: Due) -> None:
+    async def timer_due(self, table_id: str, deadline: float, kind: Due) -> None:
         """A reminder or an expiry came due: publish the reminder, or stand in for the people who ran out of time."""
         try:
-            table = await self._table(table_id)
+            table = await self.tables.get(table_id)
         except Refusal:
             return
         if not await self.peers.lease(table_id):
             return  # another process drives this table's timers (if it dies, the supervisor re-arms them here)
         async with table.lock:
-            if table.row.deadline != deadline or table.row.status != "playing":
+            if table.row.deadline != deadline or table.row.status != TableStatus.PLAYING:
                 return
             if kind is Due.REMIND:
                 if table.row.meta.get("reminded") != deadline:
                     events = [public({"type": "reminder", "seat": s, "deadline": deadline})
                               for s in table.waiting_people()]
                     row = replace(table.row, meta={**table.row.meta, "reminded": deadline})
-                    await self.store.save_table(row, with_seats=False, notice=self._notice(table, "reminder", events))
+                    await self.store.save_table(row, with_seats=False,
+                                                notice=notice(table, UpdateKind.REMINDER, events))
                     table.row = row
-                    await self._publish(table, "reminder", events)
+                    await self.tables.publish(table, UpdateKind.REMINDER, events)
                 self.timers.reminded(table_id, deadline)
                 return
             events, seats = [], []
+            waiting = table.waiting_people()
             for seat in table.row.seats:
-                if seat.seat in table.waiting_people():
+                if seat.seat in waiting:
                     missed = seat.missed + 1
                     autopilot = seat.autopilot or missed >= AUTOPILOT_AFTER
                     events.append(public({"type": "timed_out", "seat": seat.seat, "name": seat.name}))
@@ -157,11 +198,11 @@ class DueWork(Moves):
                         events.append(public({"type": "autopilot", "seat": seat.seat, "on": True}))
                     seat = replace(seat, missed=missed, autopilot=autopilot)
                 seats.append(seat)
-            standins = set(table.standins) | set(table.waiting_people())
+            standins = set(table.standins) | set(waiting)
             row = replace(table.row, deadline=None, ai_turn=True, seats=seats,
                           meta=with_standins(table.row.meta, standins))
-            await self.store.save_table(row, notice=self._notice(table, "timed_out", events))
+            await self.store.save_table(row, notice=notice(table, UpdateKind.TIMED_OUT, events))
             table.row = row
-            self._arm(table)
-            await self._publish(table, "timed_out", events)
-        self._kick(table)
+            self.schedule.arm(table)
+            await self.tables.publish(table, UpdateKind.TIMED_OUT, events)
+        self.schedule.kick(table)

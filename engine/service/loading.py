@@ -3,7 +3,7 @@
 Nothing here grows with the number of tables in the database: a table is loaded (its log
 replayed) when someone, its AI or its timer needs it, concurrent loads of one table share
 one load, and idle tables beyond ``max_loaded`` are unloaded, least recently used first.
-Every change any layer above makes is published from here, with a snapshot of the table.
+Every change any part makes is published from here, with a snapshot of the table.
 """
 
 from __future__ import annotations
@@ -17,22 +17,20 @@ from typing import Any
 
 from engine import games
 from engine.core.errors import Refusal, RefusalCode
-from engine.core.events import Event, public
+from engine.core.events import Event
 from engine.core.rules import Outcome, replay, replay_after
 from engine.core.snapshots import BadSnapshot
 from engine.service import ratings
-from engine.service.autoplay import Autoplay
 from engine.service.bus import MemoryBus, new_update
+from engine.service.kinds import OPEN, TableStatus, UpdateKind, finished_event
 from engine.service.live import LiveTable, Snapshot, TableInfo
 from engine.service.peers import LocalPeers, Peers
-from engine.service.record import Record
-from engine.service.timers import TIMERS, TurnTimers, deadline_after, remind_time
+from engine.service.schedule import Schedule
 from engine.store.database import Store
 from engine.store.json_text import json_text
 from engine.store.rows import Finish, TableRow
 
 log = logging.getLogger("engine.service.tables")
-HEAL_EVERY = 10.0  # seconds between the supervisor's rounds
 MAX_LOADED = 5000  # tables kept in memory; idle ones beyond this are unloaded, least recently used first
 SNAPSHOT_EVERY = 256  # moves between two snapshots of a game's state: reviving replays at most this many
 
@@ -46,54 +44,106 @@ def with_standins(meta: Mapping[str, Any], standins: Iterable[int]) -> dict[str,
     return fresh
 
 
-class LoadedTables:
-    """The tables of this process in memory, and what every change needs: deadlines, AI kicks, publishing."""
+def finish_record(row: TableRow, outcome: Outcome, now: float) -> Finish | None:
+    """The results and rating update a game finished at ``now`` adds to the record (None for a lesson)."""
+    return ratings.finish_record(row, outcome, now)
 
-    autoplay: Autoplay
-    timers: TurnTimers
+
+def notice(table: LiveTable, kind: UpdateKind, events: Iterable[Event] = ()) -> tuple[int, str, str]:
+    """What the other processes are told with a row change: the seq, the kind and its public events."""
+    shown = [event.data for event in events if event.to is None]
+    return table.seq, kind, json_text(shown) if shown else ""
+
+
+class Tables:
+    """The tables of this process in memory: each loaded once when used, unloaded when idle, published."""
 
     def __init__(
         self,
         store: Store,
-        bus: MemoryBus | None = None,
+        bus: MemoryBus,
+        schedule: Schedule,
         *,
+        peers: Peers,
         clock: Callable[[], float] = time.time,
-        heal_every: float | None = HEAL_EVERY,
         max_loaded: int = MAX_LOADED,
-        peers: Peers | None = None,
     ) -> None:
         self.store = store
-        self.peers: Peers = peers or _peers_for(store)
-        self.record = Record(store)
-        self.bus = bus or MemoryBus()
+        self.bus = bus
+        self.schedule = schedule
+        self.peers = peers
         self.clock = clock
+        self.max_loaded = max_loaded
         self._tables: dict[str, LiveTable] = {}  # the tables in use, least recently used first
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
-        self.heal_every = heal_every
-        self.max_loaded = max_loaded
 
-    def tables(self) -> list[LiveTable]:
+    def all(self) -> list[LiveTable]:
         """The tables this process has in memory now."""
         return list(self._tables.values())
 
-    def open_snapshots(self) -> list[Snapshot]:
-        """The tables this process has in memory that are in the lobby or being played, as they are now."""
-        return [table.snapshot() for table in self._tables.values() if table.row.status in ("lobby", "playing")]
+    def ids(self) -> list[str]:
+        """The ids of the tables in memory, least recently used first."""
+        return list(self._tables)
 
-    def live(self, table_id: str) -> LiveTable | None:
-        """The table if this process is serving it."""
+    def open_snapshots(self) -> list[Snapshot]:
+        """The tables in memory that are in the lobby or being played, as they are now."""
+        return [table.snapshot() for table in self._tables.values() if table.row.status in OPEN]
+
+    def held(self, table_id: str) -> LiveTable | None:
+        """The table if this process has it in memory (no store read)."""
         return self._tables.get(table_id)
 
     def snapshot(self, table_id: str) -> Snapshot | None:
-        """The table as it is now, if this process serves it."""
+        """The table as it is now, if this process has it in memory."""
         table = self._tables.get(table_id)
         return table.snapshot() if table is not None else None
 
-    async def _revive(self, row: TableRow) -> LiveTable:
+    def add(self, table: LiveTable) -> None:
+        """Keep a table in memory as the most recently used (a new one, or one reloaded under its lock)."""
+        self._tables.pop(table.id, None)
+        self._tables[table.id] = table
+        self.evict()
+
+    async def get(self, table_id: str) -> LiveTable:
+        """The table, loaded from the store if it is not in memory (once, however many ask at the same time)."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            self._tables[table_id] = self._tables.pop(table_id)  # most recently used last
+            return table
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            raise Refusal(RefusalCode.TABLE_NOT_FOUND)
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            row = await self.store.load_table(table_id)
+            if row is None:
+                raise Refusal(RefusalCode.TABLE_NOT_FOUND)
+            table = await self.revive(row)
+            self._tables[table_id] = table
+            if table.row.status == TableStatus.PLAYING and table.game.outcome(table.state) is not None:
+                async with table.lock:
+                    await self._finish_revived(table)
+            elif table.row.status == TableStatus.PLAYING:
+                self.schedule.arm(table)
+                self.schedule.kick(table)
+            future.set_result(table)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: whoever waits gets it, nobody else needs to
+            raise
+        finally:
+            del self._loading[table_id]
+        self.evict()
+        return table
+
+    async def revive(self, row: TableRow) -> LiveTable:
         """A table as stored: its state rebuilt from its latest snapshot (if any) and the moves after it."""
         game = games.get(row.game)
         table = LiveTable(row, game, game.parse_options(row.options))
-        if row.status not in ("playing", "finished"):
+        if row.status not in (TableStatus.PLAYING, TableStatus.FINISHED):
             return table
         found = await self.store.load_snapshot(row.id)
         if found is not None:
@@ -111,42 +161,7 @@ class LoadedTables:
         table.seq = len(log_entries)
         return table
 
-    async def _table(self, table_id: str) -> LiveTable:
-        """The table, loaded from the store if it is not in memory (once, however many ask at the same time)."""
-        table = self._tables.get(table_id)
-        if table is not None:
-            self._tables[table_id] = self._tables.pop(table_id)  # most recently used last
-            return table
-        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
-            raise Refusal(RefusalCode.TABLE_NOT_FOUND)
-        loading = self._loading.get(table_id)
-        if loading is not None:
-            return await asyncio.shield(loading)
-        future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = future
-        try:
-            row = await self.store.load_table(table_id)
-            if row is None:
-                raise Refusal(RefusalCode.TABLE_NOT_FOUND)
-            table = await self._revive(row)
-            self._tables[table_id] = table
-            if table.row.status == "playing" and table.game.outcome(table.state) is not None:
-                async with table.lock:
-                    await self._finish_revived(table)
-            elif table.row.status == "playing":
-                self._arm(table)
-                self._kick(table)
-            future.set_result(table)
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # retrieved: whoever waits gets it, nobody else needs to
-            raise
-        finally:
-            del self._loading[table_id]
-        self._evict()
-        return table
-
-    def _evict(self) -> None:
+    def evict(self) -> None:
         """Keep memory bounded: unload the least recently used idle tables beyond ``max_loaded``."""
         excess = len(self._tables) - self.max_loaded
         if excess <= 0:
@@ -154,7 +169,7 @@ class LoadedTables:
         for table_id, table in list(self._tables.items()):
             if excess <= 0:
                 return
-            busy = (table.lock.locked() or table.standins or self.autoplay.is_running(table_id)
+            busy = (table.lock.locked() or table.standins or self.schedule.is_running(table_id)
                     or self.bus.subscriber_count(table_id))
             if not busy:
                 del self._tables[table_id]  # its deadline stays armed: the table loads again when it comes due
@@ -165,74 +180,53 @@ class LoadedTables:
         """A game stored before its end was: store the result it implies (an older crash could leave this)."""
         outcome = table.game.outcome(table.state)
         assert outcome is not None
-        row = replace(table.row, status="finished", deadline=None, ai_turn=False, result=outcome.as_dict())
-        await self.store.save_table(row, with_seats=False, notice=self._notice(table, "finished"),
-                                    finish=self._finish_record(table, row, outcome))
+        row = replace(table.row, status=TableStatus.FINISHED, deadline=None, ai_turn=False, result=outcome.as_dict())
+        await self.store.save_table(row, with_seats=False, notice=notice(table, UpdateKind.FINISHED),
+                                    finish=finish_record(row, outcome, self.clock()))
         table.row = row
         log.warning("table %s was over but stored as playing; finished it", table.id)
-        await self._publish(table, "finished", [public({"type": "finished", **outcome.as_dict(), "seed": row.seed})])
-
-    def _finish_record(self, table: LiveTable, row: TableRow, outcome: Outcome) -> Finish | None:
-        """The results and rating update a finished game adds to the record, finished now."""
-        return ratings.finish_record(row, outcome, self.clock())
-
-    def _refresh_due(self, table: LiveTable) -> None:
-        """Set the row's deadline and ``ai_turn`` for the seats to act now (before the row is saved)."""
-        table.row.deadline, table.row.ai_turn = self._due(table)
-
-    def _due(self, table: LiveTable) -> tuple[float | None, bool]:
-        """The deadline and ``ai_turn`` the table's row should hold for the seats to act now."""
-        return self._deadline(table), bool(table.automatic_to_act())
-
-    def _deadline(self, table: LiveTable) -> float | None:
-        """The deadline the table should have now: set while people are awaited at a timed table."""
-        if table.row.status != "playing" or not TIMERS.get(table.row.timer) or not table.waiting_people():
-            return None
-        return deadline_after(table.row.timer, self.clock())
-
-    def _arm(self, table: LiveTable) -> None:
-        """Tell the timers the table's stored deadline (and whether its reminder is still to come)."""
-        deadline = table.row.deadline if table.row.status == "playing" else None
-        remind_at = None
-        if deadline is not None and table.row.meta.get("reminded") != deadline:
-            remind_at = remind_time(table.row.timer, deadline)
-        self.timers.arm(table.id, deadline, remind_at)
-
-    def _kick(self, table: LiveTable) -> None:
-        if table.automatic_to_act():
-            self.autoplay.kick(table.id)
-
-    def _notice(self, table: LiveTable, kind: str, events: Iterable[Event] = ()) -> tuple[int, str, str]:
-        """What the other processes are told with a row change: the seq, the kind and its public events."""
-        shown = [event.data for event in events if event.to is None]
-        return table.seq, kind, json_text(shown) if shown else ""
+        await self.publish(table, UpdateKind.FINISHED, [finished_event(outcome, row.seed)])
 
     def _release_later(self, table_id: str) -> None:
         if self.store.is_shared:
             task = asyncio.get_running_loop().create_task(self.peers.release(table_id))
             task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
-    async def _publish(self, table: LiveTable, kind: str, events: list[Event] | None = None,
-                       cause: object | None = None) -> TableInfo:
+    async def publish(self, table: LiveTable, kind: UpdateKind, events: list[Event] | None = None,
+                      cause: object | None = None) -> TableInfo:
+        """Tell every subscriber what changed at the table, with its snapshot; the table's public summary."""
         snapshot = table.snapshot()
         await self.bus.publish(new_update(table.id, table.seq, kind, tuple(events or ()), snapshot, cause))
         return snapshot.info
 
     async def info(self, table_id: str) -> TableInfo:
         """The public snapshot of a table."""
-        return (await self._table(table_id)).info()
+        return (await self.get(table_id)).info()
+
+    async def tables_of(self, user_id: int, *, limit: int = 100, before: str | None = None) -> list[TableInfo]:
+        """Unfinished tables where the user has a seat, newest first (a page of ``limit`` after table ``before``)."""
+        ids = await self.store.table_ids_of_user(user_id, OPEN, limit, before)
+        found = [await self.get(table_id) for table_id in ids]
+        return [t.info() for t in found if t.row.status in OPEN and t.seat_of(user_id) is not None]
+
+    async def count_open_tables(self, user_id: int) -> int:
+        """How many tables in the lobby or being played the user has a seat at."""
+        return await self.store.count_tables_of_user(user_id, OPEN)
+
+    async def tables_in_chat(self, chat_id: int, *statuses: str) -> list[TableInfo]:
+        """A chat's tables with these statuses (default: unfinished), newest first."""
+        wanted = statuses or OPEN
+        ids = await self.store.table_ids_in_chat(chat_id, wanted)
+        found = [await self.get(table_id) for table_id in ids]
+        return [t.info() for t in found if t.row.status in wanted]
 
     async def view(self, table_id: str, user_id: int | None) -> dict[str, Any]:
         """What a user (None: a spectator) may see: the table and, once dealt, their view of the game."""
-        table = await self._table(table_id)
-        return self.view_of(table, table.seat_of(user_id) if user_id is not None else None)
-
-    def view_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
-        """The view of a table for a seat, without touching the store."""
-        return table.snapshot().view(seat)
+        table = await self.get(table_id)
+        return table.snapshot().view(table.seat_of(user_id) if user_id is not None else None)
 
 
-def _peers_for(store: Store) -> Peers:
+def peers_for(store: Store) -> Peers:
     """PostgreSQL's peers for a database other processes may share, else this process alone."""
     if not store.is_shared:
         return LocalPeers()

@@ -1,9 +1,15 @@
-"""Lobbies: opening a table, seats, settings, starting, leaving, coming back, cancelling, rematches, expiry."""
+"""Lobbies: opening a table, seats, settings, starting, leaving, coming back, cancelling, rematches, expiry.
+
+Whatever seats a person (opening a table, a lesson or a rematch, joining one) passes the cap on
+their open tables first, holding their lock (``engine.service.open_tables``); a person's lock is
+always taken before a table's.
+"""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import games
@@ -11,18 +17,31 @@ from engine.core.errors import BadOptions, Refusal, RefusalCode
 from engine.core.events import public
 from engine.core.rng import new_seed, seed_hash
 from engine.core.settings import options_dict
-from engine.service.due import DueWork
+from engine.service.kinds import OPEN, TableStatus, UpdateKind
 from engine.service.lessons import lesson_for
 from engine.service.live import LiveTable, TableInfo
-from engine.service.sharing import fresh_on_conflict
+from engine.service.loading import Tables, notice
+from engine.service.open_tables import OpenTablesCap
+from engine.service.schedule import Schedule
+from engine.service.sharing import Sharing, fresh_on_conflict
 from engine.service.table_settings import TABLE_SETTINGS, default_size, parse_level, parse_size, parse_timer
+from engine.store.database import Store
 from engine.store.rows import SeatRow, TableRow
 
 AI_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Esme", "Felix")
 
 
-class Lobby(DueWork):
+class Lobby:
     """Everything people do with a table that is not a move."""
+
+    def __init__(self, store: Store, tables: Tables, sharing: Sharing, schedule: Schedule, cap: OpenTablesCap, *,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.tables = tables
+        self.catch_up = sharing.catch_up  # a change that met another process's write runs again after it
+        self.schedule = schedule
+        self.cap = cap
+        self.clock = clock
 
     async def create_table(
         self,
@@ -37,7 +56,14 @@ class Lobby(DueWork):
         rematch_of: str | None = None,
     ) -> TableInfo:
         """Open a lobby with the host in seat 0 (``lesson``: a guided first game, kept off the record;
-        ``rematch_of``: the finished table it is the rematch of)."""
+        ``rematch_of``: the finished table it is the rematch of); refused at the host's cap on open tables."""
+        async with self.cap.room_for(host_id):
+            return await self._open(game, host_id, host_name, options, chat_id=chat_id, seed=seed, lesson=lesson,
+                                    rematch_of=rematch_of)
+
+    async def _open(self, game: str, host_id: int, host_name: str, options: Mapping[str, Any] | None, *,
+                    chat_id: int | None, seed: str | None, lesson: bool, rematch_of: str | None) -> TableInfo:
+        """Open a lobby with the host in seat 0 (the host's lock held, the cap checked)."""
         ruleset = games.get(game)
         raw = dict(options or {})
         table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
@@ -50,7 +76,8 @@ class Lobby(DueWork):
         seats = [SeatRow(seat=i, name="", ai_level=level) for i in range(size)]
         seats[0].user_id, seats[0].name = host_id, host_name
         row = TableRow(
-            id=secrets.token_urlsafe(6), game=ruleset.name, options=options_dict(parsed), size=size, status="lobby",
+            id=secrets.token_urlsafe(6), game=ruleset.name, options=options_dict(parsed), size=size,
+            status=TableStatus.LOBBY,
             host_user_id=host_id, chat_id=chat_id, seed=seed, seed_hash=seed_hash(seed), timer=timer,
             meta={"ai_level": level, **({"lesson": True} if lesson else {}),
                   **({"rematch_of": rematch_of} if rematch_of else {})}, created_at=now, updated_at=now,
@@ -59,9 +86,8 @@ class Lobby(DueWork):
         await self.store.upsert_user(host_id, host_name)
         await self.store.create_table(row)
         table = LiveTable(row, ruleset, parsed)
-        self._tables[row.id] = table
-        self._evict()
-        return await self._publish(table, "lobby")
+        self.tables.add(table)
+        return await self.tables.publish(table, UpdateKind.LOBBY)
 
     async def start_lesson(self, game: str, user_id: int, name: str) -> TableInfo:
         """Open and start a guided first game of ``game`` for one person, AI players in the other seats."""
@@ -71,10 +97,10 @@ class Lobby(DueWork):
 
     @fresh_on_conflict
     async def join(self, table_id: str, user_id: int, name: str) -> TableInfo:
-        """Take the first free seat."""
-        table = await self._table(table_id)
-        async with table.lock:
-            table.require_status("lobby")
+        """Take the first free seat; refused at the person's cap on open tables."""
+        table = await self.tables.get(table_id)
+        async with self.cap.room_for(user_id), table.lock:
+            table.require_status(TableStatus.LOBBY)
             if table.seat_of(user_id) is not None:
                 raise Refusal(RefusalCode.ALREADY_SEATED)
             free = [s for s in table.row.seats if s.user_id is None and not s.is_ai]
@@ -82,22 +108,22 @@ class Lobby(DueWork):
                 raise Refusal(RefusalCode.TABLE_FULL)
             free[0].user_id, free[0].name = user_id, name
             await self.store.upsert_user(user_id, name)
-            await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
-            return await self._publish(table, "lobby")
+            await self.store.save_table(table.row, notice=notice(table, UpdateKind.LOBBY))
+            return await self.tables.publish(table, UpdateKind.LOBBY)
 
     @fresh_on_conflict
     async def add_ai(self, table_id: str, by_user_id: int) -> TableInfo:
         """Seat an AI player in the first free seat (host only)."""
-        table = await self._table(table_id)
+        table = await self.tables.get(table_id)
         async with table.lock:
-            table.require_status("lobby")
+            table.require_status(TableStatus.LOBBY)
             table.require_host(by_user_id)
             free = [s for s in table.row.seats if s.user_id is None and not s.is_ai]
             if not free:
                 raise Refusal(RefusalCode.TABLE_FULL)
             self._seat_ai(table, free[0])
-            await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
-            return await self._publish(table, "lobby")
+            await self.store.save_table(table.row, notice=notice(table, UpdateKind.LOBBY))
+            return await self.tables.publish(table, UpdateKind.LOBBY)
 
     @staticmethod
     def _seat_ai(table: LiveTable, seat: SeatRow) -> None:
@@ -109,9 +135,9 @@ class Lobby(DueWork):
     @fresh_on_conflict
     async def set_options(self, table_id: str, by_user_id: int, changes: Mapping[str, Any]) -> TableInfo:
         """Change the game's settings, the number of seats or the timer (host, lobby only)."""
-        table = await self._table(table_id)
+        table = await self.tables.get(table_id)
         async with table.lock:
-            table.require_status("lobby")
+            table.require_status(TableStatus.LOBBY)
             table.require_host(by_user_id)
             if not isinstance(changes, Mapping):
                 raise BadOptions(RefusalCode.BAD_OPTIONS)
@@ -130,93 +156,93 @@ class Lobby(DueWork):
             for i, s in enumerate(seats):
                 s.seat = i
             table.row.seats, table.row.size = seats, size
-            await self.store.save_table(table.row, notice=self._notice(table, "lobby"))
-            return await self._publish(table, "lobby")
+            await self.store.save_table(table.row, notice=notice(table, UpdateKind.LOBBY))
+            return await self.tables.publish(table, UpdateKind.LOBBY)
 
     @fresh_on_conflict
     async def leave(self, table_id: str, user_id: int) -> TableInfo:
         """Give up a seat: in the lobby it becomes free; during play an AI takes it over."""
-        table = await self._table(table_id)
+        table = await self.tables.get(table_id)
         async with table.lock:
-            table.require_status("lobby", "playing")
+            table.require_status(*OPEN)
             seat = table.require_seat(user_id)
             row = table.seat_row(seat)
-            if table.row.status == "lobby":
+            if table.row.status == TableStatus.LOBBY:
                 row.user_id, row.name = None, ""
                 humans = [s for s in table.row.seats if s.user_id is not None]
                 if not humans:
-                    table.row.status = "abandoned"
+                    table.row.status = TableStatus.ABANDONED
                 elif user_id == table.row.host_user_id:
                     table.row.host_user_id = humans[0].user_id or 0
-                kind = "abandoned" if table.row.status == "abandoned" else "lobby"
-                await self.store.save_table(table.row, notice=self._notice(table, kind))
-                return await self._publish(table, kind)
+                kind = UpdateKind.ABANDONED if table.row.status == TableStatus.ABANDONED else UpdateKind.LOBBY
+                await self.store.save_table(table.row, notice=notice(table, kind))
+                return await self.tables.publish(table, kind)
             name = row.name
             self._seat_ai(table, row)
             row.name = f"{name} (AI)" if not name.endswith("(AI)") else name
-            self._refresh_due(table)
+            self.schedule.refresh_due(table)
             left = [public({"type": "left", "seat": seat, "name": name})]
-            await self.store.save_table(table.row, notice=self._notice(table, "seat_changed", left))
-            self._arm(table)
-            info = await self._publish(table, "seat_changed", left)
-        self._kick(table)
+            await self.store.save_table(table.row, notice=notice(table, UpdateKind.SEAT_CHANGED, left))
+            self.schedule.arm(table)
+            info = await self.tables.publish(table, UpdateKind.SEAT_CHANGED, left)
+        self.schedule.kick(table)
         return info
 
     @fresh_on_conflict
     async def back(self, table_id: str, user_id: int) -> TableInfo:
         """A person is back at the table: their seat leaves autopilot and waits for them again."""
-        table = await self._table(table_id)
+        table = await self.tables.get(table_id)
         async with table.lock:
-            table.require_status("playing")
+            table.require_status(TableStatus.PLAYING)
             row = table.seat_row(table.require_seat(user_id))
             if row.is_ai:
                 raise Refusal(RefusalCode.SEAT_TAKEN_BY_AI)
             if not row.autopilot and not row.missed:
                 return table.info()
             row.autopilot, row.missed = False, 0
-            self._refresh_due(table)
+            self.schedule.refresh_due(table)
             back = [public({"type": "autopilot", "seat": row.seat, "on": False})]
-            await self.store.save_table(table.row, notice=self._notice(table, "seat_changed", back))
-            self._arm(table)
-            return await self._publish(table, "seat_changed", back)
+            await self.store.save_table(table.row, notice=notice(table, UpdateKind.SEAT_CHANGED, back))
+            self.schedule.arm(table)
+            return await self.tables.publish(table, UpdateKind.SEAT_CHANGED, back)
 
     @fresh_on_conflict
     async def start_game(self, table_id: str, by_user_id: int) -> TableInfo:
         """Fill empty seats with AI players and deal (host only)."""
-        table = await self._table(table_id)
+        table = await self.tables.get(table_id)
         async with table.lock:
-            table.require_status("lobby")
+            table.require_status(TableStatus.LOBBY)
             table.require_host(by_user_id)
             for s in table.row.seats:
                 if s.user_id is None and not s.is_ai:
                     self._seat_ai(table, s)
             table.state = table.game.new_game(table.options, table.row.size, table.row.seed)
             table.seq = 0
-            table.row.status = "playing"
-            self._refresh_due(table)
-            await self.store.save_table(table.row, notice=self._notice(table, "started"))
-            self._arm(table)
+            table.row.status = TableStatus.PLAYING
+            self.schedule.refresh_due(table)
+            await self.store.save_table(table.row, notice=notice(table, UpdateKind.STARTED))
+            self.schedule.arm(table)
             events = [public({"type": "started", "seed_hash": table.row.seed_hash}),
                       *table.game.start_events(table.state)]
-            info = await self._publish(table, "started", events)
-        self._kick(table)
+            info = await self.tables.publish(table, UpdateKind.STARTED, events)
+        self.schedule.kick(table)
         return info
 
     @fresh_on_conflict
     async def abandon(self, table_id: str, by_user_id: int, *, is_admin: bool = False) -> TableInfo:
         """Cancel a table (its host or a chat admin); the seed is revealed."""
-        table = await self._table(table_id)
+        table = await self.tables.get(table_id)
         async with table.lock:
-            table.require_status("lobby", "playing")
+            table.require_status(*OPEN)
             if not is_admin:
                 table.require_host(by_user_id)
-            table.row.status = "abandoned"
+            table.row.status = TableStatus.ABANDONED
             table.row.deadline, table.row.ai_turn = None, False
             gone = [public({"type": "abandoned", "seed": table.row.seed})]
-            await self.store.save_table(table.row, with_seats=False, notice=self._notice(table, "abandoned", gone))
-            self._arm(table)
-            info = await self._publish(table, "abandoned", gone)
-        self.autoplay.forget(table.id)
+            await self.store.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.ABANDONED, gone))
+            self.schedule.arm(table)
+            info = await self.tables.publish(table, UpdateKind.ABANDONED, gone)
+        self.schedule.forget(table.id)
         return info
 
     async def rematch(self, table_id: str, by_user_id: int, name: str) -> tuple[TableInfo, bool]:
@@ -227,44 +253,45 @@ class Lobby(DueWork):
         (published, so everyone looking at it learns where it went on). Returns the rematch's info and
         whether this call opened it.
         """
-        table = await self._table(table_id)
+        table = await self.tables.get(table_id)
         opened: TableInfo | None = None
-        async with table.lock:
-            if table.row.status != "finished":
-                cancelled = table.row.status == "abandoned"
+        async with self.cap.locked(by_user_id), table.lock:
+            if table.row.status != TableStatus.FINISHED:
+                cancelled = table.row.status == TableStatus.ABANDONED
                 raise Refusal(RefusalCode.ABANDONED if cancelled else RefusalCode.NOT_FINISHED)
             linked = table.row.meta.get("rematch") or await self.store.rematch_of(table_id)
             if linked is None:
+                await self.cap.check(by_user_id)  # opening it seats the asker
                 row = table.row
                 options = {**row.options, "players": row.size, "timer": row.timer,
                            "ai_level": row.meta.get("ai_level", "easy")}
-                opened = await self.create_table(row.game, by_user_id, name, options, chat_id=row.chat_id,
-                                                 rematch_of=table_id)
+                opened = await self._open(row.game, by_user_id, name, options, chat_id=row.chat_id, seed=None,
+                                          lesson=False, rematch_of=table_id)
                 linked = await self.store.link_rematch(table_id, opened.id)
         if opened is not None and linked != opened.id:  # another process opened it first: keep theirs
             await self.abandon(opened.id, by_user_id)
         await self._name_rematch(table_id, linked)
         if opened is not None and linked == opened.id:
             return opened, True
-        return await self.info(linked), False
+        return await self.tables.info(linked), False
 
     @fresh_on_conflict
     async def _name_rematch(self, table_id: str, rematch_id: str) -> None:
         """Write the rematch's id on the finished table and tell everyone following it."""
-        table = await self._table(table_id)
+        table = await self.tables.get(table_id)
         async with table.lock:
             if table.row.meta.get("rematch") == rematch_id:
                 return
             table.row.meta["rematch"] = rematch_id
-            await self.store.save_table(table.row, with_seats=False, notice=self._notice(table, "rematch"))
-            await self._publish(table, "rematch")
+            await self.store.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.REMATCH))
+            await self.tables.publish(table, UpdateKind.REMATCH)
 
     async def join_rematch(self, table_id: str, user_id: int, name: str) -> tuple[TableInfo, bool]:
         """The rematch of a finished table with the asker in it: opened and hosted by them if they are the first,
         else a seat taken while it is a lobby (a rematch already dealt is only returned). Also says if it was opened.
         """
         fresh, opened = await self.rematch(table_id, user_id, name)
-        if not opened and fresh.status == "lobby" and fresh.seat_of(user_id) is None:
+        if not opened and fresh.status == TableStatus.LOBBY and fresh.seat_of(user_id) is None:
             fresh = await self.join(fresh.id, user_id, name)
         return fresh, opened
 
@@ -276,7 +303,7 @@ class Lobby(DueWork):
         """
         moved: list[TableInfo] = []
         seen: set[str] = set()
-        while fresh := [t for t in await self.store.table_ids_in_chat(old_chat_id, ("lobby", "playing"))
+        while fresh := [t for t in await self.store.table_ids_in_chat(old_chat_id, OPEN)
                         if t not in seen]:
             seen.update(fresh)
             for table_id in fresh:
@@ -284,7 +311,7 @@ class Lobby(DueWork):
                 if info is not None:
                     moved.append(info)
         for table_id in await self.store.move_record(old_chat_id, new_chat_id):  # the leaderboard follows too
-            held = self.live(table_id)
+            held = self.tables.held(table_id)
             if held is not None and held.row.chat_id == old_chat_id:  # as the store now has it
                 held.row.chat_id, held.row.version = new_chat_id, held.row.version + 1
         return moved
@@ -292,32 +319,44 @@ class Lobby(DueWork):
     @fresh_on_conflict
     async def _move_table(self, table_id: str, old_chat_id: int, new_chat_id: int) -> TableInfo | None:
         """Move one table to the group's new id (None: it is no longer an unfinished table of the old one)."""
-        table = await self._table(table_id)
+        table = await self.tables.get(table_id)
         async with table.lock:
-            if table.row.chat_id != old_chat_id or table.row.status not in ("lobby", "playing"):
+            if table.row.chat_id != old_chat_id or table.row.status not in OPEN:
                 return None
             table.row.chat_id = new_chat_id
-            await self.store.save_table(table.row, with_seats=False, notice=self._notice(table, "chat_moved"))
-            return await self._publish(table, "chat_moved")
+            await self.store.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.CHAT_MOVED))
+            return await self.tables.publish(table, UpdateKind.CHAT_MOVED)
 
     async def expire_idle(self, *, lobby_after: float, game_after: float) -> list[TableInfo]:
         """Cancel lobbies untouched for ``lobby_after`` seconds and untimed games with no move for ``game_after``."""
         now = self.clock()
-        idle = [t for t in self._tables.values()
-                if t.row.status == "lobby" or (t.row.status == "playing" and t.row.deadline is None)]
-        last_moves = await self.store.last_moves([t.id for t in idle if t.row.status == "playing"])
+        idle = [t for t in self.tables.all() if t.row.status == TableStatus.LOBBY
+                or (t.row.status == TableStatus.PLAYING and t.row.deadline is None)]
+        last_moves = await self.store.last_moves([t.id for t in idle if t.row.status == TableStatus.PLAYING])
         expired = []
         for table in idle:
             async with table.lock:
                 row = table.row
                 touched = max(row.updated_at, row.created_at, last_moves.get(table.id, 0.0))
-                limit = lobby_after if row.status == "lobby" else game_after
-                if row.status not in ("lobby", "playing") or row.deadline is not None or now - touched < limit:
+                limit = lobby_after if row.status == TableStatus.LOBBY else game_after
+                if row.status not in OPEN or row.deadline is not None or now - touched < limit:
                     continue
-                row.status, row.deadline = "abandoned", None
+                row.status, row.deadline = TableStatus.ABANDONED, None
                 await self.store.save_table(row, with_seats=False)
-                self._arm(table)
-                expired.append(await self._publish(table, "abandoned", [
+                self.schedule.arm(table)
+                expired.append(await self.tables.publish(table, UpdateKind.ABANDONED, [
                     public({"type": "expired", "idle": now - touched, "seed": row.seed})]))
-            self.autoplay.forget(table.id)
+            self.schedule.forget(table.id)
         return expired
+
+    @fresh_on_conflict
+    async def set_meta(self, table_id: str, key: str, value: Any) -> None:
+        """Remember an adapter's value (a message id, say) with the table."""
+        table = await self.tables.get(table_id)
+        async with table.lock:
+            table.row.meta[key] = value
+            await self.store.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.META))
+
+    async def get_meta(self, table_id: str, key: str) -> Any:
+        """An adapter's value stored with the table, or None."""
+        return (await self.tables.get(table_id)).row.meta.get(key)

@@ -7,17 +7,23 @@ processes too). A move that ends the game stores the result and the ratings with
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core.errors import MalformedAction, Refusal, RefusalCode
-from engine.core.events import Event, public
+from engine.core.events import Event
+from engine.service.kinds import TableStatus, UpdateKind, finished_event
 from engine.service.live import LiveTable
-from engine.service.loading import SNAPSHOT_EVERY, with_standins
-from engine.service.sharing import CONFLICT_TRIES, SharedTables
+from engine.service.loading import SNAPSHOT_EVERY, Tables, finish_record, with_standins
+from engine.service.schedule import Schedule
+from engine.service.sharing import CONFLICT_TRIES, Sharing
 from engine.service.table_settings import check_action_shape
+from engine.store.database import Store
 from engine.store.rows import LoggedAction
+
+__all__ = ["SNAPSHOT_EVERY", "ActResult", "Moves"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +33,16 @@ class ActResult:
     seq: int
 
 
-class Moves(SharedTables):
+class Moves:
     """Applies moves, from people and from the AI, one at a time per table."""
+
+    def __init__(self, store: Store, tables: Tables, sharing: Sharing, schedule: Schedule, *,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.tables = tables
+        self.sharing = sharing
+        self.schedule = schedule
+        self.clock = clock
 
     async def act(self, table_id: str, user_id: int, action: Mapping[str, Any], seq: int,
                   cause: object | None = None) -> ActResult:
@@ -36,31 +50,31 @@ class Moves(SharedTables):
 
         ``cause`` rides on the move's update, so whoever asked can find its own update there.
         """
-        table = await self._table(table_id)
+        table = await self.tables.get(table_id)
         seat = table.require_seat(user_id)
         check_action_shape(action)
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise MalformedAction(RefusalCode.MOVE_WITHOUT_SEQ)
         if seq > table.seq and self.store.is_shared:  # another process moved it and its notice is on the way
-            await self.catch_up(table_id)
+            await self.sharing.catch_up(table_id)
         async with table.lock:
             for attempt in range(1, CONFLICT_TRIES + 1):
-                table.require_status("playing")
+                table.require_status(TableStatus.PLAYING)
                 if seq != table.seq:
                     raise Refusal(RefusalCode.STALE)
                 try:
-                    await self._commit_move(table, seat, action, auto=False, cause=cause)
+                    await self.commit(table, seat, action, auto=False, cause=cause)
                     break
                 except Refusal as refusal:
                     # the table was caught up: if its seq is still the move's, only its row had changed (another
                     # process's write), and the move stands against the fresh row
                     if refusal.code != RefusalCode.STALE or attempt == CONFLICT_TRIES:
                         raise
-        self._kick(table)
+        self.schedule.kick(table)
         return ActResult(table.seq)
 
-    async def _commit_move(self, table: LiveTable, seat: int, action: Mapping[str, Any], *, auto: bool,
-                           cause: object | None = None) -> list[Event]:
+    async def commit(self, table: LiveTable, seat: int, action: Mapping[str, Any], *, auto: bool,
+                     cause: object | None = None) -> list[Event]:
         """Apply one move, store it with everything it implies in one transaction, then publish; lock held.
 
         Nothing in memory changes until the store has the move: the table's new row
@@ -80,12 +94,13 @@ class Moves(SharedTables):
             else table.row.seats
         outcome = table.game.outcome(state)
         if outcome is not None:
-            row = replace(table.row, status="finished", deadline=None, ai_turn=False, result=outcome.as_dict(),
-                          seats=seats, meta=with_standins(meta, ()))
+            row = replace(table.row, status=TableStatus.FINISHED, deadline=None, ai_turn=False,
+                          result=outcome.as_dict(), seats=seats, meta=with_standins(meta, ()))
         else:
             same = meta is table.row.meta and not back
             probe = table.row if same else replace(table.row, seats=seats, meta=meta)
-            deadline, ai_turn = self._due(LiveTable(probe, table.game, table.options, state, entry.seq, table.lock))
+            deadline, ai_turn = self.schedule.due(LiveTable(probe, table.game, table.options, state, entry.seq,
+                                                            table.lock))
             if same and deadline == probe.deadline and ai_turn == probe.ai_turn:
                 row = probe  # most moves change nothing of the row: it is neither copied nor written
             else:
@@ -95,23 +110,22 @@ class Moves(SharedTables):
                     row.meta = {k: v for k, v in row.meta.items() if k != "reminded"}
         changed = (row.status != table.row.status or row.deadline != table.row.deadline
                    or row.ai_turn != table.row.ai_turn or row.meta != table.row.meta or back)
-        finish = self._finish_record(table, row, outcome) if outcome is not None else None
+        finish = finish_record(row, outcome, self.clock()) if outcome is not None else None
         try:
             await self.store.append(table.id, entry, row if changed else None, with_seats=back, finish=finish,
                                     version=table.row.version)
         except Refusal:
-            await self._reload(table)
+            await self.sharing.reload(table)
             raise
         table.row, table.state, table.seq = row, state, entry.seq
         if outcome is None and entry.seq % SNAPSHOT_EVERY == 0:
             await self.store.save_snapshot(table.id, entry.seq, table.game.snapshot(state))
+        self.schedule.arm(table)
         if outcome is None:
-            self._arm(table)
-            await self._publish(table, "moved", events, cause)
+            await self.tables.publish(table, UpdateKind.MOVED, events, cause)
             return events
-        self._arm(table)
-        events = [*events, public({"type": "finished", **outcome.as_dict(), "seed": table.row.seed})]
-        await self._publish(table, "finished", events, cause)
+        events = [*events, finished_event(outcome, table.row.seed)]
+        await self.tables.publish(table, UpdateKind.FINISHED, events, cause)
         return events
 
     @staticmethod

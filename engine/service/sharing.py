@@ -12,21 +12,33 @@ what every loaded table missed.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Coroutine
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from engine.core.events import public
+from engine.service.kinds import TableStatus, UpdateKind, finished_event, update_kind
 from engine.service.live import LiveTable
-from engine.service.loading import LoadedTables, log
-from engine.service.peers import Notice
-from engine.store.database import StaleRow
+from engine.service.loading import Tables, log
+from engine.service.peers import Notice, Peers
+from engine.service.schedule import Schedule
+from engine.store.database import StaleRow, Store
 from engine.store.rows import LoggedAction
 
-UNTOLD_KINDS = {"lobby": "lobby", "finished": "finished", "abandoned": "abandoned"}  # a row change found by looking
+UNTOLD_KINDS = {TableStatus.LOBBY: UpdateKind.LOBBY, TableStatus.FINISHED: UpdateKind.FINISHED,
+                TableStatus.ABANDONED: UpdateKind.ABANDONED}  # a row change found by looking, not told
 CONFLICT_TRIES = 4  # a change that meets another process's write reloads the table and tries again
 P = ParamSpec("P")
 R = TypeVar("R")
-S = TypeVar("S", bound="SharedTables")
+
+
+class CatchesUp(Protocol):
+    """Whatever changes tables and can bring one up to the store (a part handed ``Sharing.catch_up``)."""
+
+    @property
+    def catch_up(self) -> Callable[[str], Awaitable[None]]: ...
+
+
+S = TypeVar("S", bound=CatchesUp)
 
 
 def fresh_on_conflict(
@@ -34,22 +46,27 @@ def fresh_on_conflict(
 ) -> Callable[Concatenate[S, str, P], Coroutine[Any, Any, R]]:
     """Run a change of a table again on its fresh row when another process wrote the row first."""
 
-    async def run(service: S, table_id: str, /, *args: P.args, **kwargs: P.kwargs) -> R:
+    async def run(owner: S, table_id: str, /, *args: P.args, **kwargs: P.kwargs) -> R:
         for _ in range(CONFLICT_TRIES - 1):
             try:
-                return await change(service, table_id, *args, **kwargs)
+                return await change(owner, table_id, *args, **kwargs)
             except StaleRow:
-                await service.catch_up(table_id)
-        return await change(service, table_id, *args, **kwargs)
+                await owner.catch_up(table_id)
+        return await change(owner, table_id, *args, **kwargs)
 
     run.__name__, run.__qualname__, run.__doc__ = change.__name__, change.__qualname__, change.__doc__
     return run
 
 
-class SharedTables(LoadedTables):
-    """Keeps loaded tables in step with the other processes on the same database."""
+class Sharing:
+    """Keeps this process's tables in step with the other processes on the same database."""
 
-    _behind: set[str]  # tables whose catch-up after a notice failed (the store out of reach): the supervisor retries
+    def __init__(self, store: Store, peers: Peers, tables: Tables, schedule: Schedule) -> None:
+        self.store = store
+        self.peers = peers
+        self.tables = tables
+        self.schedule = schedule
+        self.behind: set[str] = set()  # tables whose catch-up after a notice failed: the supervisor retries
 
     async def claim(self, table_id: str) -> bool:
         """Drive the table from this process if no other does (its AI, timers and notifications); whether it does."""
@@ -59,58 +76,65 @@ class SharedTables(LoadedTables):
         """Whether this process drives the table (its AI, timers and, for adapters, its notifications)."""
         return self.peers.holds(table_id)
 
-    async def _heard(self, notice: Notice) -> None:
+    async def heard(self, notice: Notice) -> None:
         """Another process changed a table: catch up if this process has it in memory and is behind."""
-        table = self._tables.get(notice.table_id)
+        table = self.tables.held(notice.table_id)
         if table is not None and (notice.seq > table.seq or notice.version > table.row.version):
             try:
                 await self.catch_up(notice.table_id, notice)
             except Exception:
                 log.warning("table %s: catching up with another process failed; the supervisor tries again",
                             notice.table_id, exc_info=True)
-                self._behind.add(notice.table_id)
+                self.behind.add(notice.table_id)
 
     async def catch_up_behind(self) -> None:
         """Try again the catch-ups that failed (each stays behind until one succeeds)."""
-        for table_id in sorted(self._behind):
-            self._behind.discard(table_id)
+        for table_id in sorted(self.behind):
+            self.behind.discard(table_id)
             try:
                 await self.catch_up(table_id)
             except Exception:
-                self._behind.add(table_id)
+                self.behind.add(table_id)
                 raise
 
     async def catch_up(self, table_id: str, notice: Notice | None = None) -> None:
         """Bring a loaded table up to the store (another process changed it) and publish what changed, in order."""
-        table = self._tables.get(table_id)
+        table = self.tables.held(table_id)
         if table is None:
             return
         async with table.lock:
             await self._catch_up(table, notice)
-        if table.row.status == "playing":
-            self._arm(table)
+        if table.row.status == TableStatus.PLAYING:
+            self.schedule.arm(table)
             if self.drives(table_id):  # a move made on another process may leave this one's AI to act
-                self._kick(table)
+                self.schedule.kick(table)
 
     async def catch_up_all(self) -> None:
         """Bring every loaded table up to the store (after notices may have been lost)."""
-        for table_id in list(self._tables):
+        for table_id in self.tables.ids():
             await self.catch_up(table_id)
+
+    async def reload(self, table: LiveTable) -> None:
+        """Another process moved this table on (a write of ours met its change): catch up, publishing what it did;
+        the table's lock is held."""
+        await self._catch_up(table, None)
+        self.tables.add(table)
 
     async def _catch_up(self, table: LiveTable, notice: Notice | None) -> None:
         """Catch the table up with the store; the table's lock is held."""
         if notice is not None and notice.seq <= table.seq and notice.version <= table.row.version:
             return  # an earlier catch-up already read this change
-        moves_only = notice is not None and notice.kind == "moved" and notice.version == table.row.version
+        moves_only = notice is not None and notice.kind == UpdateKind.MOVED and notice.version == table.row.version
         row = table.row if moves_only and table.state is not None else await self.store.load_table(table.id)
         if row is None:
             return
-        if table.state is None and row.status in ("playing", "finished"):
-            fresh = await self._revive(row)
+        publish = self.tables.publish
+        if table.state is None and row.status in (TableStatus.PLAYING, TableStatus.FINISHED):
+            fresh = await self.tables.revive(row)
             start = table.game.new_game(fresh.options, row.size, row.seed)
             table.row, table.options, table.state, table.seq = fresh.row, fresh.options, fresh.state, fresh.seq
             events = [public({"type": "started", "seed_hash": row.seed_hash}), *table.game.start_events(start)]
-            await self._publish(table, "started", events if fresh.seq == 0 else [])
+            await publish(table, UpdateKind.STARTED, events if fresh.seq == 0 else [])
             return
         if moves_only and notice is not None and notice.seq == table.seq + 1 and notice.events:
             carried = json.loads(notice.events)  # the notice carries the move: nothing to read
@@ -125,21 +149,16 @@ class SharedTables(LoadedTables):
             state, events = table.game.apply(table.state, entry.seat, entry.action)
             table.state, table.seq = state, entry.seq
             outcome = table.game.outcome(state)
-            if outcome is not None:
-                events = [*events, public({"type": "finished", **outcome.as_dict(), "seed": row.seed})]
-            await self._publish(table, "moved" if outcome is None else "finished", events)
+            if outcome is None:
+                await publish(table, UpdateKind.MOVED, events)
+            else:
+                await publish(table, UpdateKind.FINISHED, [*events, finished_event(outcome, row.seed)])
         if moves or row.version == table.row.version:
             table.row = row
             return
         table.row, table.options = row, table.game.parse_options(row.options)
         if notice is None:  # found by looking, not told: say what the table is now
-            await self._publish(table, UNTOLD_KINDS.get(row.status, "seat_changed"))
-        elif notice.kind not in ("meta", "moved"):  # a move's notice carries the move, already applied here
+            await publish(table, UNTOLD_KINDS.get(TableStatus(row.status), UpdateKind.SEAT_CHANGED))
+        elif notice.kind not in (UpdateKind.META, UpdateKind.MOVED):  # a move's notice carries it, applied here
             shown = json.loads(notice.events) if notice.events else []
-            await self._publish(table, notice.kind, [public(data) for data in shown])
-
-    async def _reload(self, table: LiveTable) -> None:
-        """Another process moved this table on (a write of ours met its change): catch up, publishing what it did;
-        the table's lock is held."""
-        await self._catch_up(table, None)
-        self._tables[table.id] = table
+            await publish(table, update_kind(notice.kind), [public(data) for data in shown])

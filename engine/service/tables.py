@@ -1,17 +1,16 @@
 """The table service: the one owner of every change to a table and of every publish.
 
 Adapters (the bot, the Mini App) call it and subscribe to its bus; nothing else changes a
-table. It is built in layers, each a module of its own: ``loading`` (tables in memory),
-``sharing`` (other processes on the same database), ``moves``, ``due`` (AI turns, timers,
-the supervisor) and ``lobby``; this module starts and stops it and answers what adapters read.
-Every change happens under the table's lock, is checked by the rules, stored, and only
-then applied in memory and published.
+table. It is a facade over parts, each built here with the collaborators it needs and
+talking to the others only through their public methods: ``Tables`` (tables in memory and
+publishing), ``Sharing`` (other processes on the same database), ``Moves``, ``Lobby`` (with
+the cap on a person's open tables) and ``DueWork`` (AI turns, timers, the supervisor), over
+a ``Schedule`` of deadlines and AI kicks they share. Every change happens under the table's
+lock, is checked by the rules, stored, and only then applied in memory and published.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -19,20 +18,24 @@ from typing import Any
 from engine.service.autoplay import Autoplay
 from engine.service.bus import Listener, Listening, MemoryBus, Subscription
 from engine.service.chats import Chats
-from engine.service.live import TableInfo
-from engine.service.loading import HEAL_EVERY, MAX_LOADED
+from engine.service.due import HEAL_EVERY, DueWork
+from engine.service.live import LiveTable
+from engine.service.loading import MAX_LOADED, Tables, peers_for
 from engine.service.lobby import AI_NAMES, Lobby
-from engine.service.moves import ActResult
+from engine.service.moves import ActResult, Moves
+from engine.service.open_tables import MAX_OPEN_TABLES, OpenTablesCap
 from engine.service.peers import Peers
 from engine.service.people import People
-from engine.service.sharing import fresh_on_conflict
-from engine.service.timers import TurnTimers
+from engine.service.record import Record
+from engine.service.schedule import Schedule
+from engine.service.sharing import Sharing
+from engine.service.timers import Due, TurnTimers
 from engine.store.database import Store
 
 __all__ = ["AI_NAMES", "ActResult", "TableService"]
 
 
-class TableService(Lobby):
+class TableService:
     """Owns every table of this process; adapters call it and subscribe to its bus."""
 
     def __init__(
@@ -45,20 +48,76 @@ class TableService(Lobby):
         run_timers: bool = True,
         heal_every: float | None = HEAL_EVERY,
         max_loaded: int = MAX_LOADED,
+        max_open_tables: int = MAX_OPEN_TABLES,
         peers: Peers | None = None,
     ) -> None:
-        super().__init__(store, bus, clock=clock, heal_every=heal_every, max_loaded=max_loaded, peers=peers)
-        self.autoplay = Autoplay(self._ai_step, delay=ai_delay, claim=self.peers.lease)
-        self.timers = TurnTimers(clock, self._timer_due, run_loop=run_timers)
-        self._healer = None
-        self._behind = set()
-        self._resumed = []
-        self._scanned_until = 0.0  # deadlines up to here are armed
-        self._first_round = asyncio.Event()
+        self.store = store
+        self.bus = bus or MemoryBus()
+        self.clock = clock
+        self.peers: Peers = peers or peers_for(store)
+        self.record = Record(store)
         self.people = People(store)
         self.chats = Chats(store)
+        # the AI and the timers call back into due work, built last: through this facade, so nothing is cyclic
+        self.autoplay = Autoplay(self._ai_step, delay=ai_delay, claim=self.peers.lease)
+        self.timers = TurnTimers(clock, self._timer_due, run_loop=run_timers)
+        self.schedule = Schedule(clock, self.autoplay, self.timers)
+        self.loaded = Tables(store, self.bus, self.schedule, peers=self.peers, clock=clock, max_loaded=max_loaded)
+        self.sharing = Sharing(store, self.peers, self.loaded, self.schedule)
+        self.moves = Moves(store, self.loaded, self.sharing, self.schedule, clock=clock)
+        self.cap = OpenTablesCap(self.loaded.count_open_tables, max_open_tables)
+        self.lobby = Lobby(store, self.loaded, self.sharing, self.schedule, self.cap, clock=clock)
+        self.due = DueWork(store, self.loaded, self.sharing, self.moves, self.schedule, peers=self.peers, clock=clock,
+                           heal_every=heal_every)
 
-    # life cycle ---------------------------------------------------------------
+        # reading
+        self.info = self.loaded.info
+        self.view = self.loaded.view
+        self.tables_of = self.loaded.tables_of
+        self.tables_in_chat = self.loaded.tables_in_chat
+        self.count_open_tables = self.loaded.count_open_tables
+        self.open_snapshots = self.loaded.open_snapshots
+        self.live = self.loaded.held
+        self.snapshot = self.loaded.snapshot
+        self.tables = self.loaded.all
+        # other processes
+        self.claim = self.sharing.claim
+        self.drives = self.sharing.drives
+        self.catch_up = self.sharing.catch_up
+        self.catch_up_all = self.sharing.catch_up_all
+        # moves
+        self.act = self.moves.act
+        # lobbies
+        self.create_table = self.lobby.create_table
+        self.start_lesson = self.lobby.start_lesson
+        self.join = self.lobby.join
+        self.add_ai = self.lobby.add_ai
+        self.set_options = self.lobby.set_options
+        self.leave = self.lobby.leave
+        self.back = self.lobby.back
+        self.start_game = self.lobby.start_game
+        self.abandon = self.lobby.abandon
+        self.rematch = self.lobby.rematch
+        self.join_rematch = self.lobby.join_rematch
+        self.move_chat = self.lobby.move_chat
+        self.expire_idle = self.lobby.expire_idle
+        self.set_meta = self.lobby.set_meta
+        self.get_meta = self.lobby.get_meta
+        # due work
+        self.idle = self.due.idle
+        self.heal = self.due.heal
+        self.resume = self.due.resume
+        self.when_resumed = self.due.when_resumed
+        self.tick_timers = self.due.tick_timers
+
+    @property
+    def max_loaded(self) -> int:
+        """Tables kept in memory; idle ones beyond this are unloaded, least recently used first."""
+        return self.loaded.max_loaded
+
+    @max_loaded.setter
+    def max_loaded(self, value: int) -> None:
+        self.loaded.max_loaded = value
 
     async def start(self) -> None:
         """Serve at once: tables load when used; the AI turns and deadlines a restart left are resumed from the store.
@@ -67,42 +126,14 @@ class TableService(Lobby):
         through in the background, deadlines are armed a window ahead, and stored
         deadlines are kept as they were, so a restart gives nobody extra time.
         """
-        await self.peers.start(self._heard, self.resume)
+        await self.peers.start(self.sharing.heard, self.due.resume)
         self.store.origin = self.peers.origin
-        await self._arm_from_store()
-        self.timers.start()
-        if self._healer is None:  # one round at once (the AI turns a restart left), then every heal_every
-            self._healer = asyncio.create_task(self._heal_loop(self.heal_every), name="table-healer")
+        await self.due.start()
 
     async def close(self) -> None:
         """Stop the supervisor, the AI and the timers."""
-        if self._healer is not None:
-            self._healer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._healer
-            self._healer = None
-        await self.timers.close()
-        await self.autoplay.close()
+        await self.due.close()
         await self.peers.close()
-
-    # reading ------------------------------------------------------------------
-
-    async def tables_of(self, user_id: int, *, limit: int = 100, before: str | None = None) -> list[TableInfo]:
-        """Unfinished tables where the user has a seat, newest first (a page of ``limit`` after table ``before``)."""
-        ids = await self.store.table_ids_of_user(user_id, ("lobby", "playing"), limit, before)
-        found = [await self._table(table_id) for table_id in ids]
-        return [t.info() for t in found if t.row.status in ("lobby", "playing") and t.seat_of(user_id) is not None]
-
-    async def count_open_tables(self, user_id: int) -> int:
-        """How many tables in the lobby or being played the user has a seat at."""
-        return await self.store.count_tables_of_user(user_id, ("lobby", "playing"))
-
-    async def tables_in_chat(self, chat_id: int, *statuses: str) -> list[TableInfo]:
-        """A chat's tables with these statuses (default: unfinished), newest first."""
-        wanted = statuses or ("lobby", "playing")
-        ids = await self.store.table_ids_in_chat(chat_id, wanted)
-        found = [await self._table(table_id) for table_id in ids]
-        return [t.info() for t in found if t.row.status in wanted]
 
     def subscribe(self, table_id: str | None = None) -> Subscription:
         """Receive updates of one table (or every table)."""
@@ -112,14 +143,12 @@ class TableService(Lobby):
         """Have ``listener`` awaited with each update of the table as it is published (see ``engine.service.bus``)."""
         return self.bus.listen(table_id, listener)
 
-    @fresh_on_conflict
-    async def set_meta(self, table_id: str, key: str, value: Any) -> None:
-        """Remember an adapter's value (a message id, say) with the table."""
-        table = await self._table(table_id)
-        async with table.lock:
-            table.row.meta[key] = value
-            await self.store.save_table(table.row, with_seats=False, notice=self._notice(table, "meta"))
+    def view_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        """The view of a table for a seat, without touching the store."""
+        return table.snapshot().view(seat)
 
-    async def get_meta(self, table_id: str, key: str) -> Any:
-        """An adapter's value stored with the table, or None."""
-        return (await self._table(table_id)).row.meta.get(key)
+    async def _ai_step(self, table_id: str) -> bool:
+        return await self.due.ai_step(table_id)
+
+    async def _timer_due(self, table_id: str, deadline: float, kind: Due) -> None:
+        await self.due.timer_due(table_id, deadline, kind)
