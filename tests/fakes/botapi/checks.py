@@ -15,8 +15,10 @@ MAX_BUTTONS = 100
 # Form and query values arrive as strings; these stay strings even when they look like numbers or JSON.
 _STRING_PARAMS = frozenset(
     {"text", "caption", "url", "secret_token", "callback_query_id", "data", "parse_mode", "action", "language_code",
-     "inline_message_id", "ip_address", "description", "short_description", "name", "title", "custom_title"}
+     "inline_message_id", "ip_address", "description", "short_description", "name", "title", "custom_title",
+     "inline_query_id", "next_offset", "switch_pm_text", "switch_pm_parameter"}
 )
+PARSE_MODES = frozenset({"html", "markdown", "markdownv2"})  # compared case-insensitively, as Telegram does
 
 _HTML_TAGS = frozenset(
     {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a", "tg-emoji", "code",
@@ -99,7 +101,8 @@ def check_text(text: Any, parse_mode: Any) -> tuple[str, str]:
     """Refuse empty, badly marked-up or over-long text; return (raw, plain)."""
     if not isinstance(text, str) or not text:
         raise bad_request("message text is empty")
-    if parse_mode is not None and not isinstance(parse_mode, str):
+    if parse_mode is not None and (not isinstance(parse_mode, str) or
+                                   (parse_mode and parse_mode.lower() not in PARSE_MODES)):
         raise bad_request("unsupported parse_mode")
     plain = plain_text(text, parse_mode)
     if not plain.strip():
@@ -133,6 +136,11 @@ def _check_button(button: Any, chat_type: str, *, allow_http_web_app: bool) -> N
             raise bad_request("BUTTON_DATA_INVALID")
     if "url" in button:
         _check_url(button["url"], https_only=False)
+    if "switch_inline_query_chosen_chat" in button:
+        chosen = button["switch_inline_query_chosen_chat"]
+        kinds = ("allow_user_chats", "allow_bot_chats", "allow_group_chats", "allow_channel_chats")
+        if not isinstance(chosen, dict) or not any(chosen.get(kind) for kind in kinds):
+            raise bad_request("at least one chat type must be allowed")
     if "web_app" in button:
         if chat_type != "private":
             raise bad_request("BUTTON_TYPE_INVALID")

@@ -47,16 +47,23 @@ class FloodControl:
         self.group = Window(per_group_per_minute, 60.0 * time_scale)
         self.overall = Window(global_per_second, 1.0 * time_scale)
 
-    def wait(self, chat_id: int, now: float) -> float:
-        """Seconds until a message to `chat_id` is allowed (0 when it is allowed now)."""
+    def wait(self, chat_id: int | None, now: float) -> float:
+        """Seconds until a message to `chat_id` is allowed (0 when it is allowed now).
+
+        None is a message sent via the bot in inline mode: only the bot's overall budget applies to its edits.
+        """
+        if chat_id is None:
+            return self.overall.wait(0, now)
         waits = [self.chat.wait(chat_id, now), self.overall.wait(0, now)]
         if chat_id < 0:
             waits.append(self.group.wait(chat_id, now))
         return max(waits)
 
-    def add(self, chat_id: int, now: float) -> None:
-        """Count one accepted message to `chat_id`."""
-        self.chat.add(chat_id, now)
+    def add(self, chat_id: int | None, now: float) -> None:
+        """Count one accepted message to `chat_id` (None: an inline message, counted for the whole bot only)."""
         self.overall.add(0, now)
+        if chat_id is None:
+            return
+        self.chat.add(chat_id, now)
         if chat_id < 0:
             self.group.add(chat_id, now)

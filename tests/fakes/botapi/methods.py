@@ -9,7 +9,9 @@ from typing import Any
 
 from .checks import check_reply_markup, check_text, require, require_int, utf16_len
 from .flood import FloodControl
+from .inline import InlineMode
 from .model import JSON, ApiError, Edit, FakeMessage, bad_request, too_many_requests
+from .results import INLINE
 from .updates import UpdateBuilder
 from .world import World
 
@@ -48,6 +50,7 @@ class Methods:
         self.whole_seconds = whole_seconds
         self.allow_http_web_app = allow_http_web_app
         self.commands: dict[str, list[JSON]] = {}
+        self.inline = InlineMode(world, builder, allow_http_web_app=allow_http_web_app)
         self.emit: Callable[[JSON], Awaitable[object]] | None = None  # queues an update Telegram sends by itself
 
     def table(self) -> dict[str, Callable[[JSON], Any]]:
@@ -60,6 +63,8 @@ class Methods:
             "deleteMessage": self.delete_message,
             "deleteMessages": self.delete_messages,
             "answerCallbackQuery": self.answer_callback_query,
+            "answerInlineQuery": self.inline.answer_inline_query,
+            "savePreparedInlineMessage": self.inline.save_prepared_inline_message,
             "getChat": self.get_chat,
             "getChatMember": self.get_chat_member,
             "leaveChat": self.leave_chat,
@@ -73,7 +78,7 @@ class Methods:
 
     # flood control
 
-    def _check_flood(self, chat_id: int) -> float:
+    def _check_flood(self, chat_id: int | None) -> float:
         now = self.clock()
         wait = self.flood.wait(chat_id, now)
         if wait > 0:
@@ -105,47 +110,53 @@ class Methods:
         self.flood.add(chat["id"], now)
         return message.to_api()
 
-    def _editable(self, params: JSON, missing: str) -> FakeMessage:
-        if params.get("inline_message_id"):
-            raise bad_request("MESSAGE_ID_INVALID")  # the bot does not use inline mode
+    def _editable(self, params: JSON, missing: str) -> tuple[FakeMessage, bool]:
+        """The message an edit names, and whether it is named by inline_message_id (a message sent via the bot)."""
+        if params.get("chat_id") in (None, "") and not params.get("message_id"):
+            if params.get("inline_message_id") in (None, ""):
+                raise bad_request("message identifier is not specified")
+            return self.inline.message(params["inline_message_id"]), True
         chat = self.world.writable_chat(require(params, "chat_id"))
         message = self.world.find(chat["id"], require_int(params, "message_id"))
         if message is None or message.deleted:
             raise bad_request(missing)
         if not message.from_bot:
             raise bad_request("message can't be edited")
-        return message
+        return message, False
 
     def _apply_edit(self, message: FakeMessage, text: str, plain: str, parse_mode: str | None,
-                    markup: JSON | None, now: float) -> JSON:
+                    markup: JSON | None, now: float, *, inline: bool) -> JSON | bool:
         message.edits.append(Edit(now, message.text, message.plain, message.parse_mode, message.reply_markup))
         message.text, message.plain, message.parse_mode, message.reply_markup = text, plain, parse_mode, markup
         message.edit_date = int(self.world.now())
-        self.flood.add(message.chat_id, now)
-        return message.to_api()
+        self.flood.add(None if inline else message.chat_id, now)
+        return True if inline else message.to_api()
 
-    def edit_message_text(self, params: JSON) -> JSON:
-        """editMessageText: replace the text; the keyboard becomes the one given (none when omitted)."""
-        message = self._editable(params, "message to edit not found")
+    def edit_message_text(self, params: JSON) -> JSON | bool:
+        """editMessageText: replace the text; the keyboard becomes the one given (none when omitted).
+
+        A message sent via the bot is named by inline_message_id; the answer is then True, not the message.
+        """
+        message, inline = self._editable(params, "message to edit not found")
         text, plain = check_text(params.get("text"), params.get("parse_mode"))
-        markup = check_reply_markup(params.get("reply_markup"), message.chat["type"],
+        markup = check_reply_markup(params.get("reply_markup"), INLINE if inline else message.chat["type"],
                                     allow_http_web_app=self.allow_http_web_app)
         parse_mode = params.get("parse_mode")
         same_mode = (parse_mode or "").upper() == (message.parse_mode or "").upper()
         if text == message.text and same_mode and markup == message.reply_markup:
             raise bad_request(NOT_MODIFIED)
-        now = self._check_flood(message.chat_id)
-        return self._apply_edit(message, text, plain, parse_mode, markup, now)
+        now = self._check_flood(None if inline else message.chat_id)
+        return self._apply_edit(message, text, plain, parse_mode, markup, now, inline=inline)
 
-    def edit_message_reply_markup(self, params: JSON) -> JSON:
-        """editMessageReplyMarkup: replace the keyboard (removed when omitted)."""
-        message = self._editable(params, "message to edit not found")
-        markup = check_reply_markup(params.get("reply_markup"), message.chat["type"],
+    def edit_message_reply_markup(self, params: JSON) -> JSON | bool:
+        """editMessageReplyMarkup: replace the keyboard (removed when omitted); by inline_message_id too."""
+        message, inline = self._editable(params, "message to edit not found")
+        markup = check_reply_markup(params.get("reply_markup"), INLINE if inline else message.chat["type"],
                                     allow_http_web_app=self.allow_http_web_app)
         if markup == message.reply_markup:
             raise bad_request(NOT_MODIFIED)
-        now = self._check_flood(message.chat_id)
-        return self._apply_edit(message, message.text, message.plain, message.parse_mode, markup, now)
+        now = self._check_flood(None if inline else message.chat_id)
+        return self._apply_edit(message, message.text, message.plain, message.parse_mode, markup, now, inline=inline)
 
     def _deletable(self, chat: JSON, message_id: Any) -> FakeMessage:
         message = self.world.find(chat["id"], message_id)

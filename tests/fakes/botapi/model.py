@@ -90,6 +90,8 @@ class FakeMessage:
     thread_id: int | None = None  # the forum topic the message is in (None: General, or not a forum)
     service: JSON | None = None
     sender_chat: JSON | None = None
+    via_bot: JSON | None = None  # the bot whose inline result a person sent (inline mode, shared prepared messages)
+    inline_message_id: str | None = None  # how the bot edits a message sent via it (when it had a keyboard)
     replied: FakeMessage | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -127,6 +129,8 @@ class FakeMessage:
         data["from"] = dict(self.from_user)
         if self.sender_chat is not None:
             data["sender_chat"] = dict(self.sender_chat)
+        if self.via_bot is not None:
+            data["via_bot"] = dict(self.via_bot)
         if self.thread_id is not None:
             data["message_thread_id"] = self.thread_id
             data["is_topic_message"] = True

@@ -17,6 +17,7 @@ from aiohttp import web
 from .checks import coerce
 from .faults import Fault, FaultKind, Faults, drop, hold
 from .flood import FloodControl
+from .inline import Chosen, PreparedMessage
 from .methods import Methods
 from .model import JSON, ApiError, Call, Delivery, FakeMessage, bad_request
 from .updates import UpdateBuilder, is_allowed
@@ -37,7 +38,7 @@ class FakeBotApi:
                  bot_first_name: str = "Cardroom Test", per_chat_per_second: float = 1.0,
                  per_group_per_minute: int = 20, global_per_second: int = 30,
                  clock: Callable[[], float] = time.monotonic, time_scale: float = 1.0,
-                 allow_http_web_app: bool = False) -> None:
+                 allow_http_web_app: bool = False, inline: bool = False, inline_feedback: bool = False) -> None:
         self.token = token
         self._base_clock = clock
         self._skipped = 0.0
@@ -51,6 +52,8 @@ class FakeBotApi:
         self.methods = Methods(self.world, self.builder, self.flood, self.clock, whole_seconds=time_scale == 1.0,
                                allow_http_web_app=allow_http_web_app)
         self.methods.emit = self.send_update
+        self.inline = self.methods.inline
+        self.inline.configure(enabled=inline, feedback=inline_feedback)
         self.faults = Faults()
         self._handlers: dict[str, Callable[[JSON], Any]] = {
             **self.methods.table(), "getUpdates": self._get_updates, "setWebhook": self._set_webhook,
@@ -409,6 +412,58 @@ class FakeBotApi:
     def reopen_general_forum_topic(self, chat_id: int) -> None:
         """Reopen the General topic."""
         self.builder.set_topic_closed(chat_id, None, None, closed=False)
+
+    # inline mode and prepared messages
+
+    def set_inline_mode(self, enabled: bool = True, *, feedback: bool = False) -> None:
+        """Switch inline mode on or off (BotFather's /setinline: getMe's supports_inline_queries) and inline
+        feedback (/setinlinefeedback: chosen_inline_result updates)."""
+        self.inline.configure(enabled=enabled, feedback=feedback)
+
+    def inline_query(self, from_user: int | JSON, query: str = "", *, chat: int | JSON | None = None,
+                     chat_type: str | None = None, offset: str = "") -> JSON:
+        """An inline_query update: `from_user` typed "@bot `query`" in a chat (ValueError when inline mode is off).
+
+        `chat` None is their chat with the bot (chat_type "sender"); another user's id their private chat with
+        that user ("private"); a group's id a group ("group", "supergroup"). A group or channel the fake does not
+        know (the bot is not in it) needs `chat_type` ("group", "supergroup" or "channel").
+        """
+        return self.inline.query(from_user, query, chat=chat, chat_type=chat_type, offset=offset)
+
+    def inline_answer(self, update: JSON) -> JSON | None:
+        """The answerInlineQuery parameters the bot sent for an inline_query update, if it answered in time."""
+        query = self.inline.queries.get(update["inline_query"]["id"])
+        return None if query is None else query.answer
+
+    def choose_inline_result(self, update: JSON, result_id: str) -> Chosen:
+        """The person picked the bot's result `result_id` for an inline_query update: the message is posted via the
+        bot in the chat where they typed. Returns it with the updates Telegram sends the bot (send them)."""
+        return self.inline.choose(update["inline_query"]["id"], result_id)
+
+    def share_prepared_message(self, prepared_id: str, from_user: int | JSON, *, chat: int | JSON | None = None,
+                               chat_type: str | None = None) -> Chosen:
+        """The Mini App called shareMessage(`prepared_id`) and the person sent it to `chat` (as for inline_query).
+
+        Raises ShareRefused (the prepared_message_failed error) for unknown, foreign or expired ids and for chats
+        of a kind the message does not allow. Returns the message and the updates Telegram sends the bot.
+        """
+        return self.inline.share(prepared_id, from_user, chat=chat, chat_type=chat_type)
+
+    @property
+    def prepared_messages(self) -> dict[str, PreparedMessage]:
+        """Messages saved by savePreparedInlineMessage, by id."""
+        return dict(self.inline.prepared)
+
+    def inline_message(self, inline_message_id: str) -> FakeMessage:
+        """The message sent via the bot that has this inline_message_id (edits show in it)."""
+        message = self.inline.messages.get(inline_message_id)
+        if message is None:
+            raise LookupError(f"no inline message {inline_message_id!r}")
+        return message
+
+    def press_inline(self, from_user: int | JSON, inline_message_id: str, button_text: str) -> JSON:
+        """A callback_query update for a button of a message sent via the bot (it carries inline_message_id)."""
+        return self.inline.press(from_user, inline_message_id, button_text)
 
     def inject_fault(self, method: str, kind: FaultKind = "server_error", *, times: int | None = 1,
                      status: int = 502, delay: float | None = None) -> Fault:

@@ -104,6 +104,16 @@ class UpdateBuilder:
         self.open_queries[query_id] = query
         return self.stamp({"callback_query": query})
 
+    def inline_callback_query(self, from_user: int | JSON, inline_message_id: str, chat_instance: str,
+                              data: str) -> JSON:
+        """A press on a button of a message sent via the bot: the query names the message by inline_message_id."""
+        user = self.world.user(from_user)
+        query_id = str(next(self._query_ids))
+        query: JSON = {"id": query_id, "from": user, "inline_message_id": inline_message_id,
+                       "chat_instance": chat_instance, "data": data}
+        self.open_queries[query_id] = query
+        return self.stamp({"callback_query": query})
+
     def press(self, from_user: int | JSON, message: FakeMessage, button_text: str) -> JSON:
         """A press on the callback button labelled `button_text`."""
         button = message.button(button_text)

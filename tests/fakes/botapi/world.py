@@ -58,6 +58,7 @@ class World:
         self.topics: dict[int, dict[int, Topic]] = {}
         self.general_closed: set[int] = set()
         self._messages: dict[int, list[FakeMessage]] = {}
+        self._outside: dict[tuple[object, ...], list[FakeMessage]] = {}  # chats the bot is not in, by who is there
 
     @property
     def bot_id(self) -> int:
@@ -269,6 +270,19 @@ class World:
             message.replied = self.find(message.chat_id, message.reply_to)
         if message.thread_id is not None and message.replied is None:
             message.replied = self.find(message.chat_id, message.thread_id)
+        chat_messages.append(message)
+        return message
+
+    def post_outside(self, key: tuple[object, ...], chat: JSON, from_user: JSON, text: str, plain: str,
+                     **fields: Any) -> FakeMessage:
+        """Append a message to a chat the bot is not in (it never sees it), keyed by who is there.
+
+        Two people's private chat has a different id on each side; `chat` is the sender's view of it.
+        """
+        chat_messages = self._outside.setdefault(key, [])
+        message_id = chat_messages[-1].message_id + 1 if chat_messages else 1
+        message = FakeMessage(chat=chat, message_id=message_id, date=int(self.now()), from_user=from_user,
+                              text=text, plain=plain, **fields)
         chat_messages.append(message)
         return message
 
