@@ -1,4 +1,4 @@
-"""What the bot remembers about each table's messages, in its own store table (``bot_messages``).
+"""What the bot remembers about each table's messages, kept through the service's ``Chats``.
 
 One record per purpose: ``home`` (the chat, forum topic and language the table's messages
 go to, and who was invited), ``table`` (its lobby/status message), ``summary``, and
@@ -122,10 +122,3 @@ class Ledger:
                 found.append(message_id)
         return found
 
-
-async def table_of_message(chats: Chats, chat_id: int, message_id: int) -> str | None:
-    """The table whose lobby, status or summary this message is."""
-    for row in await chats.messages_in_chat(chat_id):
-        if row["message_id"] == message_id and row["purpose"] in (TABLE, SUMMARY):
-            return str(row["table_id"])
-    return None
