@@ -564,3 +564,19 @@ async def test_switch_inline_query_chosen_chat_button_must_allow_a_chat_type(fak
     status, _ = await call(fake, "sendMessage", chat_id=ANA, text="Invite friends",
                            reply_markup=keyboard({"query": "t7", "allow_group_chats": True}))
     assert status == 200
+
+
+async def test_share_into_a_chat_with_another_bot_needs_allow_bot_chats(fake: FakeBotApi) -> None:
+    other_bot = fake.world.user({"id": 5550, "is_bot": True, "first_name": "Dice", "username": "dice_bot"})
+    _, for_bots = await call(fake, "savePreparedInlineMessage", user_id=ANA, result=article(), allow_bot_chats=True)
+    _, for_people = await call(fake, "savePreparedInlineMessage", user_id=ANA, result=article(),
+                               allow_user_chats=True)
+
+    chosen = fake.share_prepared_message(for_bots["result"]["id"], ANA, chat=other_bot["id"])
+    with pytest.raises(ShareRefused) as caught:
+        fake.share_prepared_message(for_people["result"]["id"], ANA, chat=other_bot["id"])
+
+    assert (chosen.message.chat["type"], chosen.message.chat_id, chosen.updates[0]["chosen_inline_result"]["query"]) \
+        == ("private", 5550, "")
+    assert caught.value.error == "MESSAGE_SEND_FAILED"
+    assert fake.share_prepared_message(for_people["result"]["id"], ANA, chat=BEN).message.chat_id == BEN
