@@ -1,220 +1,25 @@
-"""The notifier's members built alone: postings against a bot that records its calls, turn messages, homes, turns."""
+"""The notifier's other members built alone: turn messages from a TableInfo, table homes, the turn book."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any, cast
 
 import pytest
-from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError
+from telegram import InlineKeyboardButton
 
 from engine.core.errors import Refusal, RefusalCode
-from engine.service.chats import Chats
 from engine.service.live import SeatInfo, Snapshot, TableInfo
 from engine.service.people import Person
+from tests.bot.notifier_fakes import ANN, BOB, GROUP, SUPERGROUP, Parts, table
 from tgbot.homes import TableHomes
-from tgbot.postings import Postings
-from tgbot.records import HOME, SENDING, SENT, SUMMARY, TABLE, UNCERTAIN, Ledger, Record, Records, turn_purpose
+from tgbot.records import HOME, SENT, SUMMARY, TABLE, Record, turn_purpose
 from tgbot.turn_book import TurnBook
 from tgbot.turn_messages import TurnMessages
-
-GROUP, SUPERGROUP = -100, -1000100
-ANN, BOB = 11, 12
-
-
-class FakeChats:
-    """The service's ``Chats`` as the records use it: kept messages in a dict."""
-
-    def __init__(self) -> None:
-        self.kept: dict[tuple[str, str], dict[str, Any]] = {}
-
-    async def messages_of_table(self, table_id: str) -> list[dict[str, Any]]:
-        return [{"purpose": p, **row} for (t, p), row in self.kept.items() if t == table_id]
-
-    async def keep_message(self, table_id: str, purpose: str, *, chat_id: int, thread_id: int | None,
-                           message_id: int | None, state: str, data: dict[str, Any] | None = None) -> None:
-        self.kept[(table_id, purpose)] = {"chat_id": chat_id, "thread_id": thread_id, "message_id": message_id,
-                                          "state": state, "data": data or {}}
-
-    async def forget_message(self, table_id: str, purpose: str) -> None:
-        self.kept.pop((table_id, purpose), None)
-
-
-class FakeBot:
-    """Records every call; ``fail[method]`` is raised (once) instead of answering."""
-
-    def __init__(self, chats: FakeChats) -> None:
-        self.chats = chats
-        self.calls: list[tuple[Any, ...]] = []
-        self.fail: dict[str, Exception] = {}
-        self.kept_at_send: list[dict[tuple[str, str], dict[str, Any]]] = []  # what was stored when each send was made
-        self.next_id = 500
-
-    def _answer(self, method: str) -> None:
-        if method in self.fail:
-            raise self.fail.pop(method)
-
-    async def send_message(self, chat_id: int, text: str, *, parse_mode: str | None,
-                           reply_markup: InlineKeyboardMarkup | None, disable_web_page_preview: bool | None,
-                           message_thread_id: int | None) -> Message:
-        self.calls.append(("send", chat_id, text, message_thread_id))
-        self.kept_at_send.append({k: dict(v) for k, v in self.chats.kept.items()})
-        self._answer("send")
-        self.next_id += 1
-        return Message(self.next_id, datetime.now(UTC), Chat(chat_id, Chat.PRIVATE if chat_id > 0 else Chat.GROUP))
-
-    async def edit_message_text(self, text: str, chat_id: int, message_id: int, *, parse_mode: str | None,
-                                reply_markup: InlineKeyboardMarkup | None,
-                                disable_web_page_preview: bool | None) -> object:
-        self.calls.append(("edit", chat_id, message_id, text))
-        self._answer("edit")
-        return True
-
-    async def edit_message_reply_markup(self, chat_id: int, message_id: int, *,
-                                        reply_markup: InlineKeyboardMarkup | None) -> object:
-        self.calls.append(("markup", chat_id, message_id))
-        self._answer(f"markup:{message_id}")
-        return True
-
-    async def delete_message(self, chat_id: int, message_id: int) -> object:
-        self.calls.append(("delete", chat_id, message_id))
-        self._answer("delete")
-        return True
-
-
-class Parts:
-    """Postings over the fake bot and fake chats, with what its callbacks were told."""
-
-    def __init__(self) -> None:
-        self.chats = FakeChats()
-        self.bot = FakeBot(self.chats)
-        self.records = Records(cast(Chats, self.chats))
-        self.refused: list[int] = []
-        self.migrated: list[tuple[int, int]] = []
-        self.reposted: list[str] = []
-        self.postings = Postings(self.bot, self.records, Ledger(), on_refused=self._refused,
-                                 on_migrated=self._migrated, repost=self.reposted.append)
-
-    async def _refused(self, chat_id: int) -> None:
-        self.refused.append(chat_id)
-
-    async def _migrated(self, old: int, new: int) -> None:
-        self.migrated.append((old, new))
 
 
 @pytest.fixture
 def parts() -> Parts:
     return Parts()
-
-
-def table_record(chat_id: int = GROUP) -> Record:
-    return Record(TABLE, chat_id, 7, None, SENDING)
-
-
-# postings -----------------------------------------------------------------------------------------------
-
-
-async def test_postings_send_writes_the_record_before_the_call_and_the_message_id_after(parts: Parts) -> None:
-    sent = await parts.postings.send("t1", table_record(), "Lobby", None)
-    assert parts.bot.calls == [("send", GROUP, "Lobby", 7)]
-    [before] = parts.bot.kept_at_send
-    assert before[("t1", TABLE)]["state"] == SENDING and before[("t1", TABLE)]["message_id"] is None
-    assert sent is not None and sent.state == SENT and sent.message_id == parts.bot.next_id
-    assert parts.chats.kept[("t1", TABLE)]["message_id"] == sent.message_id
-    assert parts.chats.kept[("t1", TABLE)]["state"] == SENT
-
-
-async def test_postings_refused_send_reaches_on_refused_and_forgets_the_record(parts: Parts) -> None:
-    parts.bot.fail["send"] = Forbidden("Forbidden: bot was blocked by the user")
-    assert await parts.postings.send("t1", Record(turn_purpose(ANN), ANN, state=SENDING), "Your turn", None) is None
-    assert parts.refused == [ANN]
-    assert parts.chats.kept == {}
-
-
-async def test_postings_send_to_a_migrated_group_moves_it_and_reposts_the_table(parts: Parts) -> None:
-    parts.bot.fail["send"] = ChatMigrated(SUPERGROUP)
-    assert await parts.postings.send("t1", table_record(), "Lobby", None) is None
-    assert parts.migrated == [(GROUP, SUPERGROUP)] and parts.reposted == ["t1"]
-    assert parts.chats.kept == {}
-
-
-async def test_postings_send_to_a_gone_chat_makes_no_call(parts: Parts) -> None:
-    parts.postings.chat_gone(GROUP)
-    assert await parts.postings.send("t1", table_record(), "Lobby", None) is None
-    assert parts.bot.calls == [] and parts.chats.kept == {}
-    assert parts.postings.chat_back(GROUP) and not parts.postings.chat_back(GROUP)
-    assert await parts.postings.send("t1", table_record(), "Lobby", None) is not None
-
-
-async def test_postings_edit_skips_what_the_message_already_shows(parts: Parts) -> None:
-    sent = await parts.postings.send("t1", table_record(), "Lobby", None)
-    assert sent is not None
-    assert await parts.postings.edit(sent, "Lobby", None)
-    assert await parts.postings.edit(sent, "Status", None)
-    assert await parts.postings.edit(sent, "Status", None)
-    assert [c[0] for c in parts.bot.calls] == ["send", "edit"]
-
-
-async def test_postings_edit_of_a_message_gone_says_so(parts: Parts) -> None:
-    record = Record(TABLE, GROUP, None, 42, SENT)
-    parts.bot.fail["edit"] = BadRequest("Message to edit not found")
-    assert not await parts.postings.edit(record, "Status", None)
-    parts.bot.fail["edit"] = BadRequest("Message is not modified: specified new message content is the same")
-    assert await parts.postings.edit(record, "Status", None)
-
-
-async def test_postings_delete_too_old_edits_the_message_to_say_it_is_over(parts: Parts) -> None:
-    record = Record(turn_purpose(ANN), ANN, None, 42, SENT)
-    parts.bot.fail["delete"] = BadRequest("Message can't be deleted")
-    assert await parts.postings.delete(record, "Your turn here is over.")
-    assert parts.bot.calls == [("delete", ANN, 42), ("edit", ANN, 42, "Your turn here is over.")]
-
-
-async def test_postings_delete_refused_is_tried_again_later(parts: Parts) -> None:
-    parts.bot.fail["delete"] = Forbidden("Forbidden: bot was blocked by the user")
-    assert not await parts.postings.delete(Record(turn_purpose(ANN), ANN, None, 42, SENT), "over")
-    assert parts.refused == [ANN]
-
-
-async def test_postings_lost_answer_finds_the_message_that_arrived(parts: Parts) -> None:
-    parts.postings.ledger.saw(GROUP, 70)
-    parts.bot.fail["send"] = NetworkError("the answer was lost")
-    parts.bot.fail["markup:71"] = BadRequest("Message is not modified")  # only the lost message has this keyboard
-    found = await parts.postings.send("t1", table_record(), "Lobby", None)
-    assert found is not None and found.message_id == 71 and found.state == SENT
-    assert parts.bot.kept_at_send[0][("t1", TABLE)]["data"]["after"] == 70
-    assert parts.chats.kept[("t1", TABLE)]["message_id"] == 71
-    assert [c for c in parts.bot.calls if c[0] == "send"] == [("send", GROUP, "Lobby", 7)], "not posted twice"
-
-
-async def test_postings_lost_answer_of_a_send_that_never_arrived_is_tried_again(parts: Parts) -> None:
-    parts.bot.fail["send"] = NetworkError("the answer was lost")
-    parts.bot.fail["markup:1"] = BadRequest("Message to edit not found")
-    with pytest.raises(NetworkError):
-        await parts.postings.send("t1", table_record(), "Lobby", None)
-    assert parts.chats.kept == {}
-
-
-async def test_postings_settle_of_a_stored_uncertain_send(parts: Parts) -> None:
-    uncertain = Record(TABLE, GROUP, None, None, UNCERTAIN, {"after": 9, "markup": None})
-    await parts.records.put("t1", uncertain)
-    parts.bot.fail["markup:10"] = BadRequest("Message is not modified")
-    found = await parts.postings.settle("t1", uncertain)
-    assert found is not None and found.message_id == 10
-    assert (await parts.records.get("t1", TABLE)) == found
-
-
-# turn messages ----------------------------------------------------------------------------------------------
-
-
-def table(*, seq: int = 5, turn_began: tuple[int | None, ...] = (5, None), status: str = "playing",
-          chat_id: int | None = GROUP, host: int = ANN, rematch_of: str | None = None, table_id: str = "t1",
-          ann_autopilot: bool = False, deadline: float | None = None) -> TableInfo:
-    seats = (SeatInfo(0, "Ann", ANN, False, ann_autopilot), SeatInfo(1, "Bob", BOB, False, False))
-    to_act = tuple(s for s, began in enumerate(turn_began) if began is not None)
-    return TableInfo(table_id, "coins", "Coins", {}, 2, status, host, chat_id, seats, seq, "h", None, "live",
-                     deadline, to_act, None, "easy", rematch_of=rematch_of, turn_began=turn_began)
 
 
 class FakeSnapshot:
