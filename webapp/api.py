@@ -45,7 +45,7 @@ from aiohttp import web
 from engine import games
 from engine.core.errors import Refusal, RefusalCode, listed
 from engine.core.settings import Setting
-from engine.i18n import LANGUAGES, gettext_for, negotiate, refusal_text
+from engine.i18n import LANGUAGES, negotiate, refusal_text
 from engine.service.live import TableInfo
 from engine.service.reach import is_unreachable
 from engine.service.tables import TableService
@@ -94,13 +94,13 @@ async def errors_middleware(
     try:
         return await handler(request)
     except AuthError as exc:
-        _ = gettext_for(None)
-        if exc.reason == "malformed":  # sign-in data that is not even well formed is a bad request
-            return json_error(400, "bad_init_data", _(exc.message), reason=exc.reason)
-        return json_error(401, exc.code, _(exc.message), reason=exc.reason)
+        text = refusal_text(exc, cookie_language(request))
+        if exc.kind == "malformed":  # sign-in data that is not even well formed is a bad request
+            return json_error(400, RefusalCode.BAD_INIT_DATA, text, reason=exc.kind)
+        return json_error(401, exc.code, text, reason=exc.kind)
     except Refusal as refusal:
         response = json_error(refusal_status(refusal.code), refusal.code,
-                              refusal_text(refusal, request.get(LANG) or None))
+                              refusal_text(refusal, request.get(LANG) or cookie_language(request)))
         if refusal.code == RefusalCode.TOO_MANY_REQUESTS:
             response.headers["Retry-After"] = "1"  # a budget refills a request in well under a second
         return response
@@ -115,13 +115,19 @@ async def errors_middleware(
             raise
         log.warning("%s %s: the database is out of reach (%s)", request.method, request.path, exc)
         unavailable = Refusal(RefusalCode.UNAVAILABLE)
-        return json_error(503, unavailable.code, refusal_text(unavailable, request.get(LANG) or None))
+        return json_error(503, unavailable.code,
+                          refusal_text(unavailable, request.get(LANG) or cookie_language(request)))
+
+
+def cookie_language(request: web.Request) -> str | None:
+    """The language the page shows (its cookie, set by the picker or from Telegram), if it set one."""
+    chosen = request.cookies.get(LANG_COOKIE, "")
+    return negotiate(chosen) if chosen else None
 
 
 def reader_language(request: web.Request, user: WebUser) -> str | None:
-    """The language the page shows (its cookie, set by the picker or from Telegram), else the user's Telegram one."""
-    chosen = request.cookies.get(LANG_COOKIE, "")
-    return negotiate(chosen) if chosen else user.language_code or None
+    """The language the page shows, else the user's Telegram one."""
+    return cookie_language(request) or user.language_code or None
 
 
 def current_user(request: web.Request) -> WebUser:
@@ -132,7 +138,7 @@ def current_user(request: web.Request) -> WebUser:
     header = request.headers.get("Authorization", "")
     scheme, _, init_data = header.partition(" ")
     if scheme.lower() != "tma" or not init_data.strip():
-        raise AuthError("missing", "Sign in first: send Authorization: tma <initData>.")
+        raise AuthError(RefusalCode.SIGN_IN_HEADER_MISSING)
     user = request.app[VERIFIER].verify(init_data.strip())
     request[LANG] = reader_language(request, user) or ""
     if not request.app[BUDGETS].take(user.id):
@@ -262,9 +268,7 @@ async def local_signin(request: web.Request) -> web.Response:
     """POST /api/local/signin {"name"}: initData signed by this process (local mode only)."""
     verifier = request.app[VERIFIER]
     if not verifier.local:
-        _ = gettext_for(None)
-        return json_error(403, "local_signin_disabled",
-                          _("Local sign-in is off: open the app from Telegram."))
+        raise Refusal(RefusalCode.LOCAL_SIGNIN_DISABLED)
     body = await read_json(request)
     user = new_local_user(body.get("name"))
     return web.json_response({"init_data": verifier.sign(user), "user": user})

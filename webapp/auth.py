@@ -7,6 +7,11 @@ string), and ``hash`` is the hex HMAC-SHA256 of that string under the key
 constant time, refuses an ``auth_date`` older than the allowed age, and only then reads
 the user. In local mode (no bot token) the process signs its own ``initData`` with a
 random local token, so exactly the same check applies to everyone.
+
+A refused sign-in is an ``AuthError``: a refusal like any other (its code says why, in the
+reader's language), on the wire ``unauthorized`` with a ``kind`` (``missing``, ``malformed``,
+``missing_hash``, ``bad_hash``, ``stale``). Names, Telegram's or a local sign-in's, are
+cleaned of control and format characters (``engine.core.names``) before anyone sees them.
 """
 
 from __future__ import annotations
@@ -25,28 +30,37 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from engine.core.errors import Refusal, RefusalCode
+from engine.core.names import MAX_NAME, clean_name
 from webapp.protocol import JsonError, is_unicode, load_json
 
 MAX_INIT_DATA = 4096
 FUTURE_SKEW = 300  # seconds an auth_date may lie ahead of our clock (clock drift)
-MAX_NAME = 64
 KEY_FILE = "local-signin.key"
 KEY_TRIES = 20  # rounds of "read, else link a new key" before a process gives up sharing one
 MAX_DATE_DIGITS = 12
 
 
-class AuthError(Exception):
-    """initData that is missing, malformed, forged or too old; ``reason`` says which."""
+C = RefusalCode
+# why sign-in data was refused -> the kind the wire names (clients and logs key on it)
+KINDS: dict[RefusalCode, str] = {
+    C.SIGN_IN_MISSING: "missing", C.SIGN_IN_HEADER_MISSING: "missing", C.SIGN_IN_UNSIGNED: "missing_hash",
+    C.SIGN_IN_FORGED: "bad_hash", C.SIGN_IN_EXPIRED: "stale",
+    **{c: "malformed" for c in (C.SIGN_IN_TOO_LONG, C.SIGN_IN_NOT_TEXT, C.SIGN_IN_NOT_A_QUERY, C.SIGN_IN_REPEATS_FIELD,
+                                C.SIGN_IN_BAD_DATE, C.SIGN_IN_FROM_THE_FUTURE, C.SIGN_IN_NO_USER, C.SIGN_IN_BAD_USER_ID,
+                                C.SIGN_IN_TEXT_NOT_UNICODE)},
+}
 
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.code = "unauthorized"
-        self.reason = reason
-        self.message = message
 
-    def as_dict(self) -> dict[str, str]:
-        """The refusal as a JSON-ready value."""
-        return {"code": self.code, "reason": self.reason, "message": self.message}
+class AuthError(Refusal):
+    """initData that is missing, malformed, forged or too old: code ``unauthorized``; ``kind`` says which."""
+
+    def __init__(self, reason: RefusalCode) -> None:
+        super().__init__(reason)
+        self.kind = KINDS[reason]
+
+    def as_dict(self) -> dict[str, object]:
+        """The refusal as a JSON-ready value (in English; adapters render it in the reader's language)."""
+        return {"code": str(self.code), "reason": self.kind, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +75,9 @@ class WebUser:
 
     @property
     def name(self) -> str:
-        """The name shown at a table."""
-        full = f"{self.first_name} {self.last_name}".strip() or self.username or f"Player {self.id}"
-        return full[:MAX_NAME]
+        """The name shown at a table: Telegram's, cleaned of control and format characters."""
+        return (clean_name(f"{self.first_name} {self.last_name}") or clean_name(self.username)
+                or f"Player {self.id}")[:MAX_NAME]
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -116,35 +130,35 @@ class Verifier:
     def verify(self, init_data: object, now: float | None = None) -> WebUser:
         """The user vouched for by ``init_data``; raises AuthError."""
         if not isinstance(init_data, str) or not init_data:
-            raise AuthError("missing", "Sign in first: this request carries no Telegram data.")
+            raise AuthError(C.SIGN_IN_MISSING)
         if len(init_data) > MAX_INIT_DATA:
-            raise AuthError("malformed", "The sign-in data is far too long.")
+            raise AuthError(C.SIGN_IN_TOO_LONG)
         if not is_unicode(init_data):
-            raise AuthError("malformed", "The sign-in data is not valid text.")
+            raise AuthError(C.SIGN_IN_NOT_TEXT)
         try:
             pairs = parse_qsl(init_data, keep_blank_values=True, strict_parsing=True)
         except ValueError:
-            raise AuthError("malformed", "The sign-in data is not a query string.") from None
+            raise AuthError(C.SIGN_IN_NOT_A_QUERY) from None
         fields = dict(pairs)
         if len(fields) != len(pairs):
-            raise AuthError("malformed", "The sign-in data repeats a field.")
+            raise AuthError(C.SIGN_IN_REPEATS_FIELD)
         received = fields.get("hash", "")
         if not received:
-            raise AuthError("missing_hash", "The sign-in data is not signed.")
+            raise AuthError(C.SIGN_IN_UNSIGNED)
         expected = hmac.new(self._key, data_check_string(fields).encode(), hashlib.sha256).hexdigest()
         if not hmac.compare_digest(expected.encode(), received.encode()):
-            raise AuthError("bad_hash", "The sign-in data was not signed by this bot.")
+            raise AuthError(C.SIGN_IN_FORGED)
         self._check_age(fields.get("auth_date", ""), time.time() if now is None else now)
         return _user_from(fields.get("user", ""))
 
     def _check_age(self, raw: str, now: float) -> None:
         if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_DATE_DIGITS):  # "²".isdigit() too
-            raise AuthError("malformed", "The sign-in data has no valid auth_date.")
+            raise AuthError(C.SIGN_IN_BAD_DATE)
         age = now - int(raw)
         if age > self.max_age:
-            raise AuthError("stale", "The sign-in data has expired; reopen the app.")
+            raise AuthError(C.SIGN_IN_EXPIRED)
         if age < -FUTURE_SKEW:
-            raise AuthError("malformed", "The sign-in data is dated in the future.")
+            raise AuthError(C.SIGN_IN_FROM_THE_FUTURE)
 
 
 def _user_from(raw: str) -> WebUser:
@@ -153,18 +167,18 @@ def _user_from(raw: str) -> WebUser:
     except JsonError:
         data = None
     if not isinstance(data, dict):
-        raise AuthError("malformed", "The sign-in data names no user.")
+        raise AuthError(C.SIGN_IN_NO_USER)
     user_id = data.get("id")
     if isinstance(user_id, bool) or not isinstance(user_id, int) or user_id <= 0:
-        raise AuthError("malformed", "The sign-in data has no valid user id.")
+        raise AuthError(C.SIGN_IN_BAD_USER_ID)
 
     def text(key: str) -> str:
         value = data.get(key)
         if not isinstance(value, str):
             return ""
         if not is_unicode(value):
-            raise AuthError("malformed", "The sign-in data holds text that is not valid Unicode.")
-        return value.strip()[:MAX_NAME]
+            raise AuthError(C.SIGN_IN_TEXT_NOT_UNICODE)
+        return clean_name(value)
 
     return WebUser(user_id, text("first_name"), text("last_name"), text("username"), text("language_code"))
 
@@ -224,6 +238,8 @@ def new_local_user(name: object) -> dict[str, Any]:
         raise Refusal(RefusalCode.BAD_NAME)
     if not is_unicode(name):
         raise Refusal(RefusalCode.NAME_NOT_TEXT)
-    clean = " ".join(name.split())[:MAX_NAME]
+    clean = clean_name(name)
+    if not clean:  # nothing readable: only control or format characters
+        raise Refusal(RefusalCode.BAD_NAME)
     # far above the ids Telegram hands out today, so a local database never mixes the two
     return {"id": 9_000_000_000_000 + secrets.randbelow(10**12), "first_name": clean}

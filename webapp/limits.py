@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from engine.config import Settings
+from engine.core.errors import Refusal, RefusalCode
 
 # a flooding socket is closed once it has had this many bursts' worth of frames refused,
 # a budget that refills at this share of the frame rate, so bursty but moderate clients never reach it
@@ -81,13 +82,13 @@ class Gate:
         self.users: Counter[int] = Counter()  # signed-in sockets by user
 
     @contextmanager
-    def unauthenticated(self, remote: str) -> Iterator[str | None]:
-        """Hold a place for a socket still to say hello; yields the refusal reason when there is none."""
+    def unauthenticated(self, remote: str) -> Iterator[Refusal | None]:
+        """Hold a place for a socket still to say hello; yields the refusal (too_many_pending) if there is none."""
         if self.pending_total >= self.settings.max_unauthenticated_sockets:
-            yield "too_many_pending: the server has too many sockets waiting to sign in"
+            yield Refusal(RefusalCode.TOO_MANY_PENDING)
             return
         if self.pending[remote] >= self.settings.max_unauthenticated_per_address:
-            yield "too_many_pending: too many sockets from your address are waiting to sign in"
+            yield Refusal(RefusalCode.TOO_MANY_PENDING_HERE)
             return
         self.pending[remote] += 1
         self.pending_total += 1

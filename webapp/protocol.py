@@ -3,8 +3,9 @@
 Every frame is a JSON object with a ``type``. A client frame that is not valid JSON, not
 an object, nested deeper than ``MAX_DEPTH``, holding a string that is not valid Unicode
 (a lone surrogate such as ``"\\ud800"``), of an unknown type, or with a field of the
-wrong kind is refused here with ``FrameError("malformed_frame", ...)`` before anything
-else looks at it. ``load_json`` is the same guarded reader for HTTP bodies.
+wrong kind is refused here with a ``FrameError`` (a refusal whose wire code is
+``malformed_frame``; its reason says what was wrong, in the reader's language) before
+anything else looks at it. ``load_json`` is the same guarded reader for HTTP bodies.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 import orjson
 
+from engine.core.errors import Param, Refusal, RefusalCode
+
 LobbyOp = Literal["join", "leave", "add_ai", "start", "options", "cancel"]
 LOBBY_OPS: tuple[LobbyOp, ...] = ("join", "leave", "add_ai", "start", "options", "cancel")
 MAX_REF = 64
@@ -23,7 +26,14 @@ _TOKEN = re.compile(r'\\.|["\[\]{}]', re.DOTALL)  # an escape, a quote or a brac
 
 
 class JsonError(ValueError):
-    """Text that is not acceptable JSON: not JSON at all, nested too deep, or holding invalid Unicode."""
+    """Text that is not acceptable JSON: not JSON at all, nested too deep, or holding invalid Unicode.
+
+    ``reason`` is the frame refusal that says which (``frame_not_json``, ``frame_too_deep``, ``frame_not_unicode``).
+    """
+
+    def __init__(self, reason: RefusalCode, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
 
 
 def nesting_depth(text: str, stop: int = MAX_DEPTH) -> int:
@@ -73,11 +83,11 @@ def load_json(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise JsonError("not UTF-8") from None
+            raise JsonError(RefusalCode.FRAME_NOT_UNICODE, "not UTF-8") from None
     # fast paths for the frames people send: text with no more brackets than the depth allowed cannot
     # nest deeper, and in text that is itself valid Unicode only a \u escape can make a lone surrogate
     if text.count("[") + text.count("{") > max_depth and nesting_depth(text, max_depth) > max_depth:
-        raise JsonError(f"nested deeper than {max_depth} levels")
+        raise JsonError(RefusalCode.FRAME_TOO_DEEP, f"nested deeper than {max_depth} levels")
     try:
         return orjson.loads(text)  # a tenth of the standard library's time, for the frames people send
     except orjson.JSONDecodeError:
@@ -85,9 +95,9 @@ def load_json(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise JsonError("not JSON") from None
+        raise JsonError(RefusalCode.FRAME_NOT_JSON, "not JSON") from None
     if not is_unicode(text) or ("\\u" in text and not _all_unicode(data)):
-        raise JsonError("a string holds a lone surrogate")
+        raise JsonError(RefusalCode.FRAME_NOT_UNICODE, "a string holds a lone surrogate")
     return data
 
 
@@ -204,68 +214,65 @@ class PongFrame(TypedDict):
 ServerFrame = WelcomeFrame | UpdateFrame | WatchingFrame | AckFrame | RefusedFrame | ErrorFrame | PongFrame
 
 
-class FrameError(Exception):
-    """A client frame that cannot be taken; nothing changed."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class FrameError(Refusal):
+    """A client frame that cannot be taken (wire code ``malformed_frame``, or ``unauthorized`` for a bad hello)."""
 
 
-def _malformed(message: str) -> FrameError:
-    return FrameError("malformed_frame", message)
+def json_refusal(error: JsonError, max_depth: int = MAX_DEPTH) -> FrameError:
+    """The frame refusal for JSON text ``load_json`` would not take."""
+    params: dict[str, Param] = {"maximum": max_depth} if error.reason is RefusalCode.FRAME_TOO_DEEP else {}
+    return FrameError(error.reason, **params)
 
 
 def _ref(data: dict[str, Any]) -> str:
     ref = data.get("ref", "")
     if not isinstance(ref, str | int) or isinstance(ref, bool) or len(str(ref)) > MAX_REF:
-        raise _malformed('"ref" must be a short string.')
+        raise FrameError(RefusalCode.BAD_REF)
     return str(ref)
 
 
 def parse_client_frame(text: str | bytes) -> ClientFrame:
-    """The typed frame in ``text``; raises FrameError("malformed_frame")."""
+    """The typed frame in ``text``; raises FrameError (``malformed_frame``)."""
     try:
         data = load_json(text)
     except JsonError as exc:
-        raise _malformed(f"A frame must be a JSON object ({exc}).") from None
+        raise json_refusal(exc) from None
     if not isinstance(data, dict):
-        raise _malformed("A frame must be a JSON object.")
+        raise FrameError(RefusalCode.FRAME_NOT_JSON)
     kind = data.get("type")
     if kind == "act":
         seq, action = data.get("seq"), data.get("action")
         if isinstance(seq, bool) or not isinstance(seq, int):
-            raise _malformed('"act" needs the "seq" the move was made against.')
+            raise FrameError(RefusalCode.ACT_WITHOUT_SEQ)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise _malformed('"act" needs an "action" object with a "type".')
+            raise FrameError(RefusalCode.ACT_WITHOUT_ACTION)
         return {"type": "act", "ref": _ref(data), "seq": seq, "action": action}
     if kind == "lobby":
         op, changes = data.get("op"), data.get("changes", {})
         if op not in LOBBY_OPS:
-            raise _malformed(f'"op" must be one of {", ".join(LOBBY_OPS)}.')
+            raise FrameError(RefusalCode.BAD_LOBBY_OP, ops=", ".join(LOBBY_OPS))
         if not isinstance(changes, dict):
-            raise _malformed('"changes" must be an object.')
+            raise FrameError(RefusalCode.FRAME_CHANGES_NOT_OBJECT)
         return {"type": "lobby", "ref": _ref(data), "op": op, "changes": changes}
     if kind == "ping":
         t = data.get("t")
         if t is not None and (isinstance(t, bool) or not isinstance(t, int | float | str) or len(str(t)) > MAX_REF):
-            raise _malformed('"t" must be a number or a short string.')
+            raise FrameError(RefusalCode.BAD_PING)
         return {"type": "ping", "t": t}
     if kind == "resync":
         return {"type": "resync"}
     if kind == "hello":
         return parse_hello(data)
-    raise _malformed("Unknown frame type; expected hello, act, lobby, resync or ping.")
+    raise FrameError(RefusalCode.UNKNOWN_FRAME)
 
 
 def parse_hello(data: dict[str, Any]) -> HelloFrame:
     """The hello frame in ``data``; raises FrameError."""
     init_data, last_seq = data.get("init_data"), data.get("last_seq")
     if not isinstance(init_data, str):
-        raise FrameError("unauthorized", '"hello" needs "init_data".')
+        raise FrameError(RefusalCode.HELLO_WITHOUT_INIT_DATA)
     if last_seq is not None and (isinstance(last_seq, bool) or not isinstance(last_seq, int)):
-        raise _malformed('"last_seq" must be a number or null.')
+        raise FrameError(RefusalCode.BAD_LAST_SEQ)
     return {"type": "hello", "init_data": init_data, "last_seq": last_seq}
 
 

@@ -44,6 +44,10 @@ with the same code once the client has signed in): sockets still to say hello, i
 and per remote address (``too_many_pending``); sockets per user (``too_many_sockets``);
 sockets per table (``table_crowded``). The numbers are settings (``engine.config``).
 
+Every ``error`` and ``refused`` frame is a refusal of ``engine.core.errors``: its ``code``
+is the refusal's wire code and its ``message`` the refusal in the reader's language (the
+page's, from its cookie, until the hello says who is reading).
+
 Heartbeats are WebSocket pings every 30 s (a peer that does not answer is dropped).
 permessage-deflate is off: for frames of a few KB its memory per socket costs more than it saves
 (docs/performance.md).
@@ -62,10 +66,10 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from engine.config import Settings
 from engine.core.errors import Refusal, RefusalCode
-from engine.i18n import Gettext, gettext_for, refusal_text
+from engine.i18n import refusal_text
 from engine.service.reach import is_unreachable
 from engine.service.tables import TableService
-from webapp.api import lobby_op, reader_language
+from webapp.api import cookie_language, lobby_op, reader_language
 from webapp.auth import AuthError, WebUser
 from webapp.keys import CLOCK, GATE, PUBLIC, ROOMS, SERVICE, SETTINGS, SOCKETS, VERIFIER
 from webapp.limits import STRIKE_RATE, STRIKES_PER_BURST, Gate, TokenBucket
@@ -93,6 +97,21 @@ HARD_LIMIT = 64 * 1024  # larger ones close the socket (aiohttp answers 1009)
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_POLICY = WSCloseCode.POLICY_VIOLATION  # 1008: limits and floods
+MAX_CLOSE_REASON = 123  # bytes a close frame's reason may hold (RFC 6455)
+
+
+def error_of(refusal: Refusal, lang: str | None) -> ErrorFrame:
+    """The error frame of a refusal, in the reader's language; a refused sign-in says its kind as ``reason``."""
+    if isinstance(refusal, AuthError):
+        return error_frame(refusal.code, refusal_text(refusal, lang), refusal.kind)
+    if refusal.reason is RefusalCode.NO_HELLO:
+        return error_frame(refusal.code, refusal_text(refusal, lang), refusal.reason)
+    return error_frame(refusal.code, refusal_text(refusal, lang))
+
+
+def close_reason(refusal: Refusal, lang: str | None) -> bytes:
+    """A close frame's reason for a refusal: its code and words, cut to what a close frame holds."""
+    return f"{refusal.code}: {refusal_text(refusal, lang)}".encode()[:MAX_CLOSE_REASON].decode(errors="ignore").encode()
 
 
 class TableSocket:
@@ -110,7 +129,6 @@ class TableSocket:
         self.settings = settings
         self.public = public
         self.lang = lang or user.language_code or None
-        self._: Gettext = gettext_for(self.lang)
         self.bucket = TokenBucket(settings.flood_rate, settings.flood_burst, clock)
         # refused frames; a client that keeps flooding runs out of these and is closed
         self.strikes = TokenBucket(settings.flood_rate * STRIKE_RATE, settings.flood_burst * STRIKES_PER_BURST, clock)
@@ -166,35 +184,35 @@ class TableSocket:
                     return
                 continue
             if msg.type is not WSMsgType.TEXT:
-                await send(ws, error_frame("malformed_frame", self._("Frames must be JSON text.")))
+                await send(ws, error_of(Refusal(RefusalCode.FRAME_NOT_TEXT), self.lang))
                 continue
             if len(msg.data) > MAX_FRAME:
-                await send(ws, error_frame("too_large", self._("That message is too large.")))
+                await send(ws, error_of(Refusal(RefusalCode.TOO_LARGE), self.lang))
                 continue
             await self._handle(msg.data)
 
     async def _flooded(self, text: str | None) -> bool:
         """Answer a frame that came too fast without acting on it; False once the socket is closed for flooding."""
         if not self.strikes.take():
-            await send(self.ws, error_frame("flood", self._("Too many messages; disconnected.")))
+            await send(self.ws, error_of(Refusal(RefusalCode.FLOOD_DISCONNECTED), self.lang))
             await self.ws.close(code=CLOSE_POLICY, message=b"flood")
             return False
-        message = self._("Too many messages; slow down.")
+        flood = Refusal(RefusalCode.FLOOD)
         try:
             frame = parse_client_frame(text) if text is not None and len(text) <= MAX_FRAME else None
         except FrameError:
             frame = None
         if frame is not None and (frame["type"] == "act" or frame["type"] == "lobby"):
-            await send(self.ws, refused_frame(frame["ref"], "flood", message))
+            await send(self.ws, refused_frame(frame["ref"], flood.code, refusal_text(flood, self.lang)))
         else:
-            await send(self.ws, error_frame("flood", message))
+            await send(self.ws, error_of(flood, self.lang))
         return True
 
     async def _handle(self, text: str) -> None:
         try:
             frame = parse_client_frame(text)
-        except FrameError as exc:
-            await send(self.ws, error_frame(exc.code, self._(exc.message)))
+        except FrameError as refusal:
+            await send(self.ws, error_of(refusal, self.lang))
             return
         if frame["type"] == "act":
             await self._act(frame)
@@ -254,28 +272,26 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request) -> WebUser | N
     The deadline is absolute: ``asyncio.timeout`` around the whole wait, because
     ``receive(timeout=...)`` starts its timeout again after every ping it answers.
     """
-    _ = gettext_for(None)
+    lang = cookie_language(request)  # nobody has signed in yet: the page's language
     try:
         async with asyncio.timeout(request.app[SETTINGS].hello_timeout):
             msg = await ws.receive()
     except TimeoutError:
-        await _reject(ws, error_frame("unauthorized", _("Say hello with your sign-in data first."), "no_hello"))
+        await _reject(ws, error_of(Refusal(RefusalCode.NO_HELLO), lang))
         return None
     if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
         return None
     if msg.type is not WSMsgType.TEXT:
-        await _reject(ws, error_frame("malformed_frame", _("Frames must be JSON text.")))
+        await _reject(ws, error_of(Refusal(RefusalCode.FRAME_NOT_TEXT), lang))
         return None
     try:
         frame = parse_client_frame(msg.data) if len(msg.data) <= MAX_FRAME else None
         if frame is None or frame["type"] != "hello":
-            raise FrameError("unauthorized", "The first frame must be hello with your sign-in data.")
+            raise FrameError(RefusalCode.HELLO_FIRST)
         hello = parse_hello(dict(frame))
         return request.app[VERIFIER].verify(hello["init_data"])
-    except FrameError as exc:
-        await _reject(ws, error_frame(exc.code, _(exc.message)))
-    except AuthError as exc:
-        await _reject(ws, error_frame(exc.code, _(exc.message), exc.reason))
+    except Refusal as refusal:  # a frame that is no hello, or sign-in data refused
+        await _reject(ws, error_of(refusal, lang))
     return None
 
 
@@ -293,7 +309,7 @@ async def table_socket(request: web.Request) -> web.WebSocketResponse:
     try:
         with gate.unauthenticated(request.remote or "") as refused:
             if refused is not None:
-                await ws.close(code=CLOSE_POLICY, message=refused.encode())
+                await ws.close(code=CLOSE_POLICY, message=close_reason(refused, cookie_language(request)))
                 return ws
             user = await _hello(ws, request)
         if user is not None:
@@ -310,22 +326,18 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser)
     app = request.app
     service, rooms, settings = app[SERVICE], app[ROOMS], app[SETTINGS]
     lang = reader_language(request, user)
-    _ = gettext_for(lang)
     table_id = request.match_info["table_id"]
     try:
         await service.info(table_id)  # loads the table into memory, or refuses
     except Refusal as refusal:
-        await _reject(ws, error_frame(refusal.code, refusal_text(refusal, lang)), CLOSE_NOT_FOUND)
+        await _reject(ws, error_of(refusal, lang), CLOSE_NOT_FOUND)
         return
     if rooms.count(table_id) >= settings.max_sockets_per_table:
-        await _reject(ws, error_frame("table_crowded", _("Too many people have this table open; try again later.")),
-                      CLOSE_POLICY)
+        await _reject(ws, error_of(Refusal(RefusalCode.TABLE_CROWDED), lang), CLOSE_POLICY)
         return
     with app[GATE].signed_in(user.id) as admitted:
         if not admitted:
-            await _reject(ws, error_frame("too_many_sockets",
-                                          _("You have too many tables open at once; close one and try again.")),
-                          CLOSE_POLICY)
+            await _reject(ws, error_of(Refusal(RefusalCode.TOO_MANY_SOCKETS), lang), CLOSE_POLICY)
             return
         socket = TableSocket(ws, service, table_id, user, settings, app[PUBLIC], lang, app[CLOCK])
         await socket.run(rooms, request.transport)

@@ -66,6 +66,48 @@ class RefusalCode(StrEnum):
     BAD_NUMBER = "bad_number"
     TOO_MANY_OPTIONS = "too_many_options"
     NOT_IN_GROUP = "not_in_group"
+    LOCAL_SIGNIN_DISABLED = "local_signin_disabled"
+    # signing in (webapp.auth): the wire code is ``unauthorized`` (``bad_init_data`` for malformed data over HTTP)
+    UNAUTHORIZED = "unauthorized"
+    BAD_INIT_DATA = "bad_init_data"
+    SIGN_IN_MISSING = "sign_in_missing"
+    SIGN_IN_HEADER_MISSING = "sign_in_header_missing"
+    SIGN_IN_TOO_LONG = "sign_in_too_long"
+    SIGN_IN_NOT_TEXT = "sign_in_not_text"
+    SIGN_IN_NOT_A_QUERY = "sign_in_not_a_query"
+    SIGN_IN_REPEATS_FIELD = "sign_in_repeats_field"
+    SIGN_IN_UNSIGNED = "sign_in_unsigned"
+    SIGN_IN_FORGED = "sign_in_forged"
+    SIGN_IN_BAD_DATE = "sign_in_bad_date"
+    SIGN_IN_EXPIRED = "sign_in_expired"
+    SIGN_IN_FROM_THE_FUTURE = "sign_in_from_the_future"
+    SIGN_IN_NO_USER = "sign_in_no_user"
+    SIGN_IN_BAD_USER_ID = "sign_in_bad_user_id"
+    SIGN_IN_TEXT_NOT_UNICODE = "sign_in_text_not_unicode"
+    NO_HELLO = "no_hello"
+    HELLO_FIRST = "hello_first"
+    HELLO_WITHOUT_INIT_DATA = "hello_without_init_data"
+    # table sockets (webapp.ws, webapp.protocol, webapp.limits)
+    MALFORMED_FRAME = "malformed_frame"
+    FRAME_NOT_TEXT = "frame_not_text"
+    FRAME_NOT_JSON = "frame_not_json"
+    FRAME_TOO_DEEP = "frame_too_deep"
+    FRAME_NOT_UNICODE = "frame_not_unicode"
+    UNKNOWN_FRAME = "unknown_frame"
+    BAD_REF = "bad_ref"
+    ACT_WITHOUT_SEQ = "act_without_seq"
+    ACT_WITHOUT_ACTION = "act_without_action"
+    BAD_LOBBY_OP = "bad_lobby_op"
+    FRAME_CHANGES_NOT_OBJECT = "frame_changes_not_object"
+    BAD_PING = "bad_ping"
+    BAD_LAST_SEQ = "bad_last_seq"
+    TOO_LARGE = "too_large"
+    FLOOD = "flood"
+    FLOOD_DISCONNECTED = "flood_disconnected"
+    TABLE_CROWDED = "table_crowded"
+    TOO_MANY_SOCKETS = "too_many_sockets"
+    TOO_MANY_PENDING = "too_many_pending"
+    TOO_MANY_PENDING_HERE = "too_many_pending_here"
     # the shape of a move
     MALFORMED_ACTION = "malformed_action"
     ACTION_NOT_JSON = "action_not_json"
@@ -173,6 +215,48 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.BAD_NUMBER: (N_("{name} must be a whole number from {minimum} to {maximum}."), ("name", "minimum", "maximum")),
     C.NOT_IN_GROUP: (N_("Only people who have played in that group can see its leaderboard."), ()),
     C.TOO_MANY_OPTIONS: (N_("That is more options than any game has."), ()),
+    C.LOCAL_SIGNIN_DISABLED: (N_("Local sign-in is off: open the app from Telegram."), ()),
+    C.UNAUTHORIZED: (N_("Sign in first: open the app from Telegram."), ()),
+    C.BAD_INIT_DATA: (N_("The sign-in data makes no sense; reopen the app."), ()),
+    C.SIGN_IN_MISSING: (N_("Sign in first: this request carries no Telegram data."), ()),
+    C.SIGN_IN_HEADER_MISSING: (N_("Sign in first: send Authorization: tma <initData>."), ()),
+    C.SIGN_IN_TOO_LONG: (N_("The sign-in data is far too long."), ()),
+    C.SIGN_IN_NOT_TEXT: (N_("The sign-in data is not valid text."), ()),
+    C.SIGN_IN_NOT_A_QUERY: (N_("The sign-in data is not a query string."), ()),
+    C.SIGN_IN_REPEATS_FIELD: (N_("The sign-in data repeats a field."), ()),
+    C.SIGN_IN_UNSIGNED: (N_("The sign-in data is not signed."), ()),
+    C.SIGN_IN_FORGED: (N_("The sign-in data was not signed by this bot."), ()),
+    C.SIGN_IN_BAD_DATE: (N_("The sign-in data has no valid auth_date."), ()),
+    C.SIGN_IN_EXPIRED: (N_("The sign-in data has expired; reopen the app."), ()),
+    C.SIGN_IN_FROM_THE_FUTURE: (N_("The sign-in data is dated in the future."), ()),
+    C.SIGN_IN_NO_USER: (N_("The sign-in data names no user."), ()),
+    C.SIGN_IN_BAD_USER_ID: (N_("The sign-in data has no valid user id."), ()),
+    C.SIGN_IN_TEXT_NOT_UNICODE: (N_("The sign-in data holds text that is not valid Unicode."), ()),
+    C.NO_HELLO: (N_("Say hello with your sign-in data first."), ()),
+    C.HELLO_FIRST: (N_("The first frame must be hello with your sign-in data."), ()),
+    C.HELLO_WITHOUT_INIT_DATA: (N_('"hello" needs "init_data".'), ()),
+    C.MALFORMED_FRAME: (N_("That frame was not understood."), ()),
+    C.FRAME_NOT_TEXT: (N_("Frames must be JSON text."), ()),
+    C.FRAME_NOT_JSON: (N_("A frame must be a JSON object."), ()),
+    C.FRAME_TOO_DEEP: (N_("A frame must be a JSON object nested no deeper than {maximum} levels."), ("maximum",)),
+    C.FRAME_NOT_UNICODE: (N_("A frame must be a JSON object of valid Unicode text."), ()),
+    C.UNKNOWN_FRAME: (N_("Unknown frame type; expected hello, act, lobby, resync or ping."), ()),
+    C.BAD_REF: (N_('"ref" must be a short string.'), ()),
+    C.ACT_WITHOUT_SEQ: (N_('"act" needs the "seq" the move was made against.'), ()),
+    C.ACT_WITHOUT_ACTION: (N_('"act" needs an "action" object with a "type".'), ()),
+    C.BAD_LOBBY_OP: (N_('"op" must be one of {ops}.'), ("ops",)),
+    C.FRAME_CHANGES_NOT_OBJECT: (N_('"changes" must be an object.'), ()),
+    C.BAD_PING: (N_('"t" must be a number or a short string.'), ()),
+    C.BAD_LAST_SEQ: (N_('"last_seq" must be a number or null.'), ()),
+    C.TOO_LARGE: (N_("That message is too large."), ()),
+    C.FLOOD: (N_("Too many messages; slow down."), ()),
+    C.FLOOD_DISCONNECTED: (N_("Too many messages; disconnected."), ()),
+    C.TABLE_CROWDED: (N_("Too many people have this table open; try again later."), ()),
+    C.TOO_MANY_SOCKETS: (N_("You have too many tables open at once; close one and try again."), ()),
+    C.TOO_MANY_PENDING: (N_("The server has too many sockets waiting to sign in; try again in a moment."), ()),
+    C.TOO_MANY_PENDING_HERE: (
+        N_("Too many sockets from your address are waiting to sign in; try again in a moment."), ()
+    ),
     C.MALFORMED_ACTION: (N_('An action is an object with a "type", like {example}.'), ("example",)),
     C.ACTION_NOT_JSON: (N_("A move must be plain JSON."), ()),
     C.ACTION_TOO_LARGE: (N_("That move is far too large."), ()),
@@ -265,6 +349,16 @@ FAMILY: dict[RefusalCode, RefusalCode] = {
                                   C.CREATE_SHAPE, C.CHANGES_NOT_OBJECT, C.BAD_PAGE_LIMIT, C.BAD_NUMBER,
                                   C.UNKNOWN_LANGUAGE)},
     C.NAME_NOT_TEXT: C.BAD_NAME,
+    **{c: C.UNAUTHORIZED for c in (C.SIGN_IN_MISSING, C.SIGN_IN_HEADER_MISSING, C.SIGN_IN_TOO_LONG, C.SIGN_IN_NOT_TEXT,
+                                   C.SIGN_IN_NOT_A_QUERY, C.SIGN_IN_REPEATS_FIELD, C.SIGN_IN_UNSIGNED,
+                                   C.SIGN_IN_FORGED, C.SIGN_IN_BAD_DATE, C.SIGN_IN_EXPIRED, C.SIGN_IN_FROM_THE_FUTURE,
+                                   C.SIGN_IN_NO_USER, C.SIGN_IN_BAD_USER_ID, C.SIGN_IN_TEXT_NOT_UNICODE, C.NO_HELLO,
+                                   C.HELLO_FIRST, C.HELLO_WITHOUT_INIT_DATA)},
+    **{c: C.MALFORMED_FRAME for c in (C.FRAME_NOT_TEXT, C.FRAME_NOT_JSON, C.FRAME_TOO_DEEP, C.FRAME_NOT_UNICODE,
+                                      C.UNKNOWN_FRAME, C.BAD_REF, C.ACT_WITHOUT_SEQ, C.ACT_WITHOUT_ACTION,
+                                      C.BAD_LOBBY_OP, C.FRAME_CHANGES_NOT_OBJECT, C.BAD_PING, C.BAD_LAST_SEQ)},
+    C.FLOOD_DISCONNECTED: C.FLOOD,
+    C.TOO_MANY_PENDING_HERE: C.TOO_MANY_PENDING,
     **{c: C.MALFORMED_ACTION for c in (C.ACTION_NOT_JSON, C.ACTION_TOO_LARGE, C.MOVE_WITHOUT_SEQ, C.CARDS_NOT_A_LIST,
                                        C.FIELD_NOT_A_WORD, C.BID_NOT_A_NUMBER)},
     **{c: C.BAD_TRICK for c in (C.TRICK_NOT_THREE, C.TRICK_TOO_LONG, C.TRICK_REPEATS_CARD)},

@@ -37,7 +37,7 @@ def test_verify_accepts_valid_init_data_and_reads_the_user() -> None:
 def _refusal(init_data: str, *, token: str = TEST_TOKEN, now: int = NOW + 10) -> str:
     with pytest.raises(AuthError) as caught:
         Verifier(token, 3600).verify(init_data, now=now)
-    return caught.value.reason
+    return caught.value.kind
 
 
 def test_verify_refuses_a_tampered_user_field() -> None:
