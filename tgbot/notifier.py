@@ -78,6 +78,7 @@ class Notifier:
         self._last_status: dict[str, float] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._failures: dict[str, int] = {}
+        self._refusals = 0  # people who refused the bot so far: a pass that meets one reads people again after
         self._chat_locks: dict[int, asyncio.Lock] = {}
 
     # life cycle -----------------------------------------------------------------
@@ -204,6 +205,7 @@ class Notifier:
     async def cannot_message(self, user_id: int) -> None:
         """Telegram refused a private message: name the person in the group instead from now on."""
         self.bot_state.reachable.discard(user_id)
+        self._refusals += 1
         await self.bot_state.service.people.set_can_message(user_id, False)
         for info in await self.bot_state.service.tables_of(user_id):
             self.refresh(info.id)
@@ -247,7 +249,10 @@ class Notifier:
         info, people = snapshot.info, self.bot_state.service.people.cache()
         try:
             home = await self.homes.home_of(info)
+            refusals = self._refusals
             await self.turn_messages.sync(info, snapshot, home, people.person)
+            if self._refusals != refusals:  # a turn message was refused: the table's message names them at once
+                people = self.bot_state.service.people.cache()
             if home is not None and not self.postings.is_gone(home.chat_id):
                 await self._sync_table(info, snapshot, home, people)
         except RetryAfter as error:  # Telegram's flood control: try again when it says
