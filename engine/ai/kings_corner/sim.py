@@ -6,6 +6,10 @@ Every seat plays each turn greedily (Kings to corners, builds, pile moves that f
 then an empty side filled with its highest card), with now and then a random card instead,
 then draws by the settings (draw count and timing, draw until playable), until a seat goes
 out or the hand is blocked (§4). ``value`` says how good the end is for one seat.
+
+The fit rule, the Kings and the penalty points come from ``engine.games.kings_corner``; where a card
+may go, the pile moves, the draws and the blocked count are restated on this faster board, and
+tests/engine/test_sim_parity_kings_corner.py holds them to the rules.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 
 from engine.core.cards import Card, Mask, cards_in
 from engine.games.kings_corner.board import CORNERS, FITS_ON, FULL_CORNER, KING_MASK, SIDES, VALUES
+from engine.games.kings_corner.scoring import penalty_of
 
 Pile = tuple[Card, Card, int] | None
 TURN_CAP = 400
@@ -68,13 +73,19 @@ def playable(piles: list[Pile], card: Card, s: Settings) -> bool:
     return any(piles[x] is None for x in SIDES)
 
 
+def _collect(t: Table, seat: int, space: int, s: Settings) -> None:
+    # §3.3 corners: a corner completed by a card or a pile move leaves the game, collected by the mover.
+    p = t.piles[space]
+    if s.corners and space >= 4 and p is not None and p[2] == FULL_CORNER:
+        t.piles[space] = None
+        t.collected[seat] += 1
+
+
 def _put(t: Table, seat: int, space: int, card: Card, s: Settings) -> None:
     p = t.piles[space]
     t.piles[space] = (card, card, 1) if p is None else (p[0], card, p[2] + 1)
     t.hands[seat] &= ~(1 << card)
-    if s.corners and space >= 4 and p is not None and p[2] + 1 == FULL_CORNER:
-        t.piles[space] = None
-        t.collected[seat] += 1
+    _collect(t, seat, space, s)
 
 
 def play_card(t: Table, seat: int, card: Card, s: Settings) -> bool:
@@ -100,7 +111,7 @@ def play_card(t: Table, seat: int, card: Card, s: Settings) -> bool:
     return False
 
 
-def _move_piles(t: Table, s: Settings) -> bool:
+def _move_piles(t: Table, seat: int, s: Settings) -> bool:
     piles = t.piles
     fits = 0
     for q in piles:
@@ -120,12 +131,14 @@ def _move_piles(t: Table, s: Settings) -> bool:
                 if piles[c] is None:
                     piles[c] = p
                     piles[src] = None
+                    _collect(t, seat, c, s)
                     return True
         for dst in range(8):
             q = piles[dst]
             if dst != src and q is not None and FITS_ON[q[1]] >> p[0] & 1:
                 piles[dst] = (q[0], p[1], q[2] + p[2])
                 piles[src] = None
+                _collect(t, seat, dst, s)
                 return True
     return False
 
@@ -148,7 +161,7 @@ def greedy_turn(t: Table, seat: int, s: Settings, rnd: Callable[[], float], nois
             cards = cards_in(build)
             card = cards[int(rnd() * len(cards))] if rnd() < noise else max(cards, key=VALUES.__getitem__)
             play_card(t, seat, card, s)
-        elif _move_piles(t, s):
+        elif _move_piles(t, seat, s):
             continue
         elif (piles[0] is None or piles[1] is None or piles[2] is None or piles[3] is None) and (
                 hand & ~KING_MASK or s.king_sides):
@@ -210,8 +223,7 @@ def value(t: Table, me: int, s: Settings) -> float:
     n = s.n
     counts = [h.bit_count() for h in t.hands]
     if s.scoring == "penalty":
-        pen = [0 if q == t.out else 10 * (t.hands[q] & KING_MASK).bit_count() + counts[q]
-               - (t.hands[q] & KING_MASK).bit_count() for q in range(n)]
+        pen = [0 if q == t.out else penalty_of(t.hands[q]) for q in range(n)]
         others = (sum(pen) - pen[me]) / (n - 1)
         return 0.5 + (others - pen[me]) / 40.0
     keys: list[tuple[int, ...]]

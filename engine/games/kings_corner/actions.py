@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.actions import action_type, by_identity, shared
+from engine.core.actions import action_type, shared
 from engine.core.rules import Action
 from engine.games.kings_corner.board import DECK, SPACES, space_of, text
 
 ActionDict = dict[str, Any]
 END_TURN: ActionDict = shared({"type": "end_turn"})
-# Indexed [card][space] or [space][space]; only the meaningful entries are ever handed out. They are
-# shared and read-only, so parse_action knows each by its identity.
+# Indexed [card][space] or [space][space]; only the meaningful entries are ever handed out, read-only.
 BUILD = tuple(tuple(shared({"type": "build", "card": text(c), "space": s}) for s in SPACES) for c in range(DECK.size))
 PLACE_KING = tuple(
     tuple(shared({"type": "place_king", "card": text(c), "corner": s}) for s in SPACES) for c in range(DECK.size)
@@ -24,25 +23,11 @@ MOVE_KING_PILE = tuple(
     tuple(shared({"type": "move_king_pile", "side": a, "corner": b}) for b in SPACES) for a in SPACES
 )
 KINDS = ("build", "place_king", "fill_side", "move_pile", "move_king_pile", "end_turn")
-_CARDS = range(DECK.size)
-_SPACES = range(len(SPACES))
-_PARSED: dict[int, tuple[str, int, int, int]] = by_identity({
-    ("end_turn", -1, -1, -1): END_TURN,
-    **{("build", c, s, -1): BUILD[c][s] for c in _CARDS for s in _SPACES},
-    **{("place_king", c, s, -1): PLACE_KING[c][s] for c in _CARDS for s in _SPACES},
-    **{("fill_side", c, s, -1): FILL_SIDE[c][s] for c in _CARDS for s in _SPACES},
-    **{("move_pile", -1, a, b): MOVE_PILE[a][b] for a in _SPACES for b in _SPACES},
-    **{("move_king_pile", -1, a, b): MOVE_KING_PILE[a][b] for a in _SPACES for b in _SPACES},
-})
-
 _SHAPE = '{"type": "build", "card": "7-clubs", "space": "N"}'
 
 
 def parse_action(action: Action) -> tuple[str, int, int, int]:
     """``(kind, card, space_a, space_b)`` with -1 for what the kind does not use; raises MalformedAction."""
-    parsed = _PARSED.get(id(action))
-    if parsed is not None:
-        return parsed
     kind = action_type(action, KINDS, _SHAPE)
     match kind:
         case "build":

@@ -11,23 +11,23 @@ from engine.core.errors import IllegalAction, RefusalCode
 from engine.core.rules import Action
 from engine.games.kings_corner.actions import parse_action
 from engine.games.kings_corner.board import FITS_ON, KING_MASK, SPACES, is_king, misfit, text
-from engine.games.kings_corner.state import MUST_PLAY, OVER, KingsState
+from engine.games.kings_corner.state import KingsState, Phase
 
 
 def _check_turn(state: KingsState, seat: int) -> None:
-    if state.phase is OVER:
+    if state.phase is Phase.OVER:
         raise IllegalAction(RefusalCode.GAME_OVER)
     if seat != state.turn:
         raise IllegalAction(RefusalCode.NOT_YOUR_TURN)
 
 
 def _check_no_pending(state: KingsState) -> None:
-    if state.phase is MUST_PLAY:
+    if state.phase is Phase.MUST_PLAY:
         raise IllegalAction(RefusalCode.MUST_PLAY_DRAWN, card=text(state.pending))
 
 
 def _check_from_hand(state: KingsState, seat: int, card: Card) -> None:
-    if state.phase is MUST_PLAY and card != state.pending:
+    if state.phase is Phase.MUST_PLAY and card != state.pending:
         raise IllegalAction(RefusalCode.MUST_PLAY_DRAWN, card=text(state.pending))
     if not state.hands[seat] >> card & 1:
         if any(card in pile for pile in state.piles):

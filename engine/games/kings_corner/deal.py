@@ -15,7 +15,7 @@ from engine.core.rng import deal_rng
 from engine.core.seats import left_of
 from engine.games.kings_corner.board import DECK, SPACES, VALUES, Pile, is_king, piles_dict, text
 from engine.games.kings_corner.options import KingsOptions
-from engine.games.kings_corner.state import ACTING, NOBODY, KingsState, evolve
+from engine.games.kings_corner.state import NOBODY, KingsState, Phase, evolve
 
 HAND_SIZE = 7
 Rounds = tuple[tuple[tuple[int, Card], ...], ...]
@@ -118,7 +118,7 @@ def begin_turn(state: KingsState, seat: int, events: list[Event]) -> KingsState:
         hands, stock, drawn = draw(hands, stock, seat, state.options.draw_count)
         if drawn:
             events.append(drew_event(seat, drawn, len(stock)))
-    return evolve(state, phase=ACTING, turn=seat, hands=hands, stock=stock, played=0, pending=NOBODY)
+    return evolve(state, phase=Phase.ACTING, turn=seat, hands=hands, stock=stock, played=0, pending=NOBODY)
 
 
 def new_hand(
@@ -145,7 +145,7 @@ def new_hand(
     }))
     zeros = (0,) * n
     state = KingsState(
-        options, seed, n, ACTING, hand_no, dealer, turn, hands, stock, piles, 0, 0, NOBODY,
+        options, seed, n, Phase.ACTING, hand_no, dealer, turn, hands, stock, piles, 0, 0, NOBODY,
         zeros, totals, NOBODY, False, penalties, rounds, (), (),
     )
     return begin_turn(state, turn, events), events

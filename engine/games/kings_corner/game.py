@@ -15,7 +15,7 @@ from engine.games.kings_corner.deal import new_hand
 from engine.games.kings_corner.options import MAX_PLAYERS, SETTINGS, KingsOptions
 from engine.games.kings_corner.phases import apply_action, legal_actions
 from engine.games.kings_corner.scoring import outcome
-from engine.games.kings_corner.state import JSON, OVER, KingsState, evolve
+from engine.games.kings_corner.state import JSON, KingsState, Phase, evolve
 from engine.games.kings_corner.view import NAME, TITLE, hidden_cards, own_view, public_view
 
 MIN_PLAYERS = 2
@@ -79,9 +79,9 @@ class KingsCorner(SplitViews, Replays):
 
     def to_act(self, state: KingsState) -> frozenset[int]:
         """The seat whose turn it is."""
-        return _NOBODY if state.phase is OVER else _TURN_SETS[state.turn]
+        return _NOBODY if state.phase is Phase.OVER else _TURN_SETS[state.turn]
 
-    legal_actions = staticmethod(legal_actions)  # the rules function itself: the AI's hot path
+    legal_actions = staticmethod(legal_actions)  # the rules function itself (phases.py)
 
     def apply(self, state: KingsState, seat: int, action: Action) -> tuple[KingsState, list[Event]]:
         """The next state and what happened; raises IllegalAction."""

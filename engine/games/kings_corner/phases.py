@@ -37,7 +37,7 @@ from engine.games.kings_corner.checks import Checked, check_action
 from engine.games.kings_corner.deal import begin_turn, draw, drew_event
 from engine.games.kings_corner.options import KingsOptions
 from engine.games.kings_corner.scoring import end_hand
-from engine.games.kings_corner.state import ACTING, MUST_PLAY, NOBODY, OVER, KingsState, Phase, evolve
+from engine.games.kings_corner.state import NOBODY, KingsState, Phase, evolve
 
 CORNER_ORDER = (4, 5, 6, 7)  # NE, SE, SW, NW
 
@@ -67,7 +67,7 @@ def _legal_must_play(state: KingsState, seat: int) -> list[ActionDict]:
 
 
 def _legal_acting(state: KingsState, seat: int) -> list[ActionDict]:
-    # The AI's hot path: masks first, so only spaces and cards that can take part are looked at.
+    # What check_action allows, listed from masks: only the spaces and cards that can take part are looked at.
     opts = state.options
     piles = state.piles
     hand = state.hands[seat]
@@ -108,7 +108,7 @@ def _legal_acting(state: KingsState, seat: int) -> list[ActionDict]:
     return out
 
 
-# One _legal_<phase> per phase, behind a table (a dict, not a match: see state.ACTING).
+# One _legal_<phase> per phase, behind a table.
 _LEGAL: dict[Phase, Callable[[KingsState, int], list[ActionDict]]] = {
     Phase.ACTING: _legal_acting,
     Phase.MUST_PLAY: _legal_must_play,
@@ -118,9 +118,9 @@ _LEGAL: dict[Phase, Callable[[KingsState, int], list[ActionDict]]] = {
 
 def idle_action(state: KingsState, seat: int) -> ActionDict | None:
     """The next action of an automatic turn end for an absent player (§6 K-D17), or None if not their turn."""
-    if seat != state.turn or state.phase is OVER:
+    if seat != state.turn or state.phase is Phase.OVER:
         return None
-    if state.phase is MUST_PLAY:
+    if state.phase is Phase.MUST_PLAY:
         return card_actions(state.piles, state.options, state.pending)[0]
     kings = state.hands[seat] & KING_MASK
     if kings and state.options.king_compulsory:
@@ -157,13 +157,13 @@ def _play(state: KingsState, seat: int, card: Card, space: int, data: dict[str, 
     if not hand:
         # §3.3 going out: the hand ends at once, with no end-of-turn draw (K-D11).
         events.append(public({"type": "went_out", "seat": seat}))
-        return end_hand(evolve(st, phase=ACTING, pending=NOBODY, went_out=seat), events), events
-    if state.phase is MUST_PLAY:
+        return end_hand(evolve(st, phase=Phase.ACTING, pending=NOBODY, went_out=seat), events), events
+    if state.phase is Phase.MUST_PLAY:
         # §3.3 TURN_END, draw_until_playable: after the drawn card is played, one more draw ends the turn.
         hands, stock, drawn = draw(st.hands, st.stock, seat, 1)
         if drawn:
             events.append(drew_event(seat, drawn, len(stock)))
-        st = evolve(st, phase=ACTING, pending=NOBODY, hands=hands, stock=stock)
+        st = evolve(st, phase=Phase.ACTING, pending=NOBODY, hands=hands, stock=stock)
         return _finish_turn(st, seat, events), events
     return st, events
 
@@ -217,7 +217,7 @@ def _end_turn(state: KingsState, seat: int) -> tuple[KingsState, list[Event]]:
                 hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
                 state = evolve(state, hands=hands, stock=stock)
             if found != NOBODY:
-                return evolve(state, phase=MUST_PLAY, pending=found), events
+                return evolve(state, phase=Phase.MUST_PLAY, pending=found), events
     return _finish_turn(state, seat, events), events
 
 

@@ -8,7 +8,7 @@ from engine.core.rules import Outcome, placements_by
 from engine.core.seats import left_of
 from engine.games.kings_corner.board import KING_MASK
 from engine.games.kings_corner.deal import new_hand
-from engine.games.kings_corner.state import OVER, KingsState
+from engine.games.kings_corner.state import NOBODY, KingsState, Phase, evolve
 
 
 def penalty_of(hand: Mask) -> int:
@@ -50,18 +50,13 @@ def placements(state: KingsState) -> tuple[int, ...]:
 
 def outcome(state: KingsState) -> Outcome | None:
     """Scores and placements once the game is over."""
-    if state.phase is not OVER:
+    if state.phase is not Phase.OVER:
         return None
     return Outcome(scores(state), placements(state))
 
 
 def _over(state: KingsState, totals: tuple[int, ...], penalties: tuple[int, ...]) -> KingsState:
-    s = state
-    return KingsState(
-        s.options, s.seed, s.n, OVER, s.hand_no, s.dealer, s.turn, s.hands, s.stock, s.piles, s.played,
-        s.idle_streak, -1, s.collected, totals, s.went_out, s.blocked, penalties, s.high_card, s.last_turn,
-        s.this_turn,
-    )
+    return evolve(state, phase=Phase.OVER, pending=NOBODY, totals=totals, penalties=penalties)
 
 
 def _game_over(state: KingsState, events: list[Event]) -> KingsState:

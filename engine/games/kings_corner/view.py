@@ -11,7 +11,7 @@ from engine.games.kings_corner.board import DECK, piles_dict, text
 from engine.games.kings_corner.options import SETTINGS
 from engine.games.kings_corner.phases import legal_actions
 from engine.games.kings_corner.scoring import outcome
-from engine.games.kings_corner.state import MUST_PLAY, OVER, KingsState
+from engine.games.kings_corner.state import KingsState, Phase
 
 NAME = "kings_corner"
 TITLE = N_("Kings in the Corner")  # translated where it is shown (engine.words.game_title)
@@ -19,7 +19,7 @@ TITLE = N_("Kings in the Corner")  # translated where it is shown (engine.words.
 
 def public_view(state: KingsState) -> dict[str, Any]:
     """Every pile card by card, counts of hands and stock, scores, the turn: what a spectator sees."""
-    over = state.phase is OVER
+    over = state.phase is Phase.OVER
     result = outcome(state)
     out: dict[str, Any] = {
         "game": NAME,
@@ -39,7 +39,7 @@ def public_view(state: KingsState) -> dict[str, Any]:
         "hand_counts": [h.bit_count() for h in state.hands],
         "played_this_turn": state.played,
         "idle_streak": state.idle_streak,
-        "drawn_card_to_play": state.phase is MUST_PLAY,
+        "drawn_card_to_play": state.phase is Phase.MUST_PLAY,
         "collected": list(state.collected),
         "totals": list(state.totals),
         "penalties": list(state.penalties),
@@ -59,7 +59,7 @@ def own_view(state: KingsState, seat: int) -> dict[str, Any]:
     if not 0 <= seat < state.n:
         return {"seat": seat}
     return {"seat": seat, "hand": DECK.texts(state.hands[seat]), "legal": [dict(a) for a in legal_actions(state, seat)],
-            "must_play": text(state.pending) if state.phase is MUST_PLAY and seat == state.turn else None}
+            "must_play": text(state.pending) if state.phase is Phase.MUST_PLAY and seat == state.turn else None}
 
 
 def hidden_cards(state: KingsState, seat: int | None) -> frozenset[str]:
