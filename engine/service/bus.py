@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from engine.core.events import Event
 from engine.core.records import builder
+from engine.service.kinds import UpdateKind
 from engine.service.live import Snapshot, TableInfo
 
 log = logging.getLogger(__name__)
@@ -31,12 +32,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Update:
-    """What changed at one table (``kind``: lobby, started, moved, finished, abandoned, seat_changed, reminder,
-    timed_out), with everything a subscriber needs to render it."""
+    """What changed at one table (``kind``: an ``UpdateKind``, equal to its string), with everything a subscriber
+    needs to render it."""
 
     table_id: str
     seq: int
-    kind: str
+    kind: UpdateKind
     events: tuple[Event, ...]
     snapshot: Snapshot  # the table after the change: its summary and every seat's view
     cause: object | None = None  # what the caller of the change passed to say it asked for it; None by itself

@@ -10,9 +10,16 @@ from typing import Any
 from engine.core.errors import Refusal, RefusalCode
 from engine.core.records import builder
 from engine.core.rules import Game, joined_view
+from engine.service.kinds import OVER, TableStatus
 from engine.store.rows import SeatRow, TableRow
 
 NOBODY: frozenset[int] = frozenset()
+_REFUSED_WHEN = {  # what a change refused for the table's status says
+    TableStatus.LOBBY: RefusalCode.NOT_STARTED,
+    TableStatus.PLAYING: RefusalCode.ALREADY_STARTED,
+    TableStatus.FINISHED: RefusalCode.GAME_OVER,
+    TableStatus.ABANDONED: RefusalCode.ABANDONED,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +47,7 @@ class TableInfo:
     title: str
     options: dict[str, Any]
     size: int
-    status: str
+    status: str  # a TableStatus (as the store holds it)
     host_user_id: int
     chat_id: int | None
     seats: tuple[SeatInfo, ...]
@@ -82,7 +89,7 @@ class TableInfo:
 
 
 _SEAT_KEY = attrgetter("seat", "name", "user_id", "is_ai", "autopilot")  # a seat as SeatInfo reads it, in order
-_table_info = builder(TableInfo)  # every update builds one: four times faster than TableInfo(...)
+_table_info = builder(TableInfo)  # every update builds one: three times faster than TableInfo(...)
 
 
 @dataclass(eq=False)
@@ -138,17 +145,11 @@ class LiveTable:
         status = self.row.status
         if status in statuses:
             return
-        codes = {
-            "lobby": RefusalCode.NOT_STARTED,
-            "playing": RefusalCode.ALREADY_STARTED,
-            "finished": RefusalCode.GAME_OVER,
-            "abandoned": RefusalCode.ABANDONED,
-        }
-        raise Refusal(codes[status])
+        raise Refusal(_REFUSED_WHEN[TableStatus(status)])
 
     def to_act(self) -> frozenset[int]:
         """Seats that may act now."""
-        if self.row.status != "playing" or self.state is None:
+        if self.row.status != TableStatus.PLAYING or self.state is None:
             return frozenset()
         return self.game.to_act(self.state)
 
@@ -191,7 +192,7 @@ class LiveTable:
     def info(self) -> TableInfo:
         """The public snapshot."""
         row = self.row
-        revealed = row.status in ("finished", "abandoned")  # the deals can be checked once nothing is at stake
+        revealed = row.status in OVER  # the deals can be checked once nothing is at stake
         meta, acting = row.meta, self.to_act()
         return _table_info(
             id=row.id, game=row.game, title=self.game.title, options=dict(row.options), size=row.size,

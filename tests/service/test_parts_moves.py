@@ -79,7 +79,7 @@ async def test_a_move_that_meets_another_process_move_is_refused_stale_and_appli
         sharing.reloaded.append(live.id)
         live.state, live.seq = live.game.apply(live.state, 0, {"type": "step"})[0], 1
 
-    sharing.reload = other_process_moved  # type: ignore[method-assign]
+    sharing.reload = other_process_moved  # type: ignore[method-assign, assignment]
     with pytest.raises(Refusal) as refused:
         await moves.act("t1", 1, {"type": "step"}, 0)
     assert refused.value.code == "stale" and sharing.reloaded == ["t1"]

@@ -58,7 +58,7 @@ async def test_a_failed_catch_up_is_kept_behind_until_the_supervisor_retries_it(
     async def out_of_reach(table_id: str) -> None:
         raise OSError("the database is out of reach")
 
-    store.load_table = out_of_reach  # type: ignore[assignment, method-assign]
+    store.load_table = out_of_reach  # type: ignore[method-assign]
     await sharing.heard(Notice("t1", 0, "lobby", table.row.version + 1, ""))
     assert sharing.behind == {"t1"}
     del store.load_table
