@@ -119,6 +119,15 @@ class TableService:
     def max_loaded(self, value: int) -> None:
         self.loaded.max_loaded = value
 
+    @property
+    def max_open_tables(self) -> int:
+        """Open tables (in the lobby or being played) a person may sit at; a new seat beyond is refused."""
+        return self.cap.limit
+
+    @max_open_tables.setter
+    def max_open_tables(self, value: int) -> None:
+        self.cap.limit = value
+
     async def start(self) -> None:
         """Serve at once: tables load when used; the AI turns and deadlines a restart left are resumed from the store.
 

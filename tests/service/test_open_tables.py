@@ -80,3 +80,12 @@ async def test_a_rematch_is_not_opened_by_a_person_at_the_cap(capped: TableServi
     assert (await capped.info(info.id)).rematch is None
     fresh, opened = await capped.join_rematch(info.id, BOB, "Bob")  # Bob has room: he opens it
     assert opened and fresh.seat_of(BOB) == 0
+
+
+async def test_the_cap_follows_the_service_setting(service: TableService) -> None:
+    assert service.max_open_tables == 20  # the default, as the settings' MAX_OPEN_TABLES_PER_USER
+    service.max_open_tables = 1
+    await service.create_table("coins", ANN, "Ann")
+    with pytest.raises(Refusal) as refused:
+        await service.create_table("coins", ANN, "Ann")
+    assert refused.value.code == "too_many_tables" and refused.value.params == {"limit": 1}
