@@ -10,7 +10,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from engine import games
-from engine.core.errors import Refusal
+from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import N_, refusal_text, translations
 from engine.service.live import TableInfo
 from engine.words import game_title
@@ -64,8 +64,9 @@ async def new_command(update: Update, context: Context) -> None:
             await bot_state.service.start_game(info.id, user.id)
     except Refusal as refusal:
         bot_state.notifier.unexpect(chat.id, user.id)
+        usage = refusal.code != RefusalCode.TOO_MANY_TABLES  # the command was right; the person is at the cap
         await reply(update, render("refused.html", locale, reason=refusal_text(refusal, locale),
-                                   games=_games(), usage=True))
+                                   games=_games(), usage=usage))
 
 
 def _games() -> list[tuple[str, str]]:
@@ -297,7 +298,8 @@ async def rematch_button(update: Update, context: Context) -> None:
     query, _found, info = pressed
     bot_state, user = context.bot_data, query.from_user
     locale = locale_of(user)
-    private = info.chat_id is None or info.chat_id > 0
+    # an invitation's message (inline) is shared with friends: its rematch waits for them like a group's
+    private = query.inline_message_id is None and (info.chat_id is None or info.chat_id > 0)
     try:
         fresh, opened = await bot_state.service.join_rematch(info.id, user.id, display_name(user))
         if opened and private:

@@ -7,7 +7,7 @@ object, is nested too deep or holds invalid Unicode, ``bad_options``, ``bad_name
 ``bad_init_data`` for signed sign-in data that makes no sense, ...), 401 (no valid
 sign-in), 403 (not allowed), 404 (no such table), 408 (the body did not arrive within
 ``body_timeout``), 409 (refused by the table's state), 413 (over 16 KB), 429
-(``too_many_tables``: a user may have a seat at no more than ``max_open_tables_per_user``
+(``too_many_tables``: the table service refuses a seat to a user at ``max_open_tables_per_user``
 tables in the lobby or being played; ``too_many_requests``, with ``Retry-After``: one person
 may make ``api_rate`` signed-in calls a second, in bursts of up to ``api_burst``) or 503
 (``unavailable``: the database is out of reach just now; the same request may work a moment later).
@@ -36,7 +36,6 @@ import asyncio
 import json
 import logging
 import math
-import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -63,7 +62,6 @@ NOT_FOUND = {"table_not_found"}
 TOO_MANY = {"too_many_tables", "too_many_requests"}
 PAGE, MAX_PAGE = 20, 50
 MAX_OPTION_TEXT = 64
-_user_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
 def refusal_status(code: str) -> int:
@@ -193,29 +191,13 @@ def check_options(options: object) -> dict[str, Any]:
     return options
 
 
-async def check_open_tables(service: TableService, user_id: int, limit: int) -> None:
-    """Raise Refusal("too_many_tables") when a user already has a seat at ``limit`` open tables (one indexed count)."""
-    if await service.count_open_tables(user_id) >= limit:
-        raise Refusal(RefusalCode.TOO_MANY_TABLES, limit=limit)
-
-
-def user_lock(user_id: int) -> asyncio.Lock:
-    """One lock per user, so two requests cannot both pass the open-table cap."""
-    lock = _user_locks.get(user_id)
-    if lock is None:
-        lock = _user_locks[user_id] = asyncio.Lock()
-    return lock
-
-
 async def lobby_op(
-    service: TableService, table_id: str, user: WebUser, op: str, changes: Mapping[str, Any], *, max_open: int
+    service: TableService, table_id: str, user: WebUser, op: str, changes: Mapping[str, Any]
 ) -> TableInfo:
-    """Perform a lobby intent for a user (who may sit at ``max_open`` open tables at most); raises Refusal."""
+    """Perform a lobby intent for a user; raises Refusal."""
     match op:
         case "join":
-            async with user_lock(user.id):
-                await check_open_tables(service, user.id, max_open)
-                return await service.join(table_id, user.id, user.name)
+            return await service.join(table_id, user.id, user.name)
         case "leave":
             return await service.leave(table_id, user.id)
         case "add_ai":
@@ -321,10 +303,7 @@ async def create_table(request: web.Request) -> web.Response:
     game, options = body.get("game"), body.get("options") or {}
     if not isinstance(game, str) or not isinstance(options, dict):
         raise Refusal(RefusalCode.CREATE_SHAPE)
-    service = request.app[SERVICE]
-    async with user_lock(user.id):
-        await check_open_tables(service, user.id, request.app[SETTINGS].max_open_tables_per_user)
-        info = await service.create_table(game, user.id, user.name, check_options(options))
+    info = await request.app[SERVICE].create_table(game, user.id, user.name, check_options(options))
     return web.json_response(request.app[PUBLIC].table(info))
 
 
@@ -334,10 +313,7 @@ async def create_lesson(request: web.Request) -> web.Response:
     game = (await read_json(request)).get("game")
     if not isinstance(game, str):
         raise Refusal(RefusalCode.CREATE_SHAPE)
-    service = request.app[SERVICE]
-    async with user_lock(user.id):
-        await check_open_tables(service, user.id, request.app[SETTINGS].max_open_tables_per_user)
-        info = await service.start_lesson(game, user.id, user.name)
+    info = await request.app[SERVICE].start_lesson(game, user.id, user.name)
     return web.json_response(request.app[PUBLIC].table(info))
 
 
@@ -362,8 +338,7 @@ async def table_op(request: web.Request) -> web.Response:
     changes = body.get("changes", {})
     if not isinstance(changes, dict):
         raise Refusal(RefusalCode.CHANGES_NOT_OBJECT)
-    info = await lobby_op(request.app[SERVICE], request.match_info["table_id"], user, op, changes,
-                          max_open=request.app[SETTINGS].max_open_tables_per_user)
+    info = await lobby_op(request.app[SERVICE], request.match_info["table_id"], user, op, changes)
     return web.json_response(request.app[PUBLIC].table(info))
 
 
@@ -378,10 +353,7 @@ async def rematch(request: web.Request) -> web.Response:
     info = await service.info(request.match_info["table_id"])
     if info.seat_of(user.id) is None:
         raise Refusal(RefusalCode.NOT_SEATED)
-    async with user_lock(user.id):
-        if info.rematch is None or (await service.info(info.rematch)).seat_of(user.id) is None:
-            await check_open_tables(service, user.id, request.app[SETTINGS].max_open_tables_per_user)
-        fresh, _opened = await service.join_rematch(info.id, user.id, user.name)
+    fresh, _opened = await service.join_rematch(info.id, user.id, user.name)
     return web.json_response(request.app[PUBLIC].own_table(fresh, user.id))
 
 

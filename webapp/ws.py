@@ -241,8 +241,7 @@ class TableSocket:
 
     async def _lobby(self, frame: LobbyFrame) -> None:
         try:
-            info = await lobby_op(self.service, self.table_id, self.user, frame["op"], frame["changes"],
-                                  max_open=self.settings.max_open_tables_per_user)
+            info = await lobby_op(self.service, self.table_id, self.user, frame["op"], frame["changes"])
         except Refusal as refusal:
             await self._refused(frame["ref"], refusal)
             return

@@ -21,7 +21,7 @@ async def running_service(settings: Settings) -> AsyncIterator[TableService]:
     store = Store(database_url(settings.database_url, settings.data_dir), settings.commit_delay)
     await store.open()
     try:
-        service = TableService(store, ai_delay=settings.ai_delay)
+        service = TableService(store, ai_delay=settings.ai_delay, max_open_tables=settings.max_open_tables_per_user)
         await service.start()
         try:
             yield service

@@ -56,6 +56,18 @@ def make_client(aiohttp_client: Any, service: TableService) -> ClientFactory:
 
 
 @pytest.fixture
+def make_own_client(aiohttp_client: Any) -> ClientFactory:
+    """Start the app as ``python -m webapp`` does, its table service and store built from the settings (no bot)."""
+
+    async def make(settings: Settings, **kwargs: Any) -> Client:
+        kwargs.setdefault("templates_dir", templates_dir())
+        client: Client = await aiohttp_client(make_app(settings, bot=False, **kwargs))
+        return client
+
+    return make
+
+
+@pytest.fixture
 async def client(make_client: ClientFactory, settings: Settings) -> Client:
     """The app in local mode."""
     return await make_client(settings)

@@ -52,8 +52,8 @@ async def test_new_table_json_has_a_host_seat_and_no_ids(bot_client: Client) -> 
     assert _leaks(text) == [] and json.loads(text)["host_seat"] == 0
 
 
-async def test_open_tables_per_user_are_capped(make_client: ClientFactory, bot_settings: Settings) -> None:
-    client = await make_client(replace(bot_settings, max_open_tables_per_user=3))
+async def test_open_tables_per_user_are_capped(make_own_client: ClientFactory, bot_settings: Settings) -> None:
+    client = await make_own_client(replace(bot_settings, max_open_tables_per_user=3))
     ann, bob = tma(signed(1, "Ann")), tma(signed(2, "Bob"))
     ids = []
     for _ in range(3):
@@ -71,9 +71,9 @@ async def test_open_tables_per_user_are_capped(make_client: ClientFactory, bot_s
 
 
 async def test_open_tables_are_capped_when_many_are_created_at_once(
-    make_client: ClientFactory, bot_settings: Settings
+    make_own_client: ClientFactory, bot_settings: Settings
 ) -> None:
-    client = await make_client(replace(bot_settings, max_open_tables_per_user=3))
+    client = await make_own_client(replace(bot_settings, max_open_tables_per_user=3))
     ann = tma(signed(1, "Ann"))
     answers = await asyncio.gather(*(client.post("/api/tables", json={"game": "coins"}, headers=ann)
                                      for _ in range(8)))
