@@ -61,6 +61,9 @@ FORBIDDEN = {"not_host", "not_seated", "local_signin_disabled", "not_in_group"}
 NOT_FOUND = {"table_not_found"}
 TOO_MANY = {"too_many_tables", "too_many_requests"}
 PAGE, MAX_PAGE = 20, 50
+# HTTP errors of /api routes, as refusals (any other status is bad_request)
+HTTP_REFUSALS = {413: RefusalCode.REQUEST_TOO_LARGE, 404: RefusalCode.NOT_FOUND, 405: RefusalCode.METHOD_NOT_ALLOWED,
+                 408: RefusalCode.REQUEST_TIMEOUT}
 MAX_OPTION_TEXT = 64
 
 
@@ -98,23 +101,27 @@ async def errors_middleware(
         return json_error(401, exc.code, text, reason=exc.kind)
     except Refusal as refusal:
         response = json_error(refusal_status(refusal.code), refusal.code,
-                              refusal_text(refusal, request.get(LANG) or cookie_language(request)))
+                              refusal_text(refusal, request_language(request)))
         if refusal.code == RefusalCode.TOO_MANY_REQUESTS:
             response.headers["Retry-After"] = "1"  # a budget refills a request in well under a second
         return response
     except web.HTTPException as exc:
         if not request.path.startswith("/api/") or exc.status < 400:
             raise
-        code = {413: "too_large", 404: "not_found", 405: "method_not_allowed", 408: "request_timeout"}.get(
-            exc.status, "bad_request")
-        return json_error(exc.status, code, exc.reason)
+        refused = Refusal(HTTP_REFUSALS.get(exc.status, RefusalCode.BAD_REQUEST))
+        return json_error(exc.status, refused.code, refusal_text(refused, request_language(request)))
     except Exception as exc:
         if not request.path.startswith("/api/") or not is_unreachable(exc):
             raise
         log.warning("%s %s: the database is out of reach (%s)", request.method, request.path, exc)
         unavailable = Refusal(RefusalCode.UNAVAILABLE)
         return json_error(503, unavailable.code,
-                          refusal_text(unavailable, request.get(LANG) or cookie_language(request)))
+                          refusal_text(unavailable, request_language(request)))
+
+
+def request_language(request: web.Request) -> str | None:
+    """The language a refusal to this request is read in: the signed-in reader's, else the page's."""
+    return request.get(LANG) or cookie_language(request)
 
 
 def cookie_language(request: web.Request) -> str | None:

@@ -67,6 +67,10 @@ class RefusalCode(StrEnum):
     TOO_MANY_OPTIONS = "too_many_options"
     NOT_IN_GROUP = "not_in_group"
     LOCAL_SIGNIN_DISABLED = "local_signin_disabled"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    REQUEST_TIMEOUT = "request_timeout"
+    REQUEST_TOO_LARGE = "request_too_large"
     # signing in (webapp.auth): the wire code is ``unauthorized`` (``bad_init_data`` for malformed data over HTTP)
     UNAUTHORIZED = "unauthorized"
     BAD_INIT_DATA = "bad_init_data"
@@ -216,6 +220,10 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.NOT_IN_GROUP: (N_("Only people who have played in that group can see its leaderboard."), ()),
     C.TOO_MANY_OPTIONS: (N_("That is more options than any game has."), ()),
     C.LOCAL_SIGNIN_DISABLED: (N_("Local sign-in is off: open the app from Telegram."), ()),
+    C.NOT_FOUND: (N_("There is nothing at that address."), ()),
+    C.METHOD_NOT_ALLOWED: (N_("That address does not take that method."), ()),
+    C.REQUEST_TIMEOUT: (N_("The request did not arrive in time; try again."), ()),
+    C.REQUEST_TOO_LARGE: (N_("That request is too large."), ()),
     C.UNAUTHORIZED: (N_("Sign in first: open the app from Telegram."), ()),
     C.BAD_INIT_DATA: (N_("The sign-in data makes no sense; reopen the app."), ()),
     C.SIGN_IN_MISSING: (N_("Sign in first: this request carries no Telegram data."), ()),
@@ -358,6 +366,7 @@ FAMILY: dict[RefusalCode, RefusalCode] = {
                                       C.UNKNOWN_FRAME, C.BAD_REF, C.ACT_WITHOUT_SEQ, C.ACT_WITHOUT_ACTION,
                                       C.BAD_LOBBY_OP, C.FRAME_CHANGES_NOT_OBJECT, C.BAD_PING, C.BAD_LAST_SEQ)},
     C.FLOOD_DISCONNECTED: C.FLOOD,
+    C.REQUEST_TOO_LARGE: C.TOO_LARGE,
     C.TOO_MANY_PENDING_HERE: C.TOO_MANY_PENDING,
     **{c: C.MALFORMED_ACTION for c in (C.ACTION_NOT_JSON, C.ACTION_TOO_LARGE, C.MOVE_WITHOUT_SEQ, C.CARDS_NOT_A_LIST,
                                        C.FIELD_NOT_A_WORD, C.BID_NOT_A_NUMBER)},

@@ -107,3 +107,14 @@ def test_a_close_reason_keeps_its_code_and_fits_a_close_frame_in_every_language(
         assert len(reason) <= MAX_CLOSE_REASON and reason.startswith(b"too_many_pending: ")
         reason.decode("utf-8")  # cut between characters, never inside one
     assert close_reason(refusal, "ko") != close_reason(refusal, "en")
+
+
+async def test_an_http_error_of_the_api_is_a_refusal_in_the_pages_language(client: Client) -> None:
+    ann, _ = await local_signin(client, "Ann")
+    lost = await client.get("/api/nowhere", cookies=RUSSIAN)
+    assert (lost.status, (await lost.json())["code"]) == (404, "not_found")
+    assert (await lost.json())["message"] == "По этому адресу ничего нет."
+    big = await client.post("/api/tables", data=b" " * (17 * 1024),
+                            headers={**tma(ann), "Content-Type": "application/json"}, cookies={"cardroom_lang": "lv"})
+    body = await big.json()
+    assert (big.status, body["code"], body["message"]) == (413, "too_large", "Šis pieprasījums ir pārāk liels.")
