@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.dialects import sqlite
 
+from engine.store.plain_text import plain_text
 from engine.store.rows import Finish
 from engine.store.schema import ratings, results, standings
 
@@ -26,8 +27,9 @@ async def insert_results(conn: Any, finish: Finish) -> bool:
     if recorded.first() is not None:
         return False
     await conn.execute(insert(results), [
-        {"table_id": finish.table_id, "seat": s.seat, "user_id": s.user_id, "name": s.name, "game": finish.game,
-         "chat_id": finish.chat_id, "placement": s.placement, "score": s.score, "finished_at": finish.finished_at}
+        {"table_id": finish.table_id, "seat": s.seat, "user_id": s.user_id, "name": plain_text(s.name),
+         "game": finish.game, "chat_id": finish.chat_id, "placement": s.placement, "score": s.score,
+         "finished_at": finish.finished_at}
         for s in finish.seats
     ])
     people = sorted((s.user_id, 1 if s.placement == 1 else 0) for s in finish.seats if s.user_id is not None)

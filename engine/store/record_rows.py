@@ -16,15 +16,19 @@ from engine.store.schema import (
     tables,
     users,
 )
-from engine.store.table_rows import TableRows
+from engine.store.table_rows import load_tables
+from engine.store.writer import Writer
 
 
-class RecordRows(TableRows):
+class RecordRows:
     """Reads of the record, and the ratings a rebuild puts in place."""
+
+    def __init__(self, writer: Writer) -> None:
+        self._writer = writer
 
     async def history(self, user_id: int, limit: int = 20, before: float | None = None) -> list[dict[str, Any]]:
         """A user's finished games, newest first: each with every seat's name, placement and score."""
-        async with self.engine.connect() as conn:
+        async with self._writer.engine.connect() as conn:
             query = select(results.c.table_id, results.c.finished_at).where(results.c.user_id == user_id)
             if before is not None:
                 query = query.where(results.c.finished_at < before)
@@ -47,7 +51,7 @@ class RecordRows(TableRows):
 
     async def leaderboard(self, chat_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
         """The people who played ``game`` in a chat: their rating and their games there, best first."""
-        async with self.engine.connect() as conn:
+        async with self._writer.engine.connect() as conn:
             rows = (await conn.execute(
                 select(standings.c.user_id, standings.c.games, standings.c.wins, ratings.c.mu, ratings.c.sigma,
                        users.c.name)
@@ -64,7 +68,7 @@ class RecordRows(TableRows):
         Each with its games there by game name, its first and last finish, and the other
         people the user played with there, most games together first.
         """
-        async with self.engine.connect() as conn:
+        async with self._writer.engine.connect() as conn:
             rows = (await conn.execute(
                 select(results.c.chat_id, results.c.game, func.count().label("games"),
                        func.min(results.c.finished_at).label("first"), func.max(results.c.finished_at).label("last"))
@@ -91,28 +95,28 @@ class RecordRows(TableRows):
 
     async def played_in_chat(self, user_id: int, chat_id: int) -> bool:
         """Whether a user has finished a game started from a chat (who may see that chat's leaderboard)."""
-        async with self.engine.connect() as conn:
+        async with self._writer.engine.connect() as conn:
             found = await conn.execute(
                 select(results.c.table_id).where(results.c.user_id == user_id, results.c.chat_id == chat_id).limit(1))
             return found.first() is not None
 
     async def finished_tables(self, offset: int = 0, limit: int = 500) -> list[TableRow]:
         """Finished tables in the order they finished (for rebuilding ratings), a page from ``offset``."""
-        async with self.engine.connect() as conn:
+        async with self._writer.engine.connect() as conn:
             ids = [r.table_id for r in await conn.execute(
                 select(results.c.table_id, func.max(results.c.finished_at).label("at"))
                 .group_by(results.c.table_id).order_by("at", results.c.table_id).offset(offset).limit(limit))]
-        found = {row.id: row for row in await self._load_tables(tables.c.id.in_(ids))} if ids else {}
+        found = {row.id: row for row in await load_tables(self._writer.engine, tables.c.id.in_(ids))} if ids else {}
         return [found[i] for i in ids if i in found]
 
     async def unrecorded_finished(self, after: str = "", limit: int = 500) -> list[TableRow]:
         """Finished tables with no results on record (finished before there was a record), by id after ``after``."""
         recorded = select(results.c.table_id).where(results.c.table_id == tables.c.id).exists()
-        async with self.engine.connect() as conn:
+        async with self._writer.engine.connect() as conn:
             ids = [r.id for r in await conn.execute(
                 select(tables.c.id).where(tables.c.status == "finished", tables.c.id > after, ~recorded)
                 .order_by(tables.c.id).limit(limit))]
-        found = {row.id: row for row in await self._load_tables(tables.c.id.in_(ids))} if ids else {}
+        found = {row.id: row for row in await load_tables(self._writer.engine, tables.c.id.in_(ids))} if ids else {}
         return [found[i] for i in ids]
 
     async def add_results(self, finish: Finish) -> None:
@@ -121,7 +125,7 @@ class RecordRows(TableRows):
         async def work(conn: Any) -> None:
             await insert_results(conn, finish)
 
-        await self._write(work)
+        await self._writer.write(work)
 
     async def move_record(self, old_chat_id: int, new_chat_id: int) -> list[str]:
         """A group's finished games, their results and its standings follow it to its new id; the tables moved.
@@ -152,12 +156,12 @@ class RecordRows(TableRows):
                     for r in rows])
                 await conn.execute(standings.delete().where(standings.c.chat_id == old_chat_id))
 
-        await self._write(work)
+        await self._writer.write(work)
         return moved
 
     async def ratings_of(self, game: str) -> dict[int, tuple[float, float, int, int]]:
         """Every rating of a game: user -> (mu, sigma, games, wins)."""
-        async with self.engine.connect() as conn:
+        async with self._writer.engine.connect() as conn:
             rows = await conn.execute(select(ratings).where(ratings.c.game == game))
             return {r.user_id: (r.mu, r.sigma, r.games, r.wins) for r in rows}
 
@@ -173,7 +177,7 @@ class RecordRows(TableRows):
                 .where(results.c.chat_id.is_not(None), results.c.user_id.is_not(None))
                 .group_by(results.c.chat_id, results.c.game, results.c.user_id)))
 
-        await self._write(work)
+        await self._writer.write(work)
 
     async def replace_ratings(self, game: str, fresh: dict[int, tuple[float, float, int, int]], at: float) -> None:
         """Put a game's ratings in place of the stored ones (after a rebuild)."""
@@ -185,4 +189,4 @@ class RecordRows(TableRows):
                     {"user_id": uid, "game": game, "mu": mu, "sigma": sigma, "games": games, "wins": wins,
                      "updated_at": at} for uid, (mu, sigma, games, wins) in fresh.items()])
 
-        await self._write(work)
+        await self._writer.write(work)

@@ -37,6 +37,7 @@ from engine.store.commit_pace import CommitPace
 from engine.store.finish_rows import write_finish
 from engine.store.json_text import json_text
 from engine.store.migrating import bring_up_to_date
+from engine.store.plain_text import plain_text
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
 from engine.store.schema import (
     actions,
@@ -108,8 +109,8 @@ class Job:
 Write = Pending | Job
 
 
-class StoreBase:
-    """The engine, the migrations and the writer task that every write goes through."""
+class Writer:
+    """The engine, the migrations and the writer task that every write goes through (built once per store)."""
 
     def __init__(self, url: str, commit_delay: float = 0.0) -> None:
         self.url = url
@@ -190,7 +191,7 @@ class StoreBase:
             self._wake.set()
         await future
 
-    async def _write(self, work: Callable[[Any], Awaitable[None]], done: Callable[[], None] | None = None) -> None:
+    async def write(self, work: Callable[[Any], Awaitable[None]], done: Callable[[], None] | None = None) -> None:
         """Run ``work(connection)`` in the writer's next group commit and wait until it is durable."""
         if self._writer is None:
             raise RuntimeError("the store is not open")
@@ -300,12 +301,12 @@ class StoreBase:
         if isinstance(item, Job):
             await item.work(conn)
             return
-        await self._write_table(conn, item)
+        await _write_table(conn, item)
         if item.finish is not None:
             await write_finish(conn, item.finish)
         version = item.table.version + 1 if item.table is not None else item.version
         move = f'{{"seat":{item.action["seat"]},"action":{item.action["action"]}}}'  # the move itself rides along
-        await self._notice(conn, item.action["table_id"], item.action["seq"], "moved", version, move)
+        await self.notice(conn, item.action["table_id"], item.action["seq"], "moved", version, move)
 
     @staticmethod
     def _settle(item: Write) -> None:
@@ -317,16 +318,7 @@ class StoreBase:
         if not item.future.done():
             item.future.set_result(None)
 
-    async def _write_table(self, conn: Any, pending: Pending) -> None:
-        row = pending.table
-        if row is None:
-            return
-        await self._update_row(conn, row)
-        if pending.with_seats:
-            await conn.execute(seats.delete().where(seats.c.table_id == row.id))
-            await self._write_seats(conn, row.id, row.seats)
-
-    async def _notice(self, conn: Any, table_id: str, seq: int, kind: str, version: int, events: str = "") -> None:
+    async def notice(self, conn: Any, table_id: str, seq: int, kind: str, version: int, events: str = "") -> None:
         """Tell the other processes, with this commit, that a table changed (PostgreSQL NOTIFY).
 
         The notice says the table's new ``seq`` and row ``version``, so a process that is
@@ -338,21 +330,32 @@ class StoreBase:
                 payload = f"{self.origin}|{table_id}|{seq}|{kind}|{version}|"
             await conn.execute(select(func.pg_notify(CHANNEL, payload)))
 
-    @staticmethod
-    async def _update_row(conn: Any, row: TableRow) -> None:
-        """Write the row if it is still at the version it was read at; raises StaleRow otherwise."""
-        done = await conn.execute(_row_update(row))
-        if done.rowcount != 1:
-            raise StaleRow(row.id)
 
-    @staticmethod
-    async def _write_seats(conn: Any, table_id: str, rows: Sequence[SeatRow]) -> None:
-        if rows:
-            await conn.execute(insert(seats), [
-                {"table_id": table_id, "seat": s.seat, "user_id": s.user_id, "name": s.name, "is_ai": s.is_ai,
-                 "ai_level": s.ai_level, "autopilot": s.autopilot, "missed": s.missed}
-                for s in rows
-            ])
+async def update_row(conn: Any, row: TableRow) -> None:
+    """Write the row if it is still at the version it was read at; raises StaleRow otherwise."""
+    done = await conn.execute(_row_update(row))
+    if done.rowcount != 1:
+        raise StaleRow(row.id)
+
+
+async def write_seats(conn: Any, table_id: str, rows: Sequence[SeatRow]) -> None:
+    """Insert a table's seats (the old ones deleted first by the caller)."""
+    if rows:
+        await conn.execute(insert(seats), [
+            {"table_id": table_id, "seat": s.seat, "user_id": s.user_id, "name": plain_text(s.name), "is_ai": s.is_ai,
+             "ai_level": s.ai_level, "autopilot": s.autopilot, "missed": s.missed}
+            for s in rows
+        ])
+
+
+async def _write_table(conn: Any, pending: Pending) -> None:
+    row = pending.table
+    if row is None:
+        return
+    await update_row(conn, row)
+    if pending.with_seats:
+        await conn.execute(seats.delete().where(seats.c.table_id == row.id))
+        await write_seats(conn, row.id, row.seats)
 
 
 def _plain_move(item: Pending) -> bool:

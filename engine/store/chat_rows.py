@@ -1,4 +1,4 @@
-"""What the bot keeps in the store: its message records, rematch links, and the languages people and groups chose."""
+"""Chats in the store: the languages groups chose, the bot's message records and the rematch links between tables."""
 
 from __future__ import annotations
 
@@ -9,21 +9,24 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from engine.store.record_rows import RecordRows
+from engine.store.plain_text import plain_text
 from engine.store.schema import (
     bot_messages,
     chat_languages,
     rematches,
-    users,
 )
+from engine.store.writer import Writer
 
 
-class BotRows(RecordRows):
-    """The bot's own records and the chosen languages."""
+class ChatRows:
+    """A group's chosen language, the bot's own records and the rematch links."""
+
+    def __init__(self, writer: Writer) -> None:
+        self._writer = writer
 
     async def rematch_of(self, table_id: str) -> str | None:
         """The table a finished table's rematch was opened as, if any."""
-        async with self.engine.connect() as conn:
+        async with self._writer.engine.connect() as conn:
             found = await conn.execute(select(rematches.c.rematch_id).where(rematches.c.table_id == table_id))
             return found.scalar_one_or_none()
 
@@ -34,7 +37,7 @@ class BotRows(RecordRows):
                                                         created_at=time.time()))
 
         try:
-            await self._write(work)
+            await self._writer.write(work)
         except IntegrityError:
             existing = await self.rematch_of(table_id)
             if existing is None:
@@ -51,7 +54,7 @@ class BotRows(RecordRows):
         return await self._bot_messages(bot_messages.c.chat_id == chat_id)
 
     async def _bot_messages(self, where: Any) -> list[dict[str, Any]]:
-        async with self.engine.connect() as conn:
+        async with self._writer.engine.connect() as conn:
             rows = (await conn.execute(select(bot_messages).where(where))).mappings().all()
         return [{**row, "data": json.loads(row["data"])} for row in rows]
 
@@ -67,7 +70,7 @@ class BotRows(RecordRows):
             if done.rowcount == 0:
                 await conn.execute(insert(bot_messages).values(table_id=table_id, purpose=purpose, **values))
 
-        await self._write(work)
+        await self._writer.write(work)
 
     async def drop_bot_message(self, table_id: str, purpose: str) -> None:
         """Forget one of the bot's records."""
@@ -76,40 +79,17 @@ class BotRows(RecordRows):
             await conn.execute(bot_messages.delete().where(
                 (bot_messages.c.table_id == table_id) & (bot_messages.c.purpose == purpose)))
 
-        await self._write(work)
-
-    async def user_language(self, user_id: int) -> str | None:
-        """The language a person chose with /language, or None."""
-        async with self.engine.connect() as conn:
-            return (await conn.execute(select(users.c.language).where(users.c.id == user_id))).scalar()
-
-    async def set_user_language(self, user_id: int, name: str, language: str | None) -> None:
-        """Remember (or with None forget) the language a person chose."""
-        await self.upsert_user(user_id, name)
-
-        async def work(conn: Any) -> None:
-            await conn.execute(update(users).where(users.c.id == user_id).values(language=language))
-
-        await self._write(work)
-
-    async def set_app_language(self, user_id: int, code: str) -> None:
-        """Remember the language of a known person's Telegram app (``language_code``); unknown people are skipped."""
-        value = code[:16]
-
-        async def work(conn: Any) -> None:
-            await conn.execute(update(users).where(users.c.id == user_id, users.c.app_language.is_distinct_from(value))
-                               .values(app_language=value))
-
-        await self._write(work)
+        await self._writer.write(work)
 
     async def chat_language(self, chat_id: int) -> str | None:
         """A group's language, if one was set or settled."""
-        async with self.engine.connect() as conn:
+        async with self._writer.engine.connect() as conn:
             return (await conn.execute(
                 select(chat_languages.c.language).where(chat_languages.c.chat_id == chat_id))).scalar()
 
     async def set_chat_language(self, chat_id: int, language: str, *, by: int | None, keep: bool = False) -> str:
         """Set a group's language (``keep``: only if it has none yet); returns the group's language now."""
+        language = plain_text(language)
 
         async def work(conn: Any) -> None:
             found = (await conn.execute(
@@ -121,5 +101,5 @@ class BotRows(RecordRows):
                 await conn.execute(update(chat_languages).where(chat_languages.c.chat_id == chat_id)
                                    .values(language=language, set_by=by, updated_at=time.time()))
 
-        await self._write(work)
+        await self._writer.write(work)
         return await self.chat_language(chat_id) or language
