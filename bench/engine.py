@@ -173,7 +173,7 @@ async def service_rate(tables: int, moves_per_table: int, url: str) -> tuple[flo
         await service.join(info.id, base + 2, "C")
         await service.start_game(info.id, base)
         ids.append((info.id, base))
-    commits_before = store.commits
+    commits_before = store.writer.commits
 
     async def drive(table_id: str, base: int) -> int:
         done = 0
@@ -189,7 +189,7 @@ async def service_rate(tables: int, moves_per_table: int, url: str) -> tuple[flo
     start = time.perf_counter()
     done = sum(await asyncio.gather(*(drive(t, b) for t, b in ids)))
     elapsed = time.perf_counter() - start
-    commits = store.commits - commits_before
+    commits = store.writer.commits - commits_before
     await service.close()
     await store.close()
     return done / elapsed, done, commits

@@ -35,7 +35,7 @@ BATCH = 5000
 async def fill(store: Store, games: int, groups: int, seed: int) -> None:
     rng = random.Random(seed)
     players = max(30, groups * 6)
-    async with store.engine.begin() as conn:
+    async with store.writer.engine.begin() as conn:
         await conn.execute(insert(users), [
             {"id": p, "name": f"P{p}", "notify": True, "can_message": True, "created_at": 0.0}
             for p in range(1, players + 1)])
@@ -58,10 +58,10 @@ async def fill(store: Store, games: int, groups: int, seed: int) -> None:
                 result_rows.append({"table_id": table_id, "seat": seat, "user_id": user, "name": f"P{user}",
                                     "game": "coins", "chat_id": chat, "placement": seat + 1, "score": 3 - seat,
                                     "finished_at": float(g)})
-        async with store.engine.begin() as conn:
+        async with store.writer.engine.begin() as conn:
             await conn.execute(insert(tables), table_rows)
             await conn.execute(insert(results), result_rows)
-    await store.retotal_standings()  # what finishing each game one by one would have kept
+    await store.records.retotal_standings()  # what finishing each game one by one would have kept
 
 
 async def timed(label: str, rounds: int, run: Callable[[], Awaitable[object]]) -> str:
@@ -82,12 +82,13 @@ async def measure(name: str, url: str, games: int, groups: int) -> None:
     await fill(store, games, groups, seed=7)
     filled = time.perf_counter() - began
     if store.is_shared:  # what autovacuum does after a load like this one: fresh planner statistics
-        async with store.engine.begin() as conn:
+        async with store.writer.engine.begin() as conn:
             await conn.exec_driver_sql("ANALYZE")
     rng = random.Random(3)
     print(f"{name}: {games} finished games in {groups} groups (filled in {filled:.1f} s)")
-    print(await timed("leaderboard of a group", 50, lambda: store.leaderboard(-rng.randint(1, groups), "coins")))
-    print(await timed("history of a player (20 games)", 50, lambda: store.history(rng.randint(1, groups * 6))))
+    print(await timed("leaderboard of a group", 50,
+                      lambda: store.records.leaderboard(-rng.randint(1, groups), "coins")))
+    print(await timed("history of a player (20 games)", 50, lambda: store.records.history(rng.randint(1, groups * 6))))
     await store.close()
 
 

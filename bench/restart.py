@@ -123,7 +123,7 @@ async def fill(url: str, n: int, pool: list[Played]) -> None:
 
 
 async def _write(store: Store, batch: tuple[list[dict[str, Any]], ...]) -> None:
-    async with store.engine.begin() as conn:
+    async with store.writer.engine.begin() as conn:
         for table, values in zip((tables, seats, actions), batch, strict=True):
             if values:
                 await conn.execute(insert(table), values)

@@ -93,25 +93,24 @@ class Phases:
 
 
 def _count_commits(phases: Phases) -> None:
-    """Count how the store grouped the moves into commits, and what the loop's commits cost, phase by phase."""
+    """Count how the writer grouped the moves into commits, and what the loop's commits cost, phase by phase."""
     from unittest import mock
 
-    from engine.store.database import Store
-    from engine.store.writer import Write
+    from engine.store.writer import Write, Writer
 
     # (moves, wall, CPU, whether a checkpoint was copying the WAL when it began)
     on_loop: list[tuple[int, float, float, bool]] = []  # the loop's commits of plain moves: the loop waits for them
     by_writer: list[tuple[int, float, float, bool]] = []  # the writer task's transactions (tables, seats, finishes)
-    write_batch = Store._write_batch
+    write_batch = Writer._write_batch
 
-    async def counted(self: Store, batch: list[Write]) -> None:
+    async def counted(self: Writer, batch: list[Write]) -> None:
         t0, checkpointing = time.perf_counter(), self._checkpoint is not None
         await write_batch(self, batch)
         by_writer.append((len(batch), time.perf_counter() - t0, 0.0, checkpointing))
 
-    commit_moves = Store._commit_moves
+    commit_moves = Writer._commit_moves
 
-    def counted_on_loop(self: Store) -> None:
+    def counted_on_loop(self: Writer) -> None:
         waiting, t0, c0 = len(self._moves_waiting), time.perf_counter(), time.thread_time()
         checkpointing = self._checkpoint is not None
         commits = self.commits
@@ -119,8 +118,8 @@ def _count_commits(phases: Phases) -> None:
         if self.commits > commits:  # a commit was made (not put off behind the writer, nor sent its way)
             on_loop.append((waiting, time.perf_counter() - t0, time.thread_time() - c0, checkpointing))
 
-    mock.patch.object(Store, "_write_batch", counted).start()  # for the life of the server process
-    mock.patch.object(Store, "_commit_moves", counted_on_loop).start()
+    mock.patch.object(Writer, "_write_batch", counted).start()  # for the life of the server process
+    mock.patch.object(Writer, "_commit_moves", counted_on_loop).start()
 
     def report() -> None:
         for label, batches in (("the loop's commits of moves", on_loop), ("the writer task's commits", by_writer)):

@@ -21,37 +21,37 @@ class Chats:
 
     async def language(self, chat_id: int) -> str | None:
         """A group's language, if one was set or settled."""
-        return await self._store.chat_language(chat_id)
+        return await self._store.chats.chat_language(chat_id)
 
     async def set_language(self, chat_id: int, language: str, *, by: int | None, keep: bool = False) -> str:
         """Set a group's language (``keep``: only if it has none yet); returns the group's language now."""
-        return await self._store.set_chat_language(chat_id, language, by=by, keep=keep)
+        return await self._store.chats.set_chat_language(chat_id, language, by=by, keep=keep)
 
     async def played_in(self, user_id: int, chat_id: int) -> bool:
         """Whether a person finished a game started from a chat (who may see its leaderboard)."""
-        return await self._store.played_in_chat(user_id, chat_id)
+        return await self._store.records.played_in_chat(user_id, chat_id)
 
     async def messages_of_table(self, table_id: str) -> list[dict[str, Any]]:
         """Every message record kept for a table."""
-        return await self._store.bot_messages(table_id)
+        return await self._store.chats.bot_messages(table_id)
 
     async def messages_in_chat(self, chat_id: int) -> list[dict[str, Any]]:
         """Every message record kept in a chat."""
-        return await self._store.bot_messages_in_chat(chat_id)
+        return await self._store.chats.bot_messages_in_chat(chat_id)
 
     async def keep_message(self, table_id: str, purpose: str, *, chat_id: int, thread_id: int | None,
                            message_id: int | None, state: str, data: dict[str, Any] | None = None) -> None:
         """Create or replace the record of one kept message."""
-        await self._store.put_bot_message(table_id, purpose, chat_id=chat_id, thread_id=thread_id,
-                                          message_id=message_id, state=state, data=data)
+        await self._store.chats.put_bot_message(table_id, purpose, chat_id=chat_id, thread_id=thread_id,
+                                                message_id=message_id, state=state, data=data)
 
     async def forget_message(self, table_id: str, purpose: str) -> None:
         """Forget the record of one kept message."""
-        await self._store.drop_bot_message(table_id, purpose)
+        await self._store.chats.drop_bot_message(table_id, purpose)
 
     async def table_of_message(self, chat_id: int, message_id: int, purposes: Collection[str]) -> str | None:
         """The table one of whose kept messages (of these purposes) is this message, if any."""
-        for row in await self._store.bot_messages_in_chat(chat_id):
+        for row in await self._store.chats.bot_messages_in_chat(chat_id):
             if row["message_id"] == message_id and row["purpose"] in purposes:
                 return str(row["table_id"])
         return None

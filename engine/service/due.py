@@ -92,7 +92,7 @@ class DueWork:
                 self.schedule.arm(table)
                 healed += 1
         after = ""
-        while page := await self.store.ai_turn_tables(after):
+        while page := await self.store.tables.ai_turn_tables(after):
             for table_id in page:
                 if self.tables.held(table_id) is not None or self.autoplay.is_running(table_id):
                     continue
@@ -132,7 +132,7 @@ class DueWork:
         until = self.clock() + 2 * (self.heal_every or HEAL_EVERY) + REMINDER_LEAD
         if until <= self._scanned_until:
             return
-        for table_id, timer, deadline, reminded in await self.store.deadlines_before(until):
+        for table_id, timer, deadline, reminded in await self.store.tables.deadlines_before(until):
             if self.tables.held(table_id) is None:
                 remind_at = None if reminded == deadline else remind_time(timer, deadline)
                 self.timers.arm(table_id, deadline, remind_at)
@@ -181,8 +181,8 @@ class DueWork:
                     events = [public({"type": "reminder", "seat": s, "deadline": deadline})
                               for s in table.waiting_people()]
                     row = replace(table.row, meta={**table.row.meta, "reminded": deadline})
-                    await self.store.save_table(row, with_seats=False,
-                                                notice=notice(table, UpdateKind.REMINDER, events))
+                    await self.store.tables.save_table(row, with_seats=False,
+                                                       notice=notice(table, UpdateKind.REMINDER, events))
                     table.row = row
                     await self.tables.publish(table, UpdateKind.REMINDER, events)
                 self.timers.reminded(table_id, deadline)
@@ -201,7 +201,7 @@ class DueWork:
             standins = set(table.standins) | set(waiting)
             row = replace(table.row, deadline=None, ai_turn=True, seats=seats,
                           meta=with_standins(table.row.meta, standins))
-            await self.store.save_table(row, notice=notice(table, UpdateKind.TIMED_OUT, events))
+            await self.store.tables.save_table(row, notice=notice(table, UpdateKind.TIMED_OUT, events))
             table.row = row
             self.schedule.arm(table)
             await self.tables.publish(table, UpdateKind.TIMED_OUT, events)

@@ -118,7 +118,7 @@ class Tables:
         future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
-            row = await self.store.load_table(table_id)
+            row = await self.store.tables.load_table(table_id)
             if row is None:
                 raise Refusal(RefusalCode.TABLE_NOT_FOUND)
             table = await self.revive(row)
@@ -145,18 +145,18 @@ class Tables:
         table = LiveTable(row, game, game.parse_options(row.options))
         if row.status not in (TableStatus.PLAYING, TableStatus.FINISHED):
             return table
-        found = await self.store.load_snapshot(row.id)
+        found = await self.store.tables.load_snapshot(row.id)
         if found is not None:
             seq, data = found
             try:
-                after = await self.store.load_actions(row.id, after=seq)
+                after = await self.store.tables.load_actions(row.id, after=seq)
                 table.state = replay_after(game, table.options, row.size, row.seed, data,
                                            [(a.seat, a.action) for a in after])
                 table.seq = seq + len(after)
                 return table
             except BadSnapshot:
                 log.warning("the snapshot of table %s does not fit this version; replaying its whole log", row.id)
-        log_entries = await self.store.load_actions(row.id)
+        log_entries = await self.store.tables.load_actions(row.id)
         table.state = replay(game, table.options, row.size, row.seed, [(a.seat, a.action) for a in log_entries])
         table.seq = len(log_entries)
         return table
@@ -181,8 +181,8 @@ class Tables:
         outcome = table.game.outcome(table.state)
         assert outcome is not None
         row = replace(table.row, status=TableStatus.FINISHED, deadline=None, ai_turn=False, result=outcome.as_dict())
-        await self.store.save_table(row, with_seats=False, notice=notice(table, UpdateKind.FINISHED),
-                                    finish=finish_record(row, outcome, self.clock()))
+        await self.store.tables.save_table(row, with_seats=False, notice=notice(table, UpdateKind.FINISHED),
+                                           finish=finish_record(row, outcome, self.clock()))
         table.row = row
         log.warning("table %s was over but stored as playing; finished it", table.id)
         await self.publish(table, UpdateKind.FINISHED, [finished_event(outcome, row.seed)])
@@ -205,18 +205,18 @@ class Tables:
 
     async def tables_of(self, user_id: int, *, limit: int = 100, before: str | None = None) -> list[TableInfo]:
         """Unfinished tables where the user has a seat, newest first (a page of ``limit`` after table ``before``)."""
-        ids = await self.store.table_ids_of_user(user_id, OPEN, limit, before)
+        ids = await self.store.tables.table_ids_of_user(user_id, OPEN, limit, before)
         found = [await self.get(table_id) for table_id in ids]
         return [t.info() for t in found if t.row.status in OPEN and t.seat_of(user_id) is not None]
 
     async def count_open_tables(self, user_id: int) -> int:
         """How many tables in the lobby or being played the user has a seat at."""
-        return await self.store.count_tables_of_user(user_id, OPEN)
+        return await self.store.tables.count_tables_of_user(user_id, OPEN)
 
     async def tables_in_chat(self, chat_id: int, *statuses: str) -> list[TableInfo]:
         """A chat's tables with these statuses (default: unfinished), newest first."""
         wanted = statuses or OPEN
-        ids = await self.store.table_ids_in_chat(chat_id, wanted)
+        ids = await self.store.tables.table_ids_in_chat(chat_id, wanted)
         found = [await self.get(table_id) for table_id in ids]
         return [t.info() for t in found if t.row.status in wanted]
 

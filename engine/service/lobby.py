@@ -83,8 +83,8 @@ class Lobby:
                   **({"rematch_of": rematch_of} if rematch_of else {})}, created_at=now, updated_at=now,
             seats=seats,
         )
-        await self.store.upsert_user(host_id, host_name)
-        await self.store.create_table(row)
+        await self.store.people.upsert_user(host_id, host_name)
+        await self.store.tables.create_table(row)
         table = LiveTable(row, ruleset, parsed)
         self.tables.add(table)
         return await self.tables.publish(table, UpdateKind.LOBBY)
@@ -107,8 +107,8 @@ class Lobby:
             if not free:
                 raise Refusal(RefusalCode.TABLE_FULL)
             free[0].user_id, free[0].name = user_id, name
-            await self.store.upsert_user(user_id, name)
-            await self.store.save_table(table.row, notice=notice(table, UpdateKind.LOBBY))
+            await self.store.people.upsert_user(user_id, name)
+            await self.store.tables.save_table(table.row, notice=notice(table, UpdateKind.LOBBY))
             return await self.tables.publish(table, UpdateKind.LOBBY)
 
     @fresh_on_conflict
@@ -122,7 +122,7 @@ class Lobby:
             if not free:
                 raise Refusal(RefusalCode.TABLE_FULL)
             self._seat_ai(table, free[0])
-            await self.store.save_table(table.row, notice=notice(table, UpdateKind.LOBBY))
+            await self.store.tables.save_table(table.row, notice=notice(table, UpdateKind.LOBBY))
             return await self.tables.publish(table, UpdateKind.LOBBY)
 
     @staticmethod
@@ -156,7 +156,7 @@ class Lobby:
             for i, s in enumerate(seats):
                 s.seat = i
             table.row.seats, table.row.size = seats, size
-            await self.store.save_table(table.row, notice=notice(table, UpdateKind.LOBBY))
+            await self.store.tables.save_table(table.row, notice=notice(table, UpdateKind.LOBBY))
             return await self.tables.publish(table, UpdateKind.LOBBY)
 
     @fresh_on_conflict
@@ -175,14 +175,14 @@ class Lobby:
                 elif user_id == table.row.host_user_id:
                     table.row.host_user_id = humans[0].user_id or 0
                 kind = UpdateKind.ABANDONED if table.row.status == TableStatus.ABANDONED else UpdateKind.LOBBY
-                await self.store.save_table(table.row, notice=notice(table, kind))
+                await self.store.tables.save_table(table.row, notice=notice(table, kind))
                 return await self.tables.publish(table, kind)
             name = row.name
             self._seat_ai(table, row)
             row.name = f"{name} (AI)" if not name.endswith("(AI)") else name
             self.schedule.refresh_due(table)
             left = [public({"type": "left", "seat": seat, "name": name})]
-            await self.store.save_table(table.row, notice=notice(table, UpdateKind.SEAT_CHANGED, left))
+            await self.store.tables.save_table(table.row, notice=notice(table, UpdateKind.SEAT_CHANGED, left))
             self.schedule.arm(table)
             info = await self.tables.publish(table, UpdateKind.SEAT_CHANGED, left)
         self.schedule.kick(table)
@@ -202,7 +202,7 @@ class Lobby:
             row.autopilot, row.missed = False, 0
             self.schedule.refresh_due(table)
             back = [public({"type": "autopilot", "seat": row.seat, "on": False})]
-            await self.store.save_table(table.row, notice=notice(table, UpdateKind.SEAT_CHANGED, back))
+            await self.store.tables.save_table(table.row, notice=notice(table, UpdateKind.SEAT_CHANGED, back))
             self.schedule.arm(table)
             return await self.tables.publish(table, UpdateKind.SEAT_CHANGED, back)
 
@@ -220,7 +220,7 @@ class Lobby:
             table.seq = 0
             table.row.status = TableStatus.PLAYING
             self.schedule.refresh_due(table)
-            await self.store.save_table(table.row, notice=notice(table, UpdateKind.STARTED))
+            await self.store.tables.save_table(table.row, notice=notice(table, UpdateKind.STARTED))
             self.schedule.arm(table)
             events = [public({"type": "started", "seed_hash": table.row.seed_hash}),
                       *table.game.start_events(table.state)]
@@ -239,7 +239,8 @@ class Lobby:
             table.row.status = TableStatus.ABANDONED
             table.row.deadline, table.row.ai_turn = None, False
             gone = [public({"type": "abandoned", "seed": table.row.seed})]
-            await self.store.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.ABANDONED, gone))
+            await self.store.tables.save_table(table.row, with_seats=False,
+                                               notice=notice(table, UpdateKind.ABANDONED, gone))
             self.schedule.arm(table)
             info = await self.tables.publish(table, UpdateKind.ABANDONED, gone)
         self.schedule.forget(table.id)
@@ -259,7 +260,7 @@ class Lobby:
             if table.row.status != TableStatus.FINISHED:
                 cancelled = table.row.status == TableStatus.ABANDONED
                 raise Refusal(RefusalCode.ABANDONED if cancelled else RefusalCode.NOT_FINISHED)
-            linked = table.row.meta.get("rematch") or await self.store.rematch_of(table_id)
+            linked = table.row.meta.get("rematch") or await self.store.chats.rematch_of(table_id)
             if linked is None:
                 await self.cap.check(by_user_id)  # opening it seats the asker
                 row = table.row
@@ -267,7 +268,7 @@ class Lobby:
                            "ai_level": row.meta.get("ai_level", "easy")}
                 opened = await self._open(row.game, by_user_id, name, options, chat_id=row.chat_id, seed=None,
                                           lesson=False, rematch_of=table_id)
-                linked = await self.store.link_rematch(table_id, opened.id)
+                linked = await self.store.chats.link_rematch(table_id, opened.id)
         if opened is not None and linked != opened.id:  # another process opened it first: keep theirs
             await self.abandon(opened.id, by_user_id)
         await self._name_rematch(table_id, linked)
@@ -283,7 +284,7 @@ class Lobby:
             if table.row.meta.get("rematch") == rematch_id:
                 return
             table.row.meta["rematch"] = rematch_id
-            await self.store.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.REMATCH))
+            await self.store.tables.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.REMATCH))
             await self.tables.publish(table, UpdateKind.REMATCH)
 
     async def join_rematch(self, table_id: str, user_id: int, name: str) -> tuple[TableInfo, bool]:
@@ -303,14 +304,14 @@ class Lobby:
         """
         moved: list[TableInfo] = []
         seen: set[str] = set()
-        while fresh := [t for t in await self.store.table_ids_in_chat(old_chat_id, OPEN)
+        while fresh := [t for t in await self.store.tables.table_ids_in_chat(old_chat_id, OPEN)
                         if t not in seen]:
             seen.update(fresh)
             for table_id in fresh:
                 info = await self._move_table(table_id, old_chat_id, new_chat_id)
                 if info is not None:
                     moved.append(info)
-        for table_id in await self.store.move_record(old_chat_id, new_chat_id):  # the leaderboard follows too
+        for table_id in await self.store.records.move_record(old_chat_id, new_chat_id):  # the leaderboard follows too
             held = self.tables.held(table_id)
             if held is not None and held.row.chat_id == old_chat_id:  # as the store now has it
                 held.row.chat_id, held.row.version = new_chat_id, held.row.version + 1
@@ -324,7 +325,7 @@ class Lobby:
             if table.row.chat_id != old_chat_id or table.row.status not in OPEN:
                 return None
             table.row.chat_id = new_chat_id
-            await self.store.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.CHAT_MOVED))
+            await self.store.tables.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.CHAT_MOVED))
             return await self.tables.publish(table, UpdateKind.CHAT_MOVED)
 
     async def expire_idle(self, *, lobby_after: float, game_after: float) -> list[TableInfo]:
@@ -332,7 +333,7 @@ class Lobby:
         now = self.clock()
         idle = [t for t in self.tables.all() if t.row.status == TableStatus.LOBBY
                 or (t.row.status == TableStatus.PLAYING and t.row.deadline is None)]
-        last_moves = await self.store.last_moves([t.id for t in idle if t.row.status == TableStatus.PLAYING])
+        last_moves = await self.store.tables.last_moves([t.id for t in idle if t.row.status == TableStatus.PLAYING])
         expired = []
         for table in idle:
             async with table.lock:
@@ -342,7 +343,7 @@ class Lobby:
                 if row.status not in OPEN or row.deadline is not None or now - touched < limit:
                     continue
                 row.status, row.deadline = TableStatus.ABANDONED, None
-                await self.store.save_table(row, with_seats=False)
+                await self.store.tables.save_table(row, with_seats=False)
                 self.schedule.arm(table)
                 expired.append(await self.tables.publish(table, UpdateKind.ABANDONED, [
                     public({"type": "expired", "idle": now - touched, "seed": row.seed})]))
@@ -355,7 +356,7 @@ class Lobby:
         table = await self.tables.get(table_id)
         async with table.lock:
             table.row.meta[key] = value
-            await self.store.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.META))
+            await self.store.tables.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.META))
 
     async def get_meta(self, table_id: str, key: str) -> Any:
         """An adapter's value stored with the table, or None."""

@@ -112,14 +112,14 @@ class Moves:
                    or row.ai_turn != table.row.ai_turn or row.meta != table.row.meta or back)
         finish = finish_record(row, outcome, self.clock()) if outcome is not None else None
         try:
-            await self.store.append(table.id, entry, row if changed else None, with_seats=back, finish=finish,
-                                    version=table.row.version)
+            await self.store.tables.append(table.id, entry, row if changed else None, with_seats=back, finish=finish,
+                                           version=table.row.version)
         except Refusal:
             await self.sharing.reload(table)
             raise
         table.row, table.state, table.seq = row, state, entry.seq
         if outcome is None and entry.seq % SNAPSHOT_EVERY == 0:
-            await self.store.save_snapshot(table.id, entry.seq, table.game.snapshot(state))
+            await self.store.tables.save_snapshot(table.id, entry.seq, table.game.snapshot(state))
         self.schedule.arm(table)
         if outcome is None:
             await self.tables.publish(table, UpdateKind.MOVED, events, cause)

@@ -47,36 +47,36 @@ class People:
     async def remember(self, user_id: int, name: str) -> str:
         """Know a person under their current name (cleaned); returns the name kept."""
         kept = clean_name(name, fallback=str(user_id))
-        await self._store.upsert_user(user_id, kept)
+        await self._store.people.upsert_user(user_id, kept)
         return kept
 
     async def person(self, user_id: int) -> Person | None:
         """A person's row, or None for someone never seen."""
-        return _person(await self._store.user_settings(user_id))
+        return _person(await self._store.people.user_settings(user_id))
 
     async def set_notify(self, user_id: int, notify: bool) -> None:
         """Whether a known person wants turn messages."""
-        await self._store.set_user_flags(user_id, notify=notify)
+        await self._store.people.set_user_flags(user_id, notify=notify)
 
     async def set_can_message(self, user_id: int, can_message: bool) -> None:
         """Whether the bot may write to a known person (they started it, or blocked it)."""
-        await self._store.set_user_flags(user_id, can_message=can_message)
+        await self._store.people.set_user_flags(user_id, can_message=can_message)
 
     async def language(self, user_id: int) -> str | None:
         """The language a person chose, or None."""
-        return await self._store.user_language(user_id)
+        return await self._store.people.user_language(user_id)
 
     async def choose_language(self, user_id: int, name: str, language: str | None) -> None:
         """Remember (None: forget) the language a person chose; they are known from then on."""
-        await self._store.set_user_language(user_id, clean_name(name, fallback=str(user_id)), language)
+        await self._store.people.set_user_language(user_id, clean_name(name, fallback=str(user_id)), language)
 
     async def saw_app_language(self, user_id: int, code: str) -> None:
         """Remember a known person's Telegram app language (unknown people are skipped)."""
-        await self._store.set_app_language(user_id, code)
+        await self._store.people.set_app_language(user_id, code)
 
     async def stats(self, user_id: int) -> dict[str, dict[str, int]]:
         """Finished games played and won, per game."""
-        return await self._store.stats(user_id)
+        return await self._store.people.stats(user_id)
 
     def cache(self) -> PeopleCache:
         """A cache for one pass: each person is read at most once."""

@@ -4,7 +4,7 @@ Several web processes may serve the same tables (any player on any process). Two
 things keep them in step, both on PostgreSQL itself, so there is nothing more to run:
 
 * **Change notices.** Every write of a table sends ``NOTIFY`` in the same transaction
-  (``Store._notice``), so a notice is delivered exactly when its change is committed,
+  (``Writer.notice``), so a notice is delivered exactly when its change is committed,
   in commit order. A process that has the table in memory catches up from the store
   (the log after its own ``seq``), which also heals any notice it missed.
 * **Leases.** One process drives a table's AI seats and turn timers: the one holding

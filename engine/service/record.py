@@ -30,28 +30,28 @@ class Record:
 
     async def history(self, user_id: int, limit: int = 20, before: float | None = None) -> list[dict[str, Any]]:
         """A user's finished games, newest first (a page of ``limit`` finished before ``before``)."""
-        return await self.store.history(user_id, min(max(limit, 1), 50), before)
+        return await self.store.records.history(user_id, min(max(limit, 1), 50), before)
 
     async def groups(self, user_id: int) -> list[dict[str, Any]]:
         """The group chats where a user finished games, oldest first, with their games and people there."""
-        return await self.store.groups(user_id)
+        return await self.store.records.groups(user_id)
 
     async def leaderboard(self, chat_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
         """A chat's players of ``game`` by rating (only people who played there), with their games there."""
         games.get(game)  # refuses an unknown game by name
-        board = await self.store.leaderboard(chat_id, game, min(max(limit, 1), 100))
+        board = await self.store.records.leaderboard(chat_id, game, min(max(limit, 1), 100))
         for place, entry in enumerate(board, 1):
             entry["place"], entry["rating"] = place, round(ratings.ordinal((entry["mu"], entry["sigma"])), 1)
         return board
 
     async def replay(self, table_id: str, start: int = 0, count: int = REPLAY_PAGE) -> dict[str, Any]:
         """Steps ``start``.. of a finished game: each move and every seat's view after it (all hands shown)."""
-        row = await self.store.load_table(table_id)
+        row = await self.store.tables.load_table(table_id)
         if row is None or row.status != "finished":
             raise Refusal(RefusalCode.TABLE_NOT_FOUND)
         game = games.get(row.game)
         options = game.parse_options(row.options)
-        log = await self.store.load_actions(table_id)
+        log = await self.store.tables.load_actions(table_id)
         state = game.new_game(options, row.size, row.seed)
         steps: list[dict[str, Any]] = []
         end = min(len(log), start + max(1, min(count, REPLAY_PAGE)))
@@ -76,13 +76,13 @@ class Record:
         when their table's row last changed.
         """
         added, after = 0, ""
-        while page := await self.store.unrecorded_finished(after):
+        while page := await self.store.records.unrecorded_finished(after):
             after = page[-1].id
             for row in page:
                 outcome = await self._outcome(row)
                 finish = ratings.finish_record(row, outcome, row.updated_at) if outcome is not None else None
                 if finish is not None:
-                    await self.store.add_results(finish)
+                    await self.store.records.add_results(finish)
                     added += 1
         return added
 
@@ -96,7 +96,7 @@ class Record:
         fresh: dict[str, dict[int, list[float]]] = {}
         counted: dict[str, int] = {}
         offset = 0
-        while page := await self.store.finished_tables(offset):
+        while page := await self.store.records.finished_tables(offset):
             offset += len(page)
             for row in page:
                 outcome = await self._outcome(row)
@@ -110,18 +110,18 @@ class Record:
                     won = 1.0 if outcome.placements[_seat_of(people, uid)] == 1 else 0.0
                     table[uid] = [mu, sigma, before[2] + 1, before[3] + won]
                 counted[row.game] = counted.get(row.game, 0) + 1
-        await self.store.retotal_standings()
+        await self.store.records.retotal_standings()
         now = time.time()
         for name in games.names():
             entries = fresh.get(name, {})
-            await self.store.replace_ratings(
+            await self.store.records.replace_ratings(
                 name, {uid: (v[0], v[1], int(v[2]), int(v[3])) for uid, v in entries.items()}, now)
         return counted
 
     async def _outcome(self, row: TableRow) -> Outcome | None:
         """The rules' outcome of a table's stored log."""
         game = games.get(row.game)
-        log = await self.store.load_actions(row.id)
+        log = await self.store.tables.load_actions(row.id)
         state = game.replay(game.parse_options(row.options), row.size, row.seed, [(a.seat, a.action) for a in log])
         return game.outcome(state)
 

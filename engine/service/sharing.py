@@ -125,7 +125,7 @@ class Sharing:
         if notice is not None and notice.seq <= table.seq and notice.version <= table.row.version:
             return  # an earlier catch-up already read this change
         moves_only = notice is not None and notice.kind == UpdateKind.MOVED and notice.version == table.row.version
-        row = table.row if moves_only and table.state is not None else await self.store.load_table(table.id)
+        row = table.row if moves_only and table.state is not None else await self.store.tables.load_table(table.id)
         if row is None:
             return
         publish = self.tables.publish
@@ -140,7 +140,7 @@ class Sharing:
             carried = json.loads(notice.events)  # the notice carries the move: nothing to read
             moves = [LoggedAction(notice.seq, carried["seat"], carried["action"])]
         elif table.state is not None:
-            moves = await self.store.load_actions(table.id, after=table.seq)
+            moves = await self.store.tables.load_actions(table.id, after=table.seq)
         else:
             moves = []
         if moves:

@@ -69,7 +69,7 @@ class Harness:
 
     async def table_id(self) -> str:
         """The newest table of the group."""
-        rows = sorted((r for r in await self.service.store.unfinished_tables() if r.chat_id == GROUP),
+        rows = sorted((r for r in await self.service.store.tables.unfinished_tables() if r.chat_id == GROUP),
                       key=lambda r: r.created_at)
         return rows[-1].id
 

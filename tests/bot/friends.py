@@ -167,7 +167,7 @@ async def check_record(bot: Harness, friends: Friends, played: Played, *, thread
     in place and one summary. Returns each starter's (messages, turns)."""
     info = played.info
     assert info is not None and info.status == "finished"
-    log = await bot.service.store.load_actions(played.table_id)
+    log = await bot.service.store.tables.load_actions(played.table_id)
     delivered = {}
     for user_id in friends.starters:
         seat = info.seat_of(user_id)

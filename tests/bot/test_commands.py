@@ -61,7 +61,7 @@ async def test_options_keyboard_offers_every_ai_level_and_the_ai_added_plays_at_
     await bot.send(bot.fake.press(ANN, lobby, "Done"))
     assert "AI players Expert" in lobby.plain  # the group sees the level the empty seats will play at
     await bot.send(bot.fake.press(ANN, lobby, "Add AI"))
-    row = await bot.service.store.load_table(table_id)
+    row = await bot.service.store.tables.load_table(table_id)
     assert row is not None and [s.ai_level for s in row.seats if s.is_ai] == ["expert"]
 
 
@@ -92,10 +92,10 @@ async def test_settings_turns_messages_off_and_on(bot: Harness) -> None:
     panel = bot.fake.last_message(ANN)
     assert "I message you when it is your turn." in panel.plain
     await bot.send(bot.fake.press(ANN, panel, "Turn messages: on"))
-    assert (await bot.service.store.user_settings(ANN) or {})["notify"] is False
+    assert (await bot.service.store.people.user_settings(ANN) or {})["notify"] is False
     assert "I do not message you" in panel.plain
     await bot.send(bot.fake.press(ANN, panel, "Turn messages: off"))
-    assert (await bot.service.store.user_settings(ANN) or {})["notify"] is True
+    assert (await bot.service.store.people.user_settings(ANN) or {})["notify"] is True
 
 
 async def test_stats_rules_and_help_answer_in_a_few_lines(bot: Harness) -> None:

@@ -97,7 +97,7 @@ async def test_a_person_who_blocked_the_bot_and_starts_it_again_gets_turn_messag
     while BOB not in [s.user_id for s in (await bot.service.info(table_id)).seats if s.seat in
                       (await bot.service.info(table_id)).to_act]:
         await bot.settle()
-    assert not (await bot.service.store.user_settings(BOB) or {})["can_message"]
+    assert not (await bot.service.store.people.user_settings(BOB) or {})["can_message"]
     assert "Your turn, Bob." in bot.fake.last_message(GROUP).plain
     refused = len([c for c in bot.fake.calls if c.status == 403])
 
@@ -109,9 +109,9 @@ async def test_a_person_who_blocked_the_bot_and_starts_it_again_gets_turn_messag
     assert len([c for c in bot.fake.calls if c.status == 403]) == refused
 
     await bot.send(bot.fake.user_blocks_bot(BOB))  # this time Telegram says so
-    assert not (await bot.service.store.user_settings(BOB) or {})["can_message"]
+    assert not (await bot.service.store.people.user_settings(BOB) or {})["can_message"]
     await bot.send(bot.fake.user_unblocks_bot(BOB))
-    assert (await bot.service.store.user_settings(BOB) or {})["can_message"]
+    assert (await bot.service.store.people.user_settings(BOB) or {})["can_message"]
 
 
 async def test_leaving_on_your_turn_removes_your_turn_message(bot: Harness) -> None:
@@ -192,7 +192,7 @@ async def test_long_arguments_double_taps_and_plurals(bot: Harness) -> None:
     await bot.send(bot.fake.press(ANN, panel, "Turn messages: on"))
     await bot.send(bot.fake.callback_query(ANN, panel, off))  # the second tap of a double tap
     assert not [c for c in bot.fake.calls if c.status not in (0, 200, 409)]
-    assert not (await bot.service.store.user_settings(ANN) or {})["notify"]
+    assert not (await bot.service.store.people.user_settings(ANN) or {})["notify"]
 
     state = {"scores": [0, 0, 0], "target_score": 1}
     info = await bot.service.create_table("coins", ANN, "Ann", {"target_score": 1}, chat_id=GROUP)
@@ -222,7 +222,7 @@ async def test_rematch_is_one_table_with_every_player_invited(bot: Harness) -> N
         await bot.send(bot.fake.press(ANN, summary, "Rematch"))
     lobbies = [m for m in bot.fake.messages(GROUP) if "new table" in m.plain and not m.deleted]
     [rematch] = lobbies  # the first table's lobby became its status, deleted at the end
-    fresh_id = await bot.service.store.rematch_of(table_id)
+    fresh_id = await bot.service.store.chats.rematch_of(table_id)
     assert fresh_id is not None and rematch.button("Join")["callback_data"] == f"j:{fresh_id}"
     assert "Invited: " in rematch.plain and "Bob" in rematch.plain
     assert f'<a href="tg://user?id={BOB}">Bob</a>' in rematch.text

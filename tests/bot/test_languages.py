@@ -17,9 +17,9 @@ async def test_an_admin_sets_the_groups_language_and_its_tables_speak_russian(bo
     picker = bot.fake.last_message(GROUP)
     assert [b["text"] for b in picker.buttons] == ["✓ English", "Русский", "한국어", "Latviešu"]
     await bot.send(bot.fake.press(BOB, picker, "Русский"))  # Bob is no admin: nothing changes
-    assert await bot.service.store.chat_language(GROUP) is None
+    assert await bot.service.store.chats.chat_language(GROUP) is None
     await bot.send(bot.fake.press(ANN, picker, "Русский"))
-    assert await bot.service.store.chat_language(GROUP) == "ru"
+    assert await bot.service.store.chats.chat_language(GROUP) == "ru"
     await bot.send(bot.fake.message(GROUP, BOB, "/new"))  # an English-speaking host, a Russian group
     lobby = bot.fake.last_message(GROUP)
     ru = gettext_for("ru")
@@ -35,7 +35,7 @@ async def test_a_korean_phone_gets_korean_private_messages_and_can_choose_anothe
     assert ko("No finished games yet.") in bot.fake.last_message(ANN).plain
     await bot.send(bot.fake.message(ANN, ANN, "/language"))
     await bot.send(bot.fake.press(ANN, bot.fake.last_message(ANN), "Latviešu"))
-    assert await bot.service.store.user_language(ANN) == "lv"
+    assert await bot.service.store.people.user_language(ANN) == "lv"
     await bot.send(bot.fake.message(ANN, ANN, "/stats"))
     assert gettext_for("lv")("No finished games yet.") in bot.fake.last_message(ANN).plain
 
@@ -58,7 +58,7 @@ async def test_a_language_chosen_on_another_process_reaches_this_one_within_a_mi
     bot.fake.world.start(ANN)
     await bot.send(bot.fake.message(ANN, ANN, "/stats"))  # this process reads her choice: none yet
     assert "No finished games yet." in bot.fake.last_message(ANN).plain
-    await bot.service.store.set_user_language(ANN, "Ann", "ru")  # /language pressed on another process
+    await bot.service.store.people.set_user_language(ANN, "Ann", "ru")  # /language pressed on another process
     await bot.send(bot.fake.message(ANN, ANN, "/stats"))
     assert "No finished games yet." in bot.fake.last_message(ANN).plain  # within the minute: still as read
     monkeypatch.setattr(languages, "LANGUAGE_FRESH", 0.0)  # the minute has passed
@@ -69,20 +69,20 @@ async def test_a_language_chosen_on_another_process_reaches_this_one_within_a_mi
 async def test_a_groups_language_is_settled_by_the_host_of_its_first_table(bot: Harness) -> None:
     bot.fake.add_user(ANN, "Ann", language_code="ru-RU")
     bot.fake.add_user(BOB, "Bob", language_code="ko")
-    assert await bot.service.store.chat_language(GROUP) is None
+    assert await bot.service.store.chats.chat_language(GROUP) is None
     await bot.send(bot.fake.message(GROUP, ANN, "/new"))
-    assert await bot.service.store.chat_language(GROUP) == "ru"
+    assert await bot.service.store.chats.chat_language(GROUP) == "ru"
     lobby = bot.fake.last_message(GROUP)
     assert lobby.plain.startswith("🃏 Монеты — ")  # the game's title in Russian too
     await bot.send(bot.fake.message(GROUP, BOB, "/cancel"))  # Bob is no host nor admin
     await bot.send(bot.fake.message(GROUP, BOB, "/new kings"))  # a Korean host's table: still a Russian group
-    assert await bot.service.store.chat_language(GROUP) == "ru"
+    assert await bot.service.store.chats.chat_language(GROUP) == "ru"
     assert bot.fake.last_message(GROUP).plain.startswith("🃏 Короли в углах — ")
 
 
 async def test_a_refusal_in_a_russian_group_is_russian_with_its_parameters(bot: Harness) -> None:
     bot.fake.add_user(ANN, "Ann", language_code="en")
-    await bot.service.store.set_chat_language(GROUP, "ru", by=None)
+    await bot.service.store.chats.set_chat_language(GROUP, "ru", by=None)
     await bot.send(bot.fake.message(GROUP, ANN, "/new coins target=100"))
     refused = bot.fake.last_message(GROUP).plain
     assert refused.startswith("Значение target_score должно быть целым числом от 1 до 99, а не 100."), refused
@@ -104,7 +104,7 @@ async def test_settings_has_a_language_button_that_opens_the_language_picker(bot
     picker = bot.fake.last_message(ANN)
     assert [b["text"] for b in picker.buttons] == ["English", "Русский", "한국어", "✓ Latviešu"]
     await bot.send(bot.fake.press(ANN, picker, "Русский"))
-    assert await bot.service.store.user_language(ANN) == "ru"
+    assert await bot.service.store.people.user_language(ANN) == "ru"
 
 
 async def test_the_options_keyboard_of_a_russian_group_names_every_value_in_russian(bot: Harness) -> None:

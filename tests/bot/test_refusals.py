@@ -36,7 +36,7 @@ async def test_new_refuses_an_unknown_game(bot: Harness) -> None:
     reply = bot.fake.last_message(GROUP)
     assert "There is no game called 'poker'" in reply.plain
     assert "coins (Coins)" in reply.plain
-    assert await bot.service.store.unfinished_tables() == []
+    assert await bot.service.store.tables.unfinished_tables() == []
 
 
 async def test_new_refuses_bad_options(bot: Harness) -> None:
@@ -46,7 +46,7 @@ async def test_new_refuses_bad_options(bot: Harness) -> None:
     assert "I did not understand 'target'; options look like target=15." in bot.fake.last_message(GROUP).plain
     await bot.send(bot.fake.message(GROUP, ANN, "/new coins colour=red"))
     assert "Unknown setting 'colour'" in bot.fake.last_message(GROUP).plain
-    assert await bot.service.store.unfinished_tables() == []
+    assert await bot.service.store.tables.unfinished_tables() == []
 
 
 async def test_join_is_refused_when_the_table_is_full(bot: Harness) -> None:
@@ -127,7 +127,7 @@ async def test_commands_in_the_wrong_kind_of_chat_get_a_pointer(bot: Harness) ->
     assert bot.fake.last_message(ANN).plain == "Use /join in the group where the table is."
     await bot.send(bot.fake.message(GROUP, ANN, "/cancel"))
     assert bot.fake.last_message(GROUP).plain == "There is no table to cancel here."
-    assert await bot.service.store.unfinished_tables() == []
+    assert await bot.service.store.tables.unfinished_tables() == []
 
 
 async def test_cancel_is_refused_for_a_player_who_is_neither_host_nor_admin(bot: Harness) -> None:

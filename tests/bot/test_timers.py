@@ -72,7 +72,7 @@ async def test_reminder_edits_the_turn_message_and_expiries_put_the_seat_on_auto
         assert turn.deleted, "the AI played Bob's turn, so its message is gone"
         assert all(m.message_id != turn.message_id and "Time is nearly up" not in m.plain
                    for m in live_turn_messages(bot))  # with no AI delay his next turn may already be here
-        log = await bot.service.store.load_actions(table_id)
+        log = await bot.service.store.tables.load_actions(table_id)
         stood_in = sum(1 for a in log if a.auto and a.seat == info.seat_of(BOB))
         if expiry < AUTOPILOT_AFTER:
             assert stood_in == expiry  # one turn played for him, then he is waited for again

@@ -517,7 +517,7 @@ async def test_page_follows_telegram_language_then_the_players_choice(browser: A
     await expect(page.locator("html")).to_have_attribute("lang", "lv")
     await expect(page.locator(".new-game h2")).to_have_text(TEXT["lv"]["new_game"])
     assert await page.evaluate("localStorage.getItem('cardroom.lang')") == "lv"
-    assert await server.service.store.user_language(user["id"]) == "lv"  # the bot writes to her in it too
+    assert await server.service.store.people.user_language(user["id"]) == "lv"  # the bot writes to her in it too
 
     # opened again with no ?lang=: the choice beats Telegram's language, and the cookie renders it at once
     await page.goto(server.url + "/")
@@ -544,7 +544,7 @@ async def test_page_follows_telegram_language_then_the_players_choice(browser: A
 async def test_the_language_chosen_with_the_bot_opens_the_mini_app_in_it(browser: Any, server: Server) -> None:
     dan_id = 5491
     user = {"id": dan_id, "first_name": "Dan", "language_code": "en"}
-    await server.service.store.set_user_language(dan_id, "Dan", "ko")  # /language in the bot
+    await server.service.store.people.set_user_language(dan_id, "Dan", "ko")  # /language in the bot
     dan = await open_phone(browser, server, user)
     page = dan.page
     await page.wait_for_url(re.compile(r"[?&]lang=ko\b"))
@@ -559,7 +559,7 @@ async def test_the_language_chosen_with_the_bot_opens_the_mini_app_in_it(browser
     assert "lang=" not in page.url
 
     # chosen again with the bot on another device: the next opening follows it, over this phone's own choice
-    await server.service.store.set_user_language(dan_id, "Dan", "ru")
+    await server.service.store.people.set_user_language(dan_id, "Dan", "ru")
     await page.goto(server.url + "/")
     await page.wait_for_url(re.compile(r"[?&]lang=ru\b"))
     await expect(page.locator(".new-game h2")).to_have_text(TEXT["ru"]["new_game"])

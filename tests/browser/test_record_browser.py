@@ -32,10 +32,10 @@ async def finished_coins(server: Server) -> str:
 
 async def rules_hands(server: Server, table_id: str, seq: int) -> list[list[str]]:
     """Every seat's hand after ``seq`` moves, from the rules' own replay of the stored log."""
-    row = await server.service.store.load_table(table_id)
+    row = await server.service.store.tables.load_table(table_id)
     assert row is not None
     game = games.get(row.game)
-    log = await server.service.store.load_actions(table_id)
+    log = await server.service.store.tables.load_actions(table_id)
     state = game.replay(game.parse_options(row.options), row.size, row.seed, [(a.seat, a.action) for a in log[:seq]])
     return [sorted(game.view(state, seat)["hand"]) for seat in range(row.size)]
 
@@ -94,11 +94,11 @@ async def test_history_opens_a_replay_whose_hands_are_the_rules_and_whose_seed_i
     await page.locator(".rp-back").tap()
     await expect(screen).to_have_attribute("data-step", "2")
     assert await shown_hands(page) == await rules_hands(server, table_id, 2)
-    played = (await server.service.store.load_actions(table_id))[1]
+    played = (await server.service.store.tables.load_actions(table_id))[1]
     await expect(page.locator(".rp-what")).to_contain_text("played")
     await expect(page.locator(f'.rp-trick .card.just[data-card="{played.action["card"]}"]')).to_have_count(1)
 
-    moves = len(await server.service.store.load_actions(table_id))
+    moves = len(await server.service.store.tables.load_actions(table_id))
     await expect(screen).to_have_attribute("data-loaded", str(moves + 1))
     middle = moves // 2
     await page.locator(".rp-slider").evaluate(

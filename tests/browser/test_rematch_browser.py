@@ -37,7 +37,7 @@ async def test_both_players_reach_the_same_rematch_from_the_game_over_sheet(brow
     await expect(ann_screen).to_have_attribute("data-status", "lobby")
     rematch_id = await ann_screen.get_attribute("data-table")
     assert rematch_id is not None
-    assert await server.service.store.rematch_of(table_id) == rematch_id
+    assert await server.service.store.chats.rematch_of(table_id) == rematch_id
 
     # Bob's page is told while it shows the old table: his sheet now leads to Ann's rematch
     again = bob.page.locator(".sheet.game-over .play-again")

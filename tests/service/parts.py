@@ -257,6 +257,16 @@ class FakeStore:
     refuse_append: bool = False
     write_delay: float = 0.0
 
+    @property
+    def tables(self) -> FakeStore:
+        """The fake plays every repository the parts use."""
+        return self
+
+    @property
+    def people(self) -> FakeStore:
+        """The fake plays every repository the parts use."""
+        return self
+
     async def append(self, table_id: str, entry: LoggedAction, row: TableRow | None, *, with_seats: bool,
                      finish: Any, version: int) -> None:
         if self.refuse_append:

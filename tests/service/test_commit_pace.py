@@ -73,8 +73,8 @@ async def test_when_moves_come_fast_the_next_move_rides_in_the_waiting_commit(sq
     first, second = await started_coins(service), await started_coins(service)
     moves = [await human_move(service, first), await human_move(service, second)]
     # 4 tables moved in the window that just ended: a commit waits up to half a second, for 2 more moves
-    service.store.pace = paced(4, max_delay=0.5, ended=asyncio.get_running_loop().time())
-    before = service.store.commits
+    service.store.writer.pace = paced(4, max_delay=0.5, ended=asyncio.get_running_loop().time())
+    before = service.store.writer.commits
     user, action, seq = moves[0]
     moving = asyncio.create_task(service.act(first, user, action, seq))
     await asyncio.sleep(0.05)
@@ -82,7 +82,7 @@ async def test_when_moves_come_fast_the_next_move_rides_in_the_waiting_commit(sq
     user, action, seq = moves[1]
     await service.act(second, user, action, seq)
     await moving
-    assert service.store.commits - before == 1  # one commit, one sync, for both moves
+    assert service.store.writer.commits - before == 1  # one commit, one sync, for both moves
     for table_id, (_, _, seq) in zip((first, second), moves, strict=True):
         assert (await service.info(table_id)).seq == seq + 1
 
@@ -90,11 +90,11 @@ async def test_when_moves_come_fast_the_next_move_rides_in_the_waiting_commit(sq
 async def test_a_lone_move_at_a_slow_pace_is_committed_at_once(sqlite_service: TableService) -> None:
     service = sqlite_service
     table_id = await started_coins(service)
-    service.store.pace = CommitPace(max_delay=0.5)  # it could wait half a second, but no other move is coming
+    service.store.writer.pace = CommitPace(max_delay=0.5)  # it could wait half a second, but no other move is coming
     user, action, seq = await human_move(service, table_id)
-    before = service.store.commits
+    before = service.store.writer.commits
     await asyncio.wait_for(service.act(table_id, user, action, seq), timeout=0.4)
-    assert service.store.commits - before == 1
+    assert service.store.writer.commits - before == 1
 
 
 def test_the_most_a_commit_waits_is_read_in_milliseconds_from_the_environment() -> None:

@@ -11,15 +11,14 @@ from sqlalchemy.exc import OperationalError
 
 from engine.core.rng import seed_hash
 from engine.service.tables import TableService
-from engine.store.database import Store
 from tests.clock import ManualClock
 from tests.service.conftest import StoreFactory
 from tests.service.helpers import ANN, BOB, CAT, human_move, play_out
 
 
-def fail_next(store: Store, method: str, times: int) -> list[int]:
-    """Make the store's ``method`` raise a database error ``times`` times; returns the failure count seen."""
-    real = getattr(store, method)
+def fail_next(rows: object, method: str, times: int) -> list[int]:
+    """Make a repository's ``method`` raise a database error ``times`` times; returns the failure count seen."""
+    real = getattr(rows, method)
     seen = [0]
 
     async def flaky(*args: Any, **kwargs: Any) -> Any:
@@ -28,7 +27,7 @@ def fail_next(store: Store, method: str, times: int) -> list[int]:
             raise OperationalError("INSERT", {}, Exception("database is locked"))
         return await real(*args, **kwargs)
 
-    setattr(store, method, flaky)
+    setattr(rows, method, flaky)
     return seen
 
 
@@ -56,14 +55,14 @@ async def test_final_move_stores_the_finished_game_in_the_same_commit(
     await service.join(info.id, CAT, "Cat")
     await service.start_game(info.id, ANN)
     commits: list[int] = []
-    real_append = service.store.append
+    real_append = service.store.tables.append
 
     async def watch(*args: Any, **kwargs: Any) -> None:
         await real_append(*args, **kwargs)
-        commits.append(service.store.commits)
+        commits.append(service.store.writer.commits)
 
-    monkeypatch.setattr(service.store, "append", watch)
-    real_save = service.store.save_table
+    monkeypatch.setattr(service.store.tables, "append", watch)
+    real_save = service.store.tables.save_table
     saves_after_end: list[str] = []
 
     async def watch_save(row: Any, **kwargs: Any) -> None:
@@ -71,11 +70,11 @@ async def test_final_move_stores_the_finished_game_in_the_same_commit(
             saves_after_end.append(row.id)
         await real_save(row, **kwargs)
 
-    monkeypatch.setattr(service.store, "save_table", watch_save)
+    monkeypatch.setattr(service.store.tables, "save_table", watch_save)
     await play_out(service, info.id)
     await service.close()
     assert saves_after_end == []  # the finished status rode along with the last move, not in a second write
-    stored = await (await store_factory()).load_table(info.id)
+    stored = await (await store_factory()).tables.load_table(info.id)
     assert stored is not None and stored.status == "finished" and stored.result is not None
     assert stored.result["winners"] and stored.deadline is None
 
@@ -91,10 +90,10 @@ async def test_revival_finishes_a_game_whose_log_is_already_over(store_factory: 
     await service.close()
     # What a crash before this fix could leave: the whole log stored, the table still "playing".
     store = await store_factory()
-    row = await store.load_table(info.id)
+    row = await store.tables.load_table(info.id)
     assert row is not None
     row.status, row.result = "playing", None
-    await store.save_table(row, with_seats=False)
+    await store.tables.save_table(row, with_seats=False)
 
     again = TableService(await store_factory(), heal_every=None)
     await again.start()
@@ -107,13 +106,13 @@ async def test_revival_finishes_a_game_whose_log_is_already_over(store_factory: 
 
 async def test_ai_keeps_playing_after_the_database_fails_for_a_while(quick: TableService) -> None:
     info = await quick.create_table("coins", ANN, "Ann", {"target_score": 1, "first_dealer": "seat:0"})
-    failures = fail_next(quick.store, "append", 3)  # Ann deals, so the AI on her left leads
+    failures = fail_next(quick.store.tables, "append", 3)  # Ann deals, so the AI on her left leads
     await quick.start_game(info.id, ANN)
     await quick.autoplay.idle()
     after = await quick.info(info.id)
     assert failures == [3] and quick.autoplay.retries == 3
     assert after.status == "playing" and after.to_act == (0,)  # both AI seats moved: it is Ann's turn again
-    assert after.seq == len(await quick.store.load_actions(info.id)) >= 2
+    assert after.seq == len(await quick.store.tables.load_actions(info.id)) >= 2
 
 
 async def test_supervisor_restarts_a_table_whose_ai_task_died(quick: TableService) -> None:
@@ -149,14 +148,14 @@ async def test_expiry_is_retried_after_a_database_error(store_factory: StoreFact
         await service.join(info.id, CAT, "Cat")
         await service.start_game(info.id, ANN)
         seat = (await service.info(info.id)).to_act[0]
-        failures = fail_next(service.store, "save_table", 1)
+        failures = fail_next(service.store.tables, "save_table", 1)
         clock.now += 61
         await service.tick_timers()
         assert failures == [1] and (await service.info(info.id)).seq == 0  # the expiry failed: nothing changed
         clock.now += 1  # the retry comes after a short back-off
         await service.tick_timers()
         await service.autoplay.idle()
-        log = await service.store.load_actions(info.id)
+        log = await service.store.tables.load_actions(info.id)
         assert [(a.seat, a.auto) for a in log] == [(seat, True)]
     finally:
         await service.close()

@@ -48,16 +48,16 @@ async def test_an_ai_turn_left_by_a_restart_is_resumed_without_anyone_opening_th
     await first.start_game(info.id, ANN)
     view = await first.view(info.id, ANN)
     await first.act(info.id, ANN, {"type": "play", "card": view["state"]["legal"][0]}, view["seq"])
-    stored = await first.store.load_table(info.id)
+    stored = await first.store.tables.load_table(info.id)
     assert stored is not None and stored.ai_turn  # the store knows an AI is to act
     await first.close()
 
     second = TableService(await store_factory(), heal_every=None)
     await second.start()
     await second.idle()
-    log = await second.store.load_actions(info.id)
+    log = await second.store.tables.load_actions(info.id)
     assert len(log) >= 3 and [a.auto for a in log[1:3]] == [True, True]
-    stored = await second.store.load_table(info.id)
+    stored = await second.store.tables.load_table(info.id)
     assert stored is not None and not stored.ai_turn and stored.seats[0].user_id == ANN
     await second.close()
 
@@ -79,11 +79,11 @@ async def test_the_deadline_of_a_table_nobody_loaded_still_expires_on_time(store
     assert second.tables() == []
     clock.now += 59
     await second.tick_timers()
-    assert await second.store.load_actions(info.id) == []  # a second early: nothing happens
+    assert await second.store.tables.load_actions(info.id) == []  # a second early: nothing happens
     clock.now += 1
     await second.tick_timers()
     await second.idle()
-    log = await second.store.load_actions(info.id)
+    log = await second.store.tables.load_actions(info.id)
     assert [(a.seat, a.auto) for a in log] == [(seat, True)]
     await second.close()
 
@@ -111,16 +111,16 @@ async def test_a_long_game_revives_from_its_snapshot_and_the_moves_after_it(
     await first.close()
 
     store = await store_factory()
-    found = await store.load_snapshot(table_id)
+    found = await store.tables.load_snapshot(table_id)
     assert found is not None and found[0] == 10  # the latest snapshot, two moves before the end of the log
     replayed: list[int] = []
-    real_load = store.load_actions
+    real_load = store.tables.load_actions
 
     async def watch(table: str, after: int = 0) -> list[LoggedAction]:
         replayed.append(after)
         return await real_load(table, after)
 
-    monkeypatch.setattr(store, "load_actions", watch)
+    monkeypatch.setattr(store.tables, "load_actions", watch)
     second = TableService(store, heal_every=None)
     await second.start()
     after = {user: await second.view(table_id, user) for user in (ANN, BOB, CAT, None)}
@@ -150,21 +150,21 @@ async def test_a_snapshot_of_an_older_state_shape_is_set_aside_and_the_whole_log
     await first.close()
 
     store = await store_factory()
-    found = await store.load_snapshot(info.id)
+    found = await store.tables.load_snapshot(info.id)
     assert found is not None and found[0] == 10
     seq, data = found
     # The shape stored before the hand's finished tricks were kept: only their cards, as one mask.
     old = data["state"]
     old["won"] = sum(1 << card for trick in old.pop("played") for _, card in trick)
-    await store.save_snapshot(info.id, seq, data)
+    await store.tables.save_snapshot(info.id, seq, data)
     replayed: list[int] = []
-    real_load = store.load_actions
+    real_load = store.tables.load_actions
 
     async def watch(table: str, after: int = 0) -> list[LoggedAction]:
         replayed.append(after)
         return await real_load(table, after)
 
-    monkeypatch.setattr(store, "load_actions", watch)
+    monkeypatch.setattr(store.tables, "load_actions", watch)
     second = TableService(store, heal_every=None)
     await second.start()
     after = {user: await second.view(info.id, user) for user in (ANN, BOB, CAT, None)}

@@ -114,12 +114,12 @@ async def test_tables_in_chat_lists_only_that_chats_unfinished_tables_newest_fir
 
 async def test_many_lobby_changes_at_once_share_commits_and_none_is_refused(service: TableService) -> None:
     lobbies = [(await service.create_table("coins", 500 + i, f"Host{i}")).id for i in range(32)]
-    before = service.store.commits
+    before = service.store.writer.commits
     joined = await asyncio.gather(*(service.join(t, 900 + i, f"Guest{i}") for i, t in enumerate(lobbies)))
     assert [info.seats[1].user_id for info in joined] == [900 + i for i in range(32)]
-    assert service.store.commits - before < 32  # changes waiting together went into shared transactions
+    assert service.store.writer.commits - before < 32  # changes waiting together went into shared transactions
     for i, table_id in enumerate(lobbies):
-        stored = await service.store.load_table(table_id)
+        stored = await service.store.tables.load_table(table_id)
         assert stored is not None and stored.seats[1].user_id == 900 + i
 
 
@@ -127,7 +127,7 @@ async def test_tables_offer_easy_strong_and_expert_ai_and_refuse_anything_else(s
     for level in ("easy", "strong", "expert"):
         info = await service.create_table("coins", 700, "Host", {"ai_level": level})
         await service.add_ai(info.id, 700)
-        stored = await service.store.load_table(info.id)
+        stored = await service.store.tables.load_table(info.id)
         assert stored is not None and stored.seats[1].is_ai and stored.seats[1].ai_level == level
     with pytest.raises(Refusal) as refused:
         await service.create_table("coins", 700, "Host", {"ai_level": "godlike"})
@@ -162,13 +162,14 @@ async def test_a_migrated_group_takes_every_unfinished_table_along_loaded_or_not
     assert sorted(t.id for t in moved) == sorted([lobby.id, playing.id])
     assert {t.chat_id for t in moved} == {new_chat}
     for table_id, chat in ((lobby.id, new_chat), (playing.id, new_chat), (over.id, new_chat), (elsewhere.id, -4302)):
-        stored = await second.store.load_table(table_id)
+        stored = await second.store.tables.load_table(table_id)
         assert stored is not None and stored.chat_id == chat, table_id
     # the group's record follows it too: its leaderboard goes on at the new id, not from nothing
     assert [(e["user_id"], e["games"]) for e in await second.record.leaderboard(new_chat, "coins")] == [(CAT, 1)]
     assert await second.record.leaderboard(old_chat, "coins") == []
     assert (await second.info(over.id)).chat_id == new_chat  # the copy held here moved with the stored row
-    assert await second.store.played_in_chat(CAT, new_chat) and not await second.store.played_in_chat(CAT, old_chat)
+    assert (await second.store.records.played_in_chat(CAT, new_chat)
+            and not await second.store.records.played_in_chat(CAT, old_chat))
     assert sorted(t.id for t in await second.tables_in_chat(new_chat)) == sorted([lobby.id, playing.id])
     assert await second.tables_in_chat(old_chat) == []
     told = [updates.queue.get_nowait() for _ in range(updates.queue.qsize())]

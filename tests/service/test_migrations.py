@@ -139,19 +139,19 @@ async def upgraded(old_database: str) -> AsyncIterator[TableService]:
 
 async def test_an_upgrade_from_before_the_ratings_keeps_every_table_seat_and_move(upgraded: TableService) -> None:
     store = upgraded.store
-    async with store.engine.connect() as conn:
+    async with store.writer.engine.connect() as conn:
         names = await conn.run_sync(lambda sync: set(sa.inspect(sync).get_table_names()))
         head = (await conn.execute(sa.text("SELECT version_num FROM alembic_version"))).scalar_one()
     assert {"results", "ratings", "tables", "seats", "actions", "users"} <= names
     assert head == HEAD
     for old in OLD_GAMES:
-        row = await store.load_table(old.table_id)
+        row = await store.tables.load_table(old.table_id)
         assert row is not None
         assert (row.game, row.options, row.status, row.result, row.chat_id) == (
             old.game, old.options, "finished" if old.result else "playing", old.result, -500)
         assert [(s.seat, s.user_id, s.name, s.is_ai, s.ai_level) for s in row.seats] == [
             (0, ANN, "Ann", False, "easy"), (1, BOB, "Bob", False, "easy"), (2, None, "Ada (AI)", True, "strong")]
-        assert [(a.seq, a.seat, a.action) for a in await store.load_actions(old.table_id)] == [
+        assert [(a.seq, a.seat, a.action) for a in await store.tables.load_actions(old.table_id)] == [
             (seq, seat, action) for seq, (seat, action) in enumerate(old.log, 1)]
 
 
@@ -173,7 +173,7 @@ async def test_after_the_upgrade_a_running_game_goes_on_and_a_finished_one_repla
 async def test_a_rebuild_puts_the_games_finished_before_the_record_on_it(upgraded: TableService) -> None:
     finished = OLD_GAMES[0]
     assert finished.result is not None
-    assert await upgraded.record.history(ANN) == [] and await upgraded.store.ratings_of("coins") == {}
+    assert await upgraded.record.history(ANN) == [] and await upgraded.store.records.ratings_of("coins") == {}
     counted = await upgraded.record.rebuild()
     assert counted == {"coins": 1}  # the games still being played are not on record
     [game] = await upgraded.record.history(ANN)
@@ -182,7 +182,7 @@ async def test_a_rebuild_puts_the_games_finished_before_the_record_on_it(upgrade
         (name, place, score) for name, place, score in zip(
             ("Ann", "Bob", "Ada (AI)"), finished.result["placements"], finished.result["scores"], strict=True)]
     expected = ratings.rate([(ANN, "easy"), (BOB, "easy"), (None, "strong")], finished.result["placements"], {})
-    stored = await upgraded.store.ratings_of("coins")
+    stored = await upgraded.store.records.ratings_of("coins")
     for user in (ANN, BOB):
         assert stored[user][:2] == pytest.approx(expected[user])
     assert {entry["user_id"] for entry in await upgraded.record.leaderboard(-500, "coins")} == {ANN, BOB}
@@ -195,8 +195,8 @@ async def test_the_standings_migration_totals_the_results_already_on_record(tmp_
     store = Store(url)
     await store.open()
     try:
-        await store.replace_ratings("coins", {ANN: (25.0, 8.0, 1, 0), BOB: (25.0, 8.0, 1, 0)}, AT)
-        board = {e["user_id"]: (e["games"], e["wins"]) for e in await store.leaderboard(-500, "coins")}
+        await store.records.replace_ratings("coins", {ANN: (25.0, 8.0, 1, 0), BOB: (25.0, 8.0, 1, 0)}, AT)
+        board = {e["user_id"]: (e["games"], e["wins"]) for e in await store.records.leaderboard(-500, "coins")}
     finally:
         await store.close()
     placements = OLD_GAMES[0].result["placements"] if OLD_GAMES[0].result else []

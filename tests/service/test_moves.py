@@ -40,7 +40,7 @@ async def test_restart_mid_game_resumes_exactly_where_it_was(store_factory: Stor
 async def test_fifty_concurrent_copies_of_one_move_apply_exactly_once(service: TableService) -> None:
     table_id = await started_coins(service)
     user, action, seq = await human_move(service, table_id)
-    logged_before = len(await service.store.load_actions(table_id))
+    logged_before = len(await service.store.tables.load_actions(table_id))
     results = await asyncio.gather(
         *(service.act(table_id, user, action, seq) for _ in range(50)), return_exceptions=True
     )
@@ -48,7 +48,7 @@ async def test_fifty_concurrent_copies_of_one_move_apply_exactly_once(service: T
     refused = [r for r in results if isinstance(r, Refusal)]
     assert len(accepted) == 1 and len(refused) == 49
     assert {r.code for r in refused} == {"stale"}
-    log = await service.store.load_actions(table_id)
+    log = await service.store.tables.load_actions(table_id)
     assert len(log) == logged_before + 1 and log[-1].action == action
 
 
@@ -85,7 +85,7 @@ async def test_bad_actions_get_specific_codes_and_change_nothing(
         await service.act(table_id, user, make_action(view["state"], other_card), seq)
     assert refused.value.code == code and refused.value.message
     assert await service.view(table_id, user) == view
-    assert len(await service.store.load_actions(table_id)) == seq
+    assert len(await service.store.tables.load_actions(table_id)) == seq
 
 
 async def test_not_your_turn_and_not_seated_are_refused(service: TableService) -> None:
@@ -113,7 +113,7 @@ async def test_finished_game_reveals_a_seed_matching_its_hash_and_replays(servic
     assert info.status == "finished" and info.result is not None
     assert info.seed is not None and hashlib.sha256(info.seed.encode()).hexdigest() == started.seed_hash
     game = games.get("coins")
-    log = await service.store.load_actions(table_id)
+    log = await service.store.tables.load_actions(table_id)
     final = replay(game, info.options, 3, info.seed, [(a.seat, a.action) for a in log])
     outcome = game.outcome(final)
     assert outcome is not None and outcome.as_dict() == info.result
@@ -121,7 +121,7 @@ async def test_finished_game_reveals_a_seed_matching_its_hash_and_replays(servic
     with pytest.raises(Refusal) as refused:
         await service.act(table_id, ANN, {"type": "play", "card": "A-cups"}, info.seq)
     assert refused.value.code == "game_over"
-    assert (await service.store.stats(ANN))["coins"]["played"] == 1
+    assert (await service.store.people.stats(ANN))["coins"]["played"] == 1
 
 
 async def test_updates_reach_subscribers_in_order_without_gaps_or_foreign_hands(service: TableService) -> None:
@@ -147,7 +147,7 @@ async def test_strong_ai_seats_move_through_the_worker_process(service: TableSer
     await service.start_game(info.id, ANN)
     await play_out(service, info.id, moves=6)
     await service.autoplay.idle()
-    log = await service.store.load_actions(info.id)
+    log = await service.store.tables.load_actions(info.id)
     ai_moves = [a for a in log if a.auto]
     assert ai_moves and all(a.seat == 2 for a in ai_moves)
     table = service.live(info.id)

@@ -58,10 +58,10 @@ async def test_a_failed_catch_up_is_kept_behind_until_the_supervisor_retries_it(
     async def out_of_reach(table_id: str) -> None:
         raise OSError("the database is out of reach")
 
-    store.load_table = out_of_reach  # type: ignore[method-assign]
+    store.tables.load_table = out_of_reach  # type: ignore[method-assign]
     await sharing.heard(Notice("t1", 0, "lobby", table.row.version + 1, ""))
     assert sharing.behind == {"t1"}
-    del store.load_table
+    del store.tables.load_table
     store.rows["t1"].version = table.row.version + 1
     await sharing.catch_up_behind()
     assert sharing.behind == set() and table.row.version == store.rows["t1"].version

@@ -84,7 +84,7 @@ async def test_lobby_changes_from_two_processes_at_once_both_land(process: Proce
     await two.info(info.id)
     heard = [one.subscribe(info.id), two.subscribe(info.id)]
     await asyncio.gather(one.join(info.id, BOB, "Bob"), two.join(info.id, CAT, "Cat"))
-    stored = await one.store.load_table(info.id)
+    stored = await one.store.tables.load_table(info.id)
     everyone = {ANN, BOB, CAT}
     assert stored is not None and {s.user_id for s in stored.seats} == everyone
     for sub in heard:  # each process's sockets end up seeing both joins, whichever process took them
@@ -115,7 +115,7 @@ async def test_one_process_drives_the_ai_and_another_takes_over_when_it_dies(pro
             await asyncio.sleep(0.01)  # a heal until then leaves the table alone, as the periodic one does
     assert healed == 1
     await two.idle()
-    log = await two.store.load_actions(info.id)
+    log = await two.store.tables.load_actions(info.id)
     assert [a.auto for a in log[:3]] == [False, True, True] and two.drives(info.id)
     assert [a.seq for a in log] == list(range(1, len(log) + 1))
 
@@ -124,7 +124,7 @@ async def test_processes_starting_together_on_a_fresh_database_migrate_safely(da
     stores = [Store(database_url(database, tmp_path)) for _ in range(3)]
     await asyncio.gather(*(store.open() for store in stores))
     for store in stores:
-        assert await store.count_actions() == 0
+        assert await store.tables.count_actions() == 0
         await store.close()
 
 
@@ -139,7 +139,7 @@ async def test_one_move_sent_to_two_processes_at_once_is_applied_once(process: P
     applied = [r for r in results if not isinstance(r, BaseException)]
     refused = [r for r in results if isinstance(r, Refusal)]
     assert len(applied) == 1 and len(refused) == 1 and refused[0].code == "stale"
-    assert [(a.seq, a.seat) for a in await one.store.load_actions(table_id)] == [(1, 0)]
+    assert [(a.seq, a.seat) for a in await one.store.tables.load_actions(table_id)] == [(1, 0)]
 
 
 async def test_a_catch_up_that_fails_is_tried_again_by_the_supervisor(
@@ -148,19 +148,19 @@ async def test_a_catch_up_that_fails_is_tried_again_by_the_supervisor(
     one, two = await process(), await process()
     table_id = await three_people(one)
     await two.info(table_id)
-    load_table = two.store.load_table
+    load_table = two.store.tables.load_table
     failed = asyncio.Event()
 
     async def out_of_reach(table_id: str) -> object:  # the second process's pool lost the database for a moment
         failed.set()
         raise ConnectionError("the database is out of reach")
 
-    monkeypatch.setattr(two.store, "load_table", out_of_reach)
+    monkeypatch.setattr(two.store.tables, "load_table", out_of_reach)
     await one.set_meta(table_id, "seen", 1)  # a row change: catching up reads the row
     await asyncio.wait_for(failed.wait(), timeout=10)
     await asyncio.sleep(0)
     assert (await two.get_meta(table_id, "seen")) is None  # still behind
-    monkeypatch.setattr(two.store, "load_table", load_table)
+    monkeypatch.setattr(two.store.tables, "load_table", load_table)
     await two.heal()  # the next supervisor round
     assert (await two.get_meta(table_id, "seen")) == 1
 
@@ -178,6 +178,6 @@ async def test_rematch_asked_on_two_processes_is_one_table_named_on_both(process
     told = await next_update(heard, "rematch")  # the other process's sockets learn where the table went on
     assert told.snapshot.info.rematch == ann.id
     assert (await one.info(table_id)).rematch == (await two.info(table_id)).rematch == ann.id
-    stored = await one.store.load_table(ann.id)  # (each process's copy catches up when the other's notice comes)
+    stored = await one.store.tables.load_table(ann.id)  # (each process's copy catches up when the other's notice comes)
     assert stored is not None and sorted(s.user_id for s in stored.seats if s.user_id is not None) == [ANN, BOB]
     assert [t.id for t in await one.tables_of(CAT)] == []  # Cat is invited, not seated behind her back

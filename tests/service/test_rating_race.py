@@ -32,15 +32,15 @@ async def test_two_processes_finishing_one_persons_games_at_once_both_count(data
     await second.open()
     try:
         for table_id in ("t1", "t2", "t3"):
-            await first.create_table(TableRow(table_id, "coins", {}, 3, "playing", ANN, -1, table_id, "0" * 64))
-        await first._write(lambda conn: write_finish(conn, finish("t1", (1, 2, 3), 1.0)))
-        rated = await first.ratings_of("coins")
+            await first.tables.create_table(TableRow(table_id, "coins", {}, 3, "playing", ANN, -1, table_id, "0" * 64))
+        await first.writer.write(lambda conn: write_finish(conn, finish("t1", (1, 2, 3), 1.0)))
+        rated = await first.records.ratings_of("coins")
 
-        async with first.engine.begin() as conn:  # one process is finishing t2 and has not committed yet ...
+        async with first.writer.engine.begin() as conn:  # one process is finishing t2 and has not committed yet ...
             await write_finish(conn, finish("t2", (2, 1, 3), 2.0))
 
             async def other() -> None:
-                async with second.engine.begin() as other_conn:
+                async with second.writer.engine.begin() as other_conn:
                     await write_finish(other_conn, finish("t3", (3, 2, 1), 3.0))
 
             racing = asyncio.create_task(other())  # ... when the other finishes t3, with the same people
@@ -48,7 +48,7 @@ async def test_two_processes_finishing_one_persons_games_at_once_both_count(data
             assert not racing.done()  # it waits for the first commit rather than read the ratings it replaces
         await asyncio.wait_for(racing, 10)
 
-        stored = await first.ratings_of("coins")
+        stored = await first.records.ratings_of("coins")
         assert {user: stored[user][2] for user in (ANN, BOB, CAT)} == {ANN: 3, BOB: 3, CAT: 3}
         assert (stored[ANN][3], stored[BOB][3], stored[CAT][3]) == (1, 1, 1)
         # the same as one game after the other

@@ -74,7 +74,7 @@ async def test_a_finished_games_stored_ratings_equal_the_formulas(service: Table
     result = (await service.info(table_id)).result
     assert result is not None
     expected = plackett_luce([ratings.START] * 3, result["placements"])
-    stored = await service.store.ratings_of("coins")
+    stored = await service.store.records.ratings_of("coins")
     for seat, user in enumerate((ANN, BOB, CAT)):
         assert stored[user][:2] == pytest.approx(expected[seat], rel=1e-12)
 
@@ -98,8 +98,8 @@ async def test_the_rebuild_command_restores_the_ratings_of_a_sqlite_database(tmp
     try:
         await finished_game(service, -1, ((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat")))
         await finished_game(service, -1, ((BOB, "Bob"), (CAT, "Cat")))
-        kept = await store.ratings_of("coins")
-        await store.replace_ratings("coins", {ANN: (1.0, 1.0, 9, 9)}, 0.0)  # lost or damaged
+        kept = await store.records.ratings_of("coins")
+        await store.records.replace_ratings("coins", {ANN: (1.0, 1.0, 9, 9)}, 0.0)  # lost or damaged
     finally:
         await service.close()
         await store.close()
@@ -112,7 +112,7 @@ async def test_the_rebuild_command_restores_the_ratings_of_a_sqlite_database(tmp
     store = Store(database_url(None, tmp_path))
     await store.open()
     try:
-        rebuilt = await store.ratings_of("coins")
+        rebuilt = await store.records.ratings_of("coins")
     finally:
         await store.close()
     assert set(rebuilt) == set(kept) == {ANN, BOB, CAT}

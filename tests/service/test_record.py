@@ -20,7 +20,7 @@ async def test_one_game_moves_ratings_exactly_as_openskill_computes_them(service
     placements = result["placements"]
     model = PlackettLuce()
     expected = model.rate([[model.rating()] for _ in range(3)], ranks=[float(p) for p in placements])
-    stored = await service.store.ratings_of("coins")
+    stored = await service.store.records.ratings_of("coins")
     for seat, user in enumerate((ANN, BOB, CAT)):
         mu, sigma, games, wins = stored[user]
         assert mu == pytest.approx(expected[seat][0].mu) and sigma == pytest.approx(expected[seat][0].sigma)
@@ -34,9 +34,9 @@ async def test_a_rebuild_from_the_logs_equals_the_ratings_kept_game_by_game(serv
     await finished_game(service, -1, ((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat")))
     await finished_game(service, -1, ((BOB, "Bob"), (CAT, "Cat")))  # one AI seat, at its fixed rating
     await finished_game(service, -2, ((ANN, "Ann"), (DAN, "Dan"), (CAT, "Cat")))
-    kept = await service.store.ratings_of("coins")
+    kept = await service.store.records.ratings_of("coins")
     counted = await service.record.rebuild()
-    rebuilt = await service.store.ratings_of("coins")
+    rebuilt = await service.store.records.ratings_of("coins")
     assert counted == {"coins": 3} and set(rebuilt) == set(kept) == {ANN, BOB, CAT, DAN}
     for user, (mu, sigma, games, wins) in kept.items():
         re_mu, re_sigma, re_games, re_wins = rebuilt[user]
@@ -57,7 +57,9 @@ async def test_history_lists_each_players_games_and_the_leaderboard_only_the_gro
     assert {entry["user_id"] for entry in board} == {ANN, BOB, CAT}  # Dan never played in this group
     assert [entry["place"] for entry in board] == [1, 2, 3] and all(entry["games"] == 1 for entry in board)
     assert board[0]["rating"] >= board[1]["rating"] >= board[2]["rating"]
-    assert await service.store.played_in_chat(DAN, -10) is False and await service.store.played_in_chat(ANN, -10)
+    assert await service.store.records.played_in_chat(DAN,
+                                                      -10) is False and await service.store.records.played_in_chat(ANN,
+                                                                                                                   -10)
 
 
 async def test_a_replay_shows_every_hand_at_every_step_and_the_seed_that_proves_the_deals(
@@ -96,5 +98,5 @@ async def test_a_groups_standings_kept_game_by_game_equal_its_results_totalled(s
                 totals[user][1] += mine["placement"] == 1
     kept = {e["user_id"]: [e["games"], e["wins"]] for e in await service.record.leaderboard(-30, "coins")}
     assert kept == totals and {user: games for user, (games, _) in kept.items()} == {ANN: 2, BOB: 2, CAT: 2}
-    await service.store.retotal_standings()
+    await service.store.records.retotal_standings()
     assert {e["user_id"]: [e["games"], e["wins"]] for e in await service.record.leaderboard(-30, "coins")} == kept

@@ -33,9 +33,9 @@ async def test_every_replay_step_shows_every_seat_what_the_rules_replay_of_the_l
     service: TableService, game_name: str, options: dict[str, Any], players: int | None
 ) -> None:
     table_id = await ai_game(service, game_name, options, players)
-    row = await service.store.load_table(table_id)
+    row = await service.store.tables.load_table(table_id)
     assert row is not None
-    game, log = games.get(row.game), await service.store.load_actions(table_id)
+    game, log = games.get(row.game), await service.store.tables.load_actions(table_id)
     parsed = game.parse_options(row.options)
     steps = await every_step(service, table_id)
     assert [s["seq"] for s in steps] == list(range(len(log) + 1))

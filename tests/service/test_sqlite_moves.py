@@ -104,7 +104,7 @@ async def test_moves_made_while_the_writer_is_in_a_transaction_wait_for_it_then_
         inside.set()
         await release.wait()
 
-    held = asyncio.create_task(service.store._write(slow_write))
+    held = asyncio.create_task(service.store.writer.write(slow_write))
     await inside.wait()
     user, action, seq = await human_move(service, table_id)
     move = asyncio.create_task(service.act(table_id, user, action, seq))

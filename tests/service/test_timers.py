@@ -69,7 +69,7 @@ async def test_expiry_lets_an_ai_move_and_says_so(timed: TableService, clock: Ma
     info = await timed.info(table_id)
     assert info.seq == 1 and info.to_act == ((seat + 1) % 3,)
     assert info.deadline == clock.now + 60  # the next person's clock starts
-    log = await timed.store.load_actions(table_id)
+    log = await timed.store.tables.load_actions(table_id)
     assert log[0].seat == seat and log[0].auto
     kinds = [sub.queue.get_nowait() for _ in range(sub.queue.qsize())]
     timed_out = next(u for u in kinds if u.kind == "timed_out")

@@ -270,11 +270,11 @@ async def check_store(server: Server, stats: Stats, figures: KillFigures) -> Non
         stored = 0
         logs: dict[str, list[Any]] = {}
         for table_id in sorted(stats.tables):
-            row = await store.load_table(table_id)
+            row = await store.tables.load_table(table_id)
             if row is None:
                 figures.problems.append(f"table {table_id} is not stored")
                 continue
-            log = logs[table_id] = await store.load_actions(table_id)
+            log = logs[table_id] = await store.tables.load_actions(table_id)
             stored += len(log)
             if [a.seq for a in log] != list(range(1, len(log) + 1)):
                 figures.problems.append(f"table {table_id} has seqs {[a.seq for a in log]}")

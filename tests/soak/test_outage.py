@@ -70,7 +70,7 @@ async def test_sockets_on_two_processes_get_every_move_once_when_postgresql_rest
         assert "caught up with the other processes" in server.log(), server.log()[-3000:]
     store = Store(database_url(database, tmp_path))
     await store.open()
-    log = await store.load_actions(table_id)
+    log = await store.tables.load_actions(table_id)
     await store.close()
     # no gap and nothing twice; the AI may have made one more move between the last look and the processes' stop
     assert [a.seq for a in log] == list(range(1, len(log) + 1)) and len(log) >= seq

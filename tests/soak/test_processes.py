@@ -66,7 +66,7 @@ async def test_players_on_three_processes_play_one_table_and_the_ai_survives_its
             assert seats[1].seqs == list(range(seats[1].seqs[0], final["seq"] + 1))  # every move, in order, once
         store = Store(database_url(database, tmp_path))
         await store.open()
-        log = await store.load_actions(table_id)
+        log = await store.tables.load_actions(table_id)
         await store.close()
         assert [a.seq for a in log] == list(range(1, len(log) + 1)) and len(log) >= final["seq"]
         assert sum(a.auto for a in log) == sum(1 for a in log if a.seat == 2)  # only the AI moved automatically
@@ -107,8 +107,8 @@ async def test_three_people_on_three_processes_play_a_whole_game_and_each_sees_e
                 assert socket.seqs == list(range(socket.seqs[0], last + 1)) and socket.seqs[0] <= 1, socket.seqs
         store = Store(database_url(database, tmp_path))
         await store.open()
-        log = await store.load_actions(table_id)
-        row = await store.load_table(table_id)
+        log = await store.tables.load_actions(table_id)
+        row = await store.tables.load_table(table_id)
         await store.close()
         assert [a.seq for a in log] == list(range(1, last + 1)) and not any(a.auto for a in log)
         assert row is not None and row.status == "finished"

@@ -27,18 +27,18 @@ async def test_a_person_who_floods_the_api_is_refused_in_their_language_and_noth
     assert refused.headers["Retry-After"] == "1"
     assert await refused.json() == {"code": "too_many_requests",
                                     "message": "Слишком много запросов сразу; подожди немного и попробуй снова."}
-    assert await service.store.user_language(8101) == "ru"  # the refused call stored nothing
+    assert await service.store.people.user_language(8101) == "ru"  # the refused call stored nothing
     reading = await client.get("/api/me", headers=anya)  # reads are counted too
     assert reading.status == 429
 
     other = await client.post("/api/me/language", json={"language": "ko"}, headers=minjun)
     assert other.status == 200, await other.text()  # one person's flood is not another's
-    assert await service.store.user_language(8102) == "ko"
+    assert await service.store.people.user_language(8102) == "ko"
 
     clock.now += 0.5  # a rate of 2 a second gives one call back every half second
     again = await client.post("/api/me/language", json={"language": "ko"}, headers=anya)
     assert again.status == 200, await again.text()
-    assert await service.store.user_language(8101) == "ko"
+    assert await service.store.people.user_language(8101) == "ko"
     assert (await client.post("/api/me/language", json={"language": "en"}, headers=anya)).status == 429
 
 

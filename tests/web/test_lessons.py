@@ -43,4 +43,4 @@ async def test_finished_lesson_goes_on_no_record(service: TableService, store: S
         view = snapshot.view(0)["state"]
         await service.act(info.id, 501, {"type": "play", "card": view["legal"][0]}, snapshot.info.seq)
     assert snapshot.info.result is not None and snapshot.info.lesson
-    assert await store.history(501, 20, None) == []
+    assert await store.records.history(501, 20, None) == []

@@ -115,11 +115,11 @@ async def test_a_persons_language_is_one_choice_for_the_mini_app_and_the_bot(bot
                                                                              service: TableService) -> None:
     ann = tma(signed(7101, "Ann", language_code="en"))
     assert (await (await bot_client.get("/api/me", headers=ann)).json())["language"] is None
-    await service.store.set_user_language(7101, "Ann", "ru")  # /language in the bot
+    await service.store.people.set_user_language(7101, "Ann", "ru")  # /language in the bot
     assert (await (await bot_client.get("/api/me", headers=ann)).json())["language"] == "ru"
     chosen = await bot_client.post("/api/me/language", json={"language": "lv"}, headers=ann)
     assert chosen.status == 200 and (await chosen.json()) == {"language": "lv"}
-    assert await service.store.user_language(7101) == "lv"
+    assert await service.store.people.user_language(7101) == "lv"
     for body, shown in (({"language": "de"}, "«de»"), ({"language": 7}, "«7»"), ({}, "«null»"),
                         ({"language": "ru-RU"}, "«ru-RU»")):
         refused = await bot_client.post("/api/me/language", json=body, headers={**ann, "Cookie": "cardroom_lang=ru"})
@@ -128,5 +128,5 @@ async def test_a_persons_language_is_one_choice_for_the_mini_app_and_the_bot(bot
         assert answer["code"] == "bad_request"
         assert shown in answer["message"] and "en, ru, ko, lv" in answer["message"]
         assert answer["message"].startswith("Языка ")  # in the reader's language
-    assert await service.store.user_language(7101) == "lv"  # nothing changed
+    assert await service.store.people.user_language(7101) == "lv"  # nothing changed
     assert (await bot_client.post("/api/me/language", json={"language": "ko"})).status == 401

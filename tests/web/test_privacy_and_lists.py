@@ -132,7 +132,7 @@ async def test_a_request_while_the_database_is_out_of_reach_gets_503_in_words(
     async def out_of_reach(*args: Any, **kwargs: Any) -> Any:
         raise ConnectionRefusedError(111, "Connect call failed")
 
-    monkeypatch.setattr(service.store, "table_ids_of_user", out_of_reach)
+    monkeypatch.setattr(service.store.tables, "table_ids_of_user", out_of_reach)
     resp = await bot_client.get("/api/me", headers={**tma(signed(7, language_code="ru"))})
     body = await resp.json()
     assert (resp.status, body["code"]) == (503, "unavailable")

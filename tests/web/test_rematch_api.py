@@ -46,7 +46,7 @@ async def test_rematch_is_one_table_however_often_it_is_pressed(
     assert len(ids) == 1
     [fresh_id] = ids
     assert fresh_id != table_id
-    assert await service.store.rematch_of(table_id) == fresh_id
+    assert await service.store.chats.rematch_of(table_id) == fresh_id
     assert [t.id for t in await service.tables_of(ANN)] == [fresh_id]  # no second lobby was opened
 
     fresh = answers[0][1]
@@ -99,7 +99,7 @@ async def test_rematch_is_refused_to_strangers_before_the_end_and_for_unknown_ta
     status, body = await rematch(client, table_id, DAN, "Dan")
     assert (status, body["code"]) == (403, "not_seated")
     assert body["message"] == "You do not have a seat at this table."
-    assert await service.store.rematch_of(table_id) is None  # the refusal opened nothing
+    assert await service.store.chats.rematch_of(table_id) is None  # the refusal opened nothing
 
     playing = await service.create_table("coins", ANN, "Ann")
     await service.start_game(playing.id, ANN)

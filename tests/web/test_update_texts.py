@@ -10,6 +10,7 @@ import pytest
 
 from engine.core.events import for_seat
 from engine.service.bus import Update
+from engine.service.kinds import UpdateKind
 from engine.service.tables import TableService
 from webapp.protocol import dump, update_frame
 from webapp.public import PublicTables
@@ -55,7 +56,7 @@ async def test_update_texts_parse_to_the_whole_frame_of_every_seat_and_spectator
         await service.act(info.id, seat + 1, action, live.seq)
     listening.close()
     assert mismatches == []
-    assert kinds.count("moved") >= 30
+    assert kinds.count(UpdateKind.MOVED) >= 30
 
 
 async def test_a_seats_own_half_is_joined_to_the_shared_half_once_each(service: TableService) -> None:

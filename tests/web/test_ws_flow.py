@@ -55,7 +55,7 @@ async def test_table_flow_lobby_start_and_moves_over_websocket(client: Client, s
         assert {"type": "played", "seat": seat, "card": card} in moved["events"] and "ref" not in moved
         assert card not in moved["view"]["state"]["hand"]
 
-    ai_moves = [a for a in await service.store.load_actions(tid) if a.seat == 2]
+    ai_moves = [a for a in await service.store.tables.load_actions(tid) if a.seat == 2]
     assert len(ai_moves) >= 2 and all(a.auto for a in ai_moves)
     assert (await service.view(tid, ann_id))["seq"] >= 6 + len(ai_moves)
     for peer in peers.values():
@@ -82,6 +82,6 @@ async def test_opening_the_table_brings_a_seat_back_from_autopilot(client: Clien
     peer, welcome = await connect(client, table["id"], ann)
     assert welcome["view"]["table"]["seats"][0]["autopilot"] is False
     assert not live.seat_row(0).autopilot and live.seat_row(0).missed == 0
-    stored = await service.store.load_table(table["id"])
+    stored = await service.store.tables.load_table(table["id"])
     assert stored is not None and not stored.seats[0].autopilot
     await peer.close()
