@@ -14,16 +14,17 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from engine.core.errors import Refusal
+from engine.core.errors import Refusal, RefusalCode
 from engine.core.events import public
 from engine.service.kinds import TableStatus, UpdateKind
+from engine.service.live import LiveTable
 from engine.service.loading import Tables, log, notice, with_standins
 from engine.service.moves import Moves
 from engine.service.peers import Peers
 from engine.service.schedule import Schedule
-from engine.service.sharing import Sharing
+from engine.service.sharing import CONFLICT_TRIES, Sharing
 from engine.service.timers import AUTOPILOT_AFTER, REMINDER_LEAD, Due, remind_time
-from engine.store.database import Store
+from engine.store.database import StaleRow, Store
 
 HEAL_EVERY = 10.0  # seconds between the supervisor's rounds
 
@@ -144,7 +145,12 @@ class DueWork:
         await self.timers.tick()
 
     async def ai_step(self, table_id: str) -> bool:
-        """One automatic turn at a table (loading it if needed); False once no automatic seat is to act."""
+        """One automatic turn at a table (loading it if needed); False once no automatic seat is to act.
+
+        A move that meets another process's write was refused and the table caught up from the
+        store (``Moves.commit``): the turn is decided again on what is stored, or given up when
+        someone else took it.
+        """
         try:
             table = await self.tables.get(table_id)
         except Refusal:
@@ -152,21 +158,33 @@ class DueWork:
         if not await self.peers.lease(table_id):
             return False  # another process drives this table's AI
         async with table.lock:
-            waiting = table.automatic_to_act()
-            if not waiting:
-                return False
-            seat = waiting[0]
-            row = table.seat_row(seat)
-            level = row.ai_level if row.is_ai else "easy"
-            view = table.game.view(table.state, seat)
-            legal = table.game.legal_actions(table.state, seat)
-            seed = f"{table.row.seed}:{table.seq}:{seat}"
-            action = await self.autoplay.think(table.game.name, level, view, legal, seed)
-            await self.moves.commit(table, seat, action, auto=True)
+            for attempt in range(1, CONFLICT_TRIES + 1):
+                waiting = table.automatic_to_act()
+                if not waiting:
+                    return False
+                seat = waiting[0]
+                row = table.seat_row(seat)
+                level = row.ai_level if row.is_ai else "easy"
+                view = table.game.view(table.state, seat)
+                legal = table.game.legal_actions(table.state, seat)
+                seed = f"{table.row.seed}:{table.seq}:{seat}"
+                action = await self.autoplay.think(table.game.name, level, view, legal, seed)
+                try:
+                    await self.moves.commit(table, seat, action, auto=True)
+                except Refusal as refusal:
+                    if refusal.code != RefusalCode.STALE or attempt == CONFLICT_TRIES:
+                        raise
+                    continue
+                break
             return bool(table.automatic_to_act())
 
     async def timer_due(self, table_id: str, deadline: float, kind: Due) -> None:
-        """A reminder or an expiry came due: publish the reminder, or stand in for the people who ran out of time."""
+        """A reminder or an expiry came due: publish the reminder, or stand in for the people who ran out of time.
+
+        A write that meets another process's (``StaleRow``) is never tried again as it was: the
+        table is caught up from the store and the turn decided again, since the deadline may
+        have moved, or the turn been taken or stood in for by that other process.
+        """
         try:
             table = await self.tables.get(table_id)
         except Refusal:
@@ -174,35 +192,50 @@ class DueWork:
         if not await self.peers.lease(table_id):
             return  # another process drives this table's timers (if it dies, the supervisor re-arms them here)
         async with table.lock:
-            if table.row.deadline != deadline or table.row.status != TableStatus.PLAYING:
-                return
-            if kind is Due.REMIND:
-                if table.row.meta.get("reminded") != deadline:
-                    events = [public({"type": "reminder", "seat": s, "deadline": deadline})
-                              for s in table.waiting_people()]
-                    row = replace(table.row, meta={**table.row.meta, "reminded": deadline})
-                    await self.store.tables.save_table(row, with_seats=False,
-                                                       notice=notice(table, UpdateKind.REMINDER, events))
-                    table.row = row
-                    await self.tables.publish(table, UpdateKind.REMINDER, events)
+            for attempt in range(1, CONFLICT_TRIES + 1):
+                if table.row.deadline != deadline or table.row.status != TableStatus.PLAYING:
+                    break  # moved on: its new deadline (if any) is armed, and the timers drop this one
+                try:
+                    if kind is Due.REMIND:
+                        await self._remind(table, deadline)
+                    else:
+                        await self._expire(table)
+                    break
+                except StaleRow:
+                    if attempt == CONFLICT_TRIES:
+                        raise
+                    await self.sharing.reload(table)  # what is stored, with what the other process did published
+                    self.schedule.arm(table)
+            if kind is Due.REMIND and table.row.deadline == deadline:
                 self.timers.reminded(table_id, deadline)
-                return
-            events, seats = [], []
-            waiting = table.waiting_people()
-            for seat in table.row.seats:
-                if seat.seat in waiting:
-                    missed = seat.missed + 1
-                    autopilot = seat.autopilot or missed >= AUTOPILOT_AFTER
-                    events.append(public({"type": "timed_out", "seat": seat.seat, "name": seat.name}))
-                    if autopilot and not seat.autopilot:
-                        events.append(public({"type": "autopilot", "seat": seat.seat, "on": True}))
-                    seat = replace(seat, missed=missed, autopilot=autopilot)
-                seats.append(seat)
-            standins = set(table.standins) | set(waiting)
-            row = replace(table.row, deadline=None, ai_turn=True, seats=seats,
-                          meta=with_standins(table.row.meta, standins))
-            await self.store.tables.save_table(row, notice=notice(table, UpdateKind.TIMED_OUT, events))
-            table.row = row
-            self.schedule.arm(table)
-            await self.tables.publish(table, UpdateKind.TIMED_OUT, events)
         self.schedule.kick(table)
+
+    async def _remind(self, table: LiveTable, deadline: float) -> None:
+        """Tell the people awaited that their time runs out at ``deadline`` (once); the lock is held."""
+        if table.row.meta.get("reminded") == deadline:
+            return
+        events = [public({"type": "reminder", "seat": s, "deadline": deadline}) for s in table.waiting_people()]
+        row = replace(table.row, meta={**table.row.meta, "reminded": deadline})
+        await self.store.tables.save_table(row, with_seats=False, notice=notice(table, UpdateKind.REMINDER, events))
+        table.row = row
+        await self.tables.publish(table, UpdateKind.REMINDER, events)
+
+    async def _expire(self, table: LiveTable) -> None:
+        """Stand in for the people whose time ran out, counting the turns they missed; the lock is held."""
+        events, seats = [], []
+        waiting = table.waiting_people()
+        for seat in table.row.seats:
+            if seat.seat in waiting:
+                missed = seat.missed + 1
+                autopilot = seat.autopilot or missed >= AUTOPILOT_AFTER
+                events.append(public({"type": "timed_out", "seat": seat.seat, "name": seat.name}))
+                if autopilot and not seat.autopilot:
+                    events.append(public({"type": "autopilot", "seat": seat.seat, "on": True}))
+                seat = replace(seat, missed=missed, autopilot=autopilot)
+            seats.append(seat)
+        standins = set(table.standins) | set(waiting)
+        row = replace(table.row, deadline=None, ai_turn=True, seats=seats, meta=with_standins(table.row.meta, standins))
+        await self.store.tables.save_table(row, notice=notice(table, UpdateKind.TIMED_OUT, events))
+        table.row = row
+        self.schedule.arm(table)
+        await self.tables.publish(table, UpdateKind.TIMED_OUT, events)
