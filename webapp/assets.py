@@ -115,3 +115,14 @@ class StaticFiles:
         version = digest.hexdigest()[:12]
         self._version = (key, version)
         return version
+
+
+def import_map(files: StaticFiles, prefix: str = "/static/") -> dict[str, dict[str, str]]:
+    """The page's import map: every ES module on disk mapped to its URL with the current content version.
+
+    A module imported by relative path then resolves to the same versioned URL as one linked
+    from the page, so a changed file is fetched anew and an unchanged one comes from the cache.
+    """
+    version = files.version()
+    modules = [rel for rel in files.files() if rel.endswith((".js", ".mjs"))]
+    return {"imports": {f"{prefix}{rel}": f"{prefix}{rel}?v={version}" for rel in modules}}

@@ -10,8 +10,10 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
+from engine.catalogue import describe_games
 from engine.i18n import DEFAULT_LOCALE, LANGUAGES, gettext_for, negotiate, translations
 from engine.option_words import page_strings
+from webapp.assets import import_map
 from webapp.keys import BOT, LANG_COOKIE, SETTINGS, STATIC
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -67,16 +69,24 @@ def static_url_for(version: str) -> Callable[[str], str]:
     return static_url
 
 
+@cache
+def games_for_page() -> list[dict[str, Any]]:
+    """What the page is told of every game (the rules do not change while the process runs)."""
+    return describe_games()
+
+
 async def page(request: web.Request) -> web.StreamResponse:
     """GET /: the Mini App page."""
     settings = request.app[SETTINGS]
     lang = page_language(request)
-    version = request.app[STATIC].version()
+    static = request.app[STATIC]
+    version = static.version()
     context: dict[str, Any] = {
         "local_mode": settings.local_mode,
         "bot_username": settings.bot_username,
         "static_version": version,
         "static_url": static_url_for(version),
+        "import_map": import_map(static),
         "lang": lang,
         "languages": list(LANGUAGES.items()),  # in order: tojson would sort a dict's keys
         "_": gettext_for(lang),
@@ -85,6 +95,7 @@ async def page(request: web.Request) -> web.StreamResponse:
         "plural_indices": list(plural_indices(lang)),
         "option_values": page_strings(translations(lang)),  # the words the bot's Options keyboard uses too
         "table_id": request.query.get("table", "")[:32],
+        "games": games_for_page(),  # each game's facts, for the page's game clients
     }
     response = aiohttp_jinja2.render_template("app.html", request, context)
     response.headers["Cache-Control"] = REVALIDATE

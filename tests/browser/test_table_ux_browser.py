@@ -181,7 +181,7 @@ async def test_page_shuffle_equals_the_engines(browser: Any, server: Server) -> 
     await expect(phone.page.locator("#game-select")).to_be_visible()
     for seed, purpose, n in ((SEED, "deal:1", 48), ("ab" * 32, "deal:7", 52), ("x", "first_dealer", 3)):
         order = await phone.page.evaluate(
-            "([seed, purpose, n]) => import('/static/fair.js').then((m) => m.shuffledOrder(seed, purpose, n))",
+            "([seed, purpose, n]) => import('/static/shell/fair.js').then((m) => m.shuffledOrder(seed, purpose, n))",
             [seed, purpose, n])
         assert order == DealRng(seed, purpose).shuffled(range(n)), (seed, purpose)
 

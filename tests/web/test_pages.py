@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,6 +21,30 @@ async def test_page_renders_html_that_loads_the_static_modules(client: Client) -
     assert resp.content_type == "text/html"
     assert resp.headers["Cache-Control"] == "no-cache"
     assert "/static/" in await resp.text()
+
+
+async def test_page_carries_each_games_facts_for_the_game_clients(client: Client) -> None:
+    page = await (await client.get("/")).text()
+    found = re.search(r'<script type="application/json" id="games">(.*?)</script>', page, re.S)
+    assert found is not None
+    games = {g["id"]: g for g in json.loads(found.group(1))}
+    assert set(games) == {"coins", "sergeant_major", "kings_corner"}
+    # coins/RULES.md §1.1: three players, the Spanish 48-card deck, 16 cards each; the target decides the game
+    coins = games["coins"]
+    assert (coins["min_players"], coins["max_players"]) == (3, 3)
+    assert (coins["deck"]["id"], coins["hand_size"]) == ("spanish", 16)
+    assert coins["deck"]["suits"] == ["cups", "coins", "swords", "clubs"]
+    assert coins["headline"] == "target_score"
+    target = next(s for s in coins["settings"] if s["name"] == "target_score")
+    assert target["default"] in target["choices"]
+    # sergeant_major/RULES.md §5.4: 6-3-8 takes one card out and deals 17 each; the classic game deals 16
+    sm = games["sergeant_major"]
+    assert (sm["deck"]["id"], sm["hand_size"], sm["headline"]) == ("french", 16, "variant")
+    assert sm["hand_size_by_variant"]["six_three_eight"] == 17
+    assert sm["removes_card_in"] == ["six_three_eight"]
+    # kings_corner/RULES.md §1.2, kings_corner/RULES.md §3.2: two to four players, seven cards each
+    kc = games["kings_corner"]
+    assert (kc["min_players"], kc["max_players"], kc["hand_size"], kc["headline"]) == (2, 4, 7, "scoring")
 
 
 async def test_healthz_says_ok(client: Client) -> None:
@@ -74,6 +100,23 @@ async def test_static_file_with_current_version_is_cached_for_a_year(
     assert resp.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert resp.content_type == "text/javascript"
     assert await resp.text() == MODULE
+
+
+async def test_page_import_map_lists_every_module_on_disk_at_the_current_version(
+    make_client: ClientFactory, settings: Settings, tmp_path: Path
+) -> None:
+    client = await _static_client(make_client, settings, tmp_path)
+    (tmp_path / "static" / "games" / "dice").mkdir(parents=True)
+    (tmp_path / "static" / "games" / "dice" / "table.js").write_text(MODULE)
+    client.app[STATIC]._checked = -1e9  # look at the folder again now
+    page = await (await client.get("/")).text()
+    version = client.app[STATIC].version()
+    found = re.search(r'<script type="importmap">(.*?)</script>', page, re.S)
+    assert found is not None
+    assert json.loads(found.group(1)) == {"imports": {
+        "/static/app.js": f"/static/app.js?v={version}",
+        "/static/games/dice/table.js": f"/static/games/dice/table.js?v={version}",
+    }}
 
 
 async def test_static_file_without_version_is_revalidated_by_etag(

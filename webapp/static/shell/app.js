@@ -229,7 +229,7 @@ class App {
     list.append(h("h2", { text: t("your_tables") }), h("ul", { class: "tables" }, open.map((x) => h("li", {},
       h("button", { class: `table-link${myTurn(x) ? " my-turn" : ""}`, type: "button", onclick: () => this.openTable(x.id) },
         h("span", { class: "table-link-top" },
-          h("span", { class: "table-link-title" }, h("span", { class: "pname", text: tableTitle(x, this.config.games) }),
+          h("span", { class: "table-link-title" }, h("span", { class: "pname", text: tableTitle(x) }),
             // a guided first game says so: it goes on no record
             x.lesson ? h("span", { class: "badge lesson", text: t("coach_lesson_badge") }) : null),
           myTurn(x) ? h("span", { class: "badge turn", text: t("your_turn") }) : null),

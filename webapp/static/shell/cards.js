@@ -41,11 +41,6 @@ export function parseCard(card) {
   return m ? { rank: m[1], suit: m[2] } : null;
 }
 
-// The deck a game uses: "spanish" for Coins, "french" for the others.
-export function deckOf(game) {
-  return game === "coins" ? "spanish" : "french";
-}
-
 export function suitSymbol(suit, deck) {
   return `${deck === "spanish" ? "sp" : "fr"}-${suit}`;
 }
@@ -89,7 +84,7 @@ function faceSvg(rank, suit, deck) {
     `<text x="4" y="19" class="rank" ${small}>${letter}</text><use href="#${sym}" x="4" y="22" width="12" height="12"/>${centre}</svg>`;
 }
 
-// A card element (a button when ``onTap`` is given) showing ``card`` like "N-coins".
+// A card element (a button when ``onTap`` is given) showing ``card`` like "N-cups".
 export function cardEl(card, deck, { onTap = null, classes = "" } = {}) {
   const c = parseCard(card);
   const el = document.createElement(onTap ? "button" : "div");

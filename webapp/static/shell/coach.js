@@ -9,12 +9,8 @@
 
 import { h, clear, loadStyles } from "./dom.js";
 import { t } from "./i18n.js";
+import { game as gameOf } from "./games.js";
 
-const LESSONS = {
-  coins: () => import("./lesson_coins.js"),
-  sergeant_major: () => import("./lesson_sergeant_major.js"),
-  kings_corner: () => import("./lesson_kings_corner.js"),
-};
 const GAP = 6;
 
 loadStyles(new URL("./coach.css", import.meta.url).href);
@@ -46,7 +42,8 @@ export class Coach {
     this.place = () => this.position();
     window.addEventListener("resize", this.place);
     window.addEventListener("scroll", this.place, { passive: true });
-    const load = LESSONS[game];
+    const desc = gameOf(game);
+    const load = desc && desc.lesson;
     this.ready = load ? load().then((module) => { this.lesson = module; }) : Promise.resolve();
   }
 
@@ -160,7 +157,8 @@ export class Coach {
     const rects = (sel) => [...this.root.querySelectorAll(sel)].map((el) => el.getBoundingClientRect())
       .filter((r) => r.height > 0 && r.bottom > top && r.top < floor);
     const focus = rects(".coach-focus");
-    const table = rects(".trick .card, .kc-board");
+    // the trick, and whatever else of the table the lesson asks not to cover
+    const table = rects([".trick .card", this.lesson && this.lesson.board].filter(Boolean).join(", "));
     const atTop = { top, bottom: top + height };
     const atBottom = { top: Math.max(top, floor - height), bottom: floor };
     const covered = (band, list) => list.reduce((sum, r) => sum + Math.max(0, Math.min(r.bottom, band.bottom) - Math.max(r.top, band.top)), 0);

@@ -7,7 +7,8 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { DECKS, cardName, deckOf } from "./cards.js";
+import { DECKS, cardName } from "./cards.js";
+import { deckOf, game as gameOf, handSize, removesCard } from "./games.js";
 import { openSheet } from "./sheet.js";
 
 const SPAN = 1n << 64n;
@@ -71,13 +72,12 @@ export async function shuffledOrder(seed, purpose, n) {
 }
 
 // Every seat's hand of deal ``no`` (cards in deck order), or null where this page cannot re-derive that game's deal.
-export async function dealHands(game, seed, { no, dealer, players, handSize, variant, removedCard }) {
+export async function dealHands(game, seed, { no, dealer, players, handSize: seen, variant, removedCard }) {
   const deck = deckOrder(deckOf(game));
   let cards = [...deck.keys()];
-  let size = handSize;
-  if (game === "coins") size = 16;
-  else if (game === "kings_corner") size = 7;
-  else if (variant === "six_three_eight") {
+  // the server's hand size for the game (and variant), else the one the view said
+  const size = handSize(game, variant) || seen;
+  if (removesCard(game, variant)) {
     const removed = removedCard ? deck.indexOf(removedCard) : await new DealStream(seed, `removed:${no}`).below(deck.length);
     cards = cards.filter((c) => c !== removed);
   }
@@ -98,14 +98,14 @@ export class DealBook {
   see(view, events) {
     const s = view.state;
     if (!s || typeof view.you !== "number") return;
-    // Sergeant Major redeals after an all-pass Woburn auction renumber the stream: those deals are not checked
-    if (s.game === "sergeant_major" && s.bidding) return;
+    const fair = (gameOf(s.game) || {}).fair || {};
+    // some deals renumber the stream (a game's descriptor says which): those are not checked
+    if (fair.skipDeal && fair.skipDeal(s)) return;
     for (const e of events || []) {
       if (e.type === "dealt" && e.seat === view.you && e.cards) this.add(s, view.you, e.hand_no, e.dealer, e.cards);
     }
-    // a page opened after the deal: the hand is still whole before the first card (Coins) or the kitty (Sergeant Major)
-    const whole = (s.game === "coins" && s.phase === "play" && s.trick_no <= 1 && !s.trick.length && (s.hand || []).length === 16)
-      || (s.game === "sergeant_major" && ["bid", "trump", "call"].includes(s.phase) && (s.hand || []).length === s.tricks_per_hand);
+    // a page opened after the deal: the hand is still whole until its game's first change to it
+    const whole = fair.wholeHand ? fair.wholeHand(s, handSize(s.game, s.variant)) : false;
     if (whole) this.add(s, view.you, s.hand_no, s.dealer, s.hand);
   }
 

@@ -1,8 +1,9 @@
 // The History tab: the player's finished games, newest first, each with its placements and a Replay button.
 
 import { h, clear } from "./dom.js";
-import { lang, t, tn, tOr } from "./i18n.js";
+import { lang, t, tOr } from "./i18n.js";
 import { aiName, valueLabel } from "./lobby.js";
+import { facts as factsOf, game as gameOf } from "./games.js";
 
 const PAGE = 20;
 
@@ -11,12 +12,14 @@ export function gameTitle(game) {
   return tOr(`game_${game}`, game);
 }
 
-// A game's variant in a few words: Coins' target, Sergeant Major's variant, Kings in the Corner's scoring.
+// A game's variant in a few words: the value of its headline setting (the server names it), as its game words it.
 export function variantLabel(game, options = {}) {
-  if (game === "coins" && options.target_score) return t("first_to", { n: options.target_score });
-  if (game === "sergeant_major" && options.variant) return valueLabel("variant", options.variant);
-  if (game === "kings_corner" && options.scoring) return valueLabel("scoring", options.scoring);
-  return "";
+  const desc = gameOf(game);
+  const info = factsOf(game);
+  const name = info && info.headline;
+  const value = name && options ? options[name] : undefined;
+  if (!desc || !value) return "";
+  return (desc.headlineLabel && desc.headlineLabel(value, options)) || valueLabel(name, value);
 }
 
 // When a game finished, in the page's language.
@@ -30,7 +33,8 @@ export function finishedAt(seconds) {
 
 // A score as its game counts it.
 export function scoreText(game, score) {
-  return game === "coins" ? tn("points_n", score) : String(score);
+  const desc = gameOf(game);
+  return desc && desc.scoreText ? desc.scoreText(score) : String(score);
 }
 
 function gameItem(app, game) {

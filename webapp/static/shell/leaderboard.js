@@ -6,6 +6,7 @@ import { h, clear } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { aiName } from "./lobby.js";
 import { gameTitle } from "./history.js";
+import { firstGame } from "./games.js";
 
 function groupLabel(group) {
   const people = (group.people || []).map(aiName);
@@ -63,7 +64,7 @@ export function leaderboardPanel(app) {
     clear(pickers);
     const group = groups.find((g) => g.group === chosen);
     const games = group ? gamesOf(group) : [];
-    const gameName = games.includes(game) ? game : (games[0] || game || "coins");
+    const gameName = games.includes(game) ? game : (games[0] || game || firstGame());
     const groupSelect = h("select", { id: "lb-group", onchange: () => render(groupSelect.value, gameName) },
       group ? null : h("option", { value: chosen, selected: true, text: t("lb_shared_group") }),
       groups.map((g) => h("option", { value: g.group, selected: g.group === chosen, text: groupLabel(g) })));

@@ -3,16 +3,16 @@
 // The table is drawn compactly from each step's views (every seat's view holds its own hand), for any game.
 
 import { h, clear, loadStyles, toast } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 import { aiName, shareLink } from "./lobby.js";
-import { cardEl, cardName, deckOf, sortHand, suitName } from "./cards.js";
+import { cardEl, cardName, sortHand } from "./cards.js";
+import { deckOf, game as gameOf, handSize, loadAll } from "./games.js";
 import { gameTitle, scoreText, variantLabel } from "./history.js";
 import * as tg from "./tg.js";
 
 loadStyles(new URL("./record.css", import.meta.url).href); // not awaited: the page shows before it is in
 
 const SPEEDS = [["0.5", 2400], ["1", 1200], ["2", 600], ["4", 300]];
-const KC_GRID = ["NW", "N", "NE", "W", null, "E", "SW", "S", "SE"];
 // Control icons as SVG paths (glyphs like ⏮ are missing from many phone fonts).
 const ICONS = {
   prevHand: "M5 4h2.5v16H5zM20 4v16L8.5 12z",
@@ -54,6 +54,7 @@ export class ReplayScreen {
     this.app = app;
     this.tableId = tableId;
     this.data = null;
+    this.rp = {};
     this.steps = [];
     this.index = 0;
     this.timer = null;
@@ -96,6 +97,8 @@ export class ReplayScreen {
     if (this.closed) return;
     this.data = page;
     this.deck = deckOf(page.game);
+    this.rp = (gameOf(page.game) || {}).replay || {};
+    loadAll(this.rp.styles);
     this.steps = page.steps;
     this.build();
     this.go(0);
@@ -279,9 +282,9 @@ export class ReplayScreen {
     this.el.dataset.seq = String(step.seq);
     this.renderPosition();
     const where = [];
-    if (view.hand_no !== undefined) where.push(view.last_hand ? t("sm_hand_of", { n: view.hand_no, of: view.last_hand }) : t("hand_n", { n: view.hand_no }));
+    if (view.hand_no !== undefined) where.push((this.rp.handLabel && this.rp.handLabel(view)) || t("hand_n", { n: view.hand_no }));
     if (view.trick_no !== undefined && (view.phase === "play" || view.trick.length)) {
-      where.push(t("trick_n", { n: view.trick_no, of: view.tricks_per_hand || (view.hand_counts ? 16 : view.trick_no) }));
+      where.push(t("trick_n", { n: view.trick_no, of: view.tricks_per_hand || handSize(this.data.game, view.variant) || view.trick_no }));
     }
     clear(this.caption).append(
       h("span", { class: "rp-where", text: where.join(" · ") }),
@@ -297,39 +300,19 @@ export class ReplayScreen {
     const name = this.seatName(step.seat);
     const deck = this.deck;
     const card = (c) => cardName(c, deck);
-    const space = (s) => t(`kc_space_${s}`);
     const person = this.data.seats[step.seat] && !this.data.seats[step.seat].is_ai;
     const auto = step.auto && person ? h("span", { class: "rp-auto", text: t("rp_auto") }) : null;
     let text;
     let cards = [];
     switch (a.type) {
       case "play": text = t("rp_played", { name, card: card(a.card) }); cards = [a.card]; break;
-      case "bid": text = t("sm_bid_made", { name, n: a.tricks }); break;
-      case "pass": text = t("sm_bid_pass", { name }); break;
-      case "name_trump": text = t("sm_named", { name, suit: suitName(a.suit, deck) }); break;
-      case "call": text = t("sm_called", { name, call: t(`sm_call_${a.call}`) }); break;
-      case "discard": text = t("sm_discarded", { name }); cards = a.cards || []; break;
       case "give": text = t("rp_gave", { name }); cards = a.cards || []; break;
-      case "swap": {
-        const faceUp = prev && prev.views[0].face_up;
-        text = t("sm_swapped", { name });
-        cards = faceUp ? [faceUp] : [];
-        break;
+      default: {
+        // the game's own moves are worded by its descriptor
+        const told = this.rp.action ? this.rp.action(a, { name, card, deck, prev }) : null;
+        if (told) ({ text, cards = [] } = told);
+        else text = `${t("rp_who", { name })} ${a.type}`;
       }
-      case "decline_swap": text = t("sm_declined", { name }); break;
-      case "build": text = `${t("kc_log_who", { name })} ${t("kc_log_built", { card: card(a.card), space: space(a.space) })}`; cards = [a.card]; break;
-      case "place_king": text = `${t("kc_log_who", { name })} ${t("kc_log_king", { card: card(a.card), space: space(a.corner) })}`; cards = [a.card]; break;
-      case "fill_side": text = `${t("kc_log_who", { name })} ${t("kc_log_filled", { card: card(a.card), space: space(a.side) })}`; cards = [a.card]; break;
-      case "move_pile":
-      case "move_king_pile": {
-        const src = a.src || a.side;
-        const dst = a.dst || a.corner;
-        const n = prev && prev.views[0].piles ? (prev.views[0].piles[src] || []).length : 0;
-        text = `${t("kc_log_who", { name })} ${t("kc_log_moved", { src: space(src), n, dst: space(dst) })}`;
-        break;
-      }
-      case "end_turn": text = `${t("kc_log_who", { name })} ${t("kc_log_passed")}`; break;
-      default: text = `${t("kc_log_who", { name })} ${a.type}`;
     }
     return [h("span", { class: "rp-text", text }), cards.length ? chips(cards, deck) : null, auto];
   }
@@ -338,18 +321,11 @@ export class ReplayScreen {
     const view = step.views[0];
     const just = step.action && step.action.card;
     clear(this.board);
-    if (view.piles) {
-      this.board.className = "rp-board kc";
-      for (const space of KC_GRID) {
-        if (!space) {
-          this.board.append(h("div", { class: "rp-pile stock" }, h("span", { class: "label", text: tn("kc_stock_n", view.stock) })));
-          continue;
-        }
-        const pile = view.piles[space] || [];
-        this.board.append(h("div", { class: `rp-pile${space.length === 2 ? " corner" : ""}`, dataset: { space } },
-          h("span", { class: "label", text: t(`kc_short_${space}`) }),
-          pile.length ? chips(pile, this.deck, just) : null));
-      }
+    // a game with a board of its own draws it; the others show the trick
+    const board = this.rp.board ? this.rp.board(view, { deck: this.deck, just, chips: (cards, hot) => chips(cards, this.deck, hot) }) : null;
+    if (board) {
+      this.board.className = board.className;
+      this.board.append(...board.children);
       return;
     }
     this.board.className = "rp-board trick-board";
@@ -357,11 +333,7 @@ export class ReplayScreen {
     const shown = trick.length ? trick : (view.last_trick || []);
     const done = !trick.length && shown.length;
     const extras = [];
-    if (view.trump !== undefined) {
-      extras.push(h("span", { class: "rp-tag" }, `${t("sm_trumps")}: `,
-        view.trump ? suitName(view.trump, this.deck) : (view.call ? t(`sm_call_${view.call}`) : "–")));
-    }
-    if (view.face_up) extras.push(h("span", { class: "rp-tag" }, `${t("sm_face_up")}: `, chips([view.face_up], this.deck)));
+    if (this.rp.tags) extras.push(...this.rp.tags(view, { deck: this.deck, chips: (cards) => chips(cards, this.deck) }));
     this.board.append(
       h("div", { class: `rp-trick${done ? " done" : ""}` }, shown.map((p) => h("div", { class: "rp-played", dataset: { seat: String(p.seat) } },
         cardEl(p.card, this.deck, { classes: p.card === just ? "chip big just" : "chip big" }),
@@ -377,13 +349,8 @@ export class ReplayScreen {
       const turn = !view.over && (view.to_act || []).includes(seat);
       const facts = [];
       if (view.dealer === seat) facts.push(h("span", { class: "badge dealer", text: t("dealer") }));
-      if (view.scores && view.scores[seat] !== undefined && view.game === "coins") facts.push(h("span", { class: "rp-score", text: tn("points_n", view.scores[seat]) }));
-      if (view.tricks && view.targets) facts.push(h("span", { class: "rp-score", text: t("sm_tricks", { n: view.tricks[seat], target: view.targets[seat] }) }));
-      if (view.totals && view.game === "sergeant_major") {
-        const kind = view.score_kind === "running" ? "sm_total_running" : "sm_total_ledger";
-        facts.push(h("span", { class: "rp-score", text: t(kind, { n: view.totals[seat] }) }));
-      }
-      if (view.game === "kings_corner") facts.push(h("span", { class: "rp-score", text: tn("cards_n", hand.length) }));
+      const scores = this.rp.seatFacts ? this.rp.seatFacts(view, seat, hand) : [];
+      facts.push(...scores.map((text) => h("span", { class: "rp-score", text })));
       this.seatsEl.append(h("div", { class: `rp-seat${turn ? " turn" : ""}`, dataset: { seat: String(seat) } },
         h("div", { class: "pline" }, h("span", { class: "pname", text: this.seatName(seat) }), ...facts),
         h("div", { class: "rp-hand", dataset: { cards: hand.join(" ") } }, chips(hand, this.deck))));

@@ -10,37 +10,35 @@ import { rulesButton } from "./rules.js";
 import { DealBook, fairBadge, fairPanel } from "./fair.js";
 import { soundButton } from "./sound.js";
 import { Coach } from "./coach.js";
+import { facts as factsOf, game as gameOf, loadAll, setting as settingOf } from "./games.js";
 
 // A game's title in the page's language (the server's English title when the page has none).
 export function gameTitle(game, fallback) {
   return tOr(`game_${game}`, fallback || game);
 }
 
-// The setting that sets a table apart from its game's usual one, named under the title when not its default.
-const TITLE_SETTING = { sergeant_major: "variant", kings_corner: "scoring" };
-
-// What this table plays beyond its game's name ("9-5-2", "Penalty points to 50"), or "" for the game's default.
-// ``games`` is the server's list of games and their settings (for the defaults).
-export function titleVariant(game, options, games) {
-  const name = TITLE_SETTING[game];
+// What this table plays beyond its game's name ("9-5-2", "Penalty points to 50"), or "" for the game's default:
+// its game's headline setting (the server names it, with its default) when the game shows it in titles.
+export function titleVariant(game, options) {
+  const desc = gameOf(game);
+  const info = factsOf(game);
+  const name = info && info.headline;
   const value = name && options ? options[name] : undefined;
-  const info = (games || []).find((g) => g.name === game);
-  const setting = info && info.settings.find((s) => s.name === name);
-  if (value === undefined || !setting || value === setting.default) return "";
-  if (game === "kings_corner" && value === "penalty") return t("kc_title_penalty", { n: options.penalty_limit });
-  return valueLabel(name, value);
+  const described = settingOf(game, name);
+  if (!desc || desc.headlineInTitle === false || value === undefined || !described || value === described.default) return "";
+  return (desc.titleLabel && desc.titleLabel(value, options)) || valueLabel(name, value);
 }
 
 // A table's title as its game's name and, when not the game's default, what it plays ({game, variant}).
-export function titleParts(table, games) {
-  const variant = titleVariant(table.game, table.options, games);
+export function titleParts(table) {
+  const variant = titleVariant(table.game, table.options);
   const full = gameTitle(table.game, table.title);
   return { game: variant ? tOr(`game_${table.game}_short`, full) : full, variant };
 }
 
-// A table's title on one line ("Sergeant Major · 9-5-2").
-export function tableTitle(table, games) {
-  const { game, variant } = titleParts(table, games);
+// A table's title on one line: its game, then what it plays when not the default ("<game> · <variant>").
+export function tableTitle(table) {
+  const { game, variant } = titleParts(table);
   return variant ? t("title_variant", { game, variant }) : game;
 }
 
@@ -49,13 +47,6 @@ export function seatLabel(seat) {
   const name = (seat && seat.name) || "";
   return seat && seat.is_ai ? aiName(name) : name;
 }
-
-// Each game's table is its own module exporting createRenderer(container, ctx) -> {update(view, events), destroy()}.
-const RENDERERS = {
-  coins: () => import("./coins.js"),
-  sergeant_major: () => import("./sergeant_major.js"),
-  kings_corner: () => import("./kings_corner.js"),
-};
 
 export class TableScreen {
   constructor(app, tableId) {
@@ -150,13 +141,13 @@ export class TableScreen {
 
   // The game's name, and under it what this table plays when that is not the game's default.
   showTitle(table) {
-    const { game, variant } = titleParts(table, this.app.config && this.app.config.games);
-    // a closing "(3-5-8)" stays whole: a long name wraps before it, never inside it
+    const { game, variant } = titleParts(table);
+    // a closing "(…)" stays whole: a long name wraps before it, never inside it
     const [, name, tail] = /^(.*?)\s*(\([^()]*\))?$/.exec(game);
     const title = h("span", { class: "title-game", text: tail ? `${name} ` : game });
     if (tail) title.append(h("span", { class: "nowrap", text: tail }));
     clear(this.title).append(title);
-    this.title.classList.toggle("long", game.length > 18); // "Seržants majors (3-5-8)" fits two lines, not three
+    this.title.classList.toggle("long", game.length > 18); // a long name in two lines, not three
     if (variant) this.title.append(h("span", { class: "title-variant", text: variant }));
   }
 
@@ -184,14 +175,15 @@ export class TableScreen {
       return;
     }
     if (this.loading === game) return; // the newest view is applied once the module arrives
-    const load = RENDERERS[game];
+    // each game's table is its own module exporting createRenderer(container, ctx) -> {update(view, events), destroy()}
+    const desc = gameOf(game);
     this.dropRenderer();
-    if (!load) {
+    if (!desc) {
       clear(this.body).append(h("div", { class: "notice", text: t("unknown_game", { game }) }));
       return;
     }
     this.loading = game;
-    const module = await load();
+    const [module] = await Promise.all([desc.table(), loadAll(desc.styles)]);
     this.loading = null;
     if (!this.view) return;
     clear(this.body);
@@ -280,7 +272,7 @@ export class TableScreen {
     const result = table.result || { scores: [], placements: [], winners: [] };
     const order = table.seats.map((s) => s.seat).sort((a, b) => (result.placements[a] || 9) - (result.placements[b] || 9));
     const winners = (result.winners || []).map((seat) => this.seatName(seat));
-    const headline = winners.length > 1 ? tNames("sm_co_winners", winners) : t("winner_is", { name: winners[0] || "" });
+    const headline = winners.length > 1 ? tNames("co_winners", winners) : t("winner_is", { name: winners[0] || "" });
     const target = view.state && view.state.target_score;
     const close = () => sheet.remove();
     const sheet = h("div", { class: "sheet-backdrop", role: "dialog", "aria-modal": "true", "aria-labelledby": "go-title" },
@@ -350,7 +342,7 @@ export class TableScreen {
     const table = this.view.table;
     try {
       const options = { ...table.options, timer: table.timer };
-      const game = ((this.app.config && this.app.config.games) || []).find((g) => g.name === table.game);
+      const game = factsOf(table.game);
       if (game && game.min_players !== game.max_players) options.players = table.size;
       const info = await this.app.api.post("/api/tables", { game: table.game, options });
       this.app.openTable(info.id);

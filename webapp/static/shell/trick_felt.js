@@ -1,4 +1,4 @@
-// What the trick-taking tables (Coins, Sergeant Major) share: tricks you can follow. Each card flies from its
+// What the trick-taking tables share: tricks you can follow. Each card flies from its
 // player's seat to the trick; a finished trick stays on the felt, whole and with its winning card marked, until the
 // next card is led (also across a new deal); frames that arrive meanwhile wait a moment so it can be read.
 

@@ -1,8 +1,8 @@
 // The guided first game of Coins: what the coach says, when, and what it rings (coach.js runs it). Every hint
 // comes from the player's own view: their hand, the cards on the table, the scores.
 
-import { t } from "./i18n.js";
-import { cardName, parseCard, suitName } from "./cards.js";
+import { t } from "../../shell/i18n.js";
+import { cardName, parseCard, suitName } from "../../shell/cards.js";
 
 const DECK = "spanish";
 // ``cycle`` is the view's suit_cycle, in which each suit beats the next (coins/RULES.md §1.2).

@@ -1,12 +1,13 @@
 // The Coins table for a phone in portrait: opponents on top, the trick in the middle, your 16 cards below.
 
-import { h, clear, toast } from "./dom.js";
-import { TableRenderer } from "./renderer.js";
-import { TrickPacer, appendTrickExtras, trickEl } from "./trick_felt.js";
-import { t, tn } from "./i18n.js";
-import { cardEl, backEl, cardName, sortHand, suitIcon, suitName } from "./cards.js";
-import * as tg from "./tg.js";
-import { HandBook, lastHandPoints, scoreSheetButton, showScoreSheet, signed } from "./scoresheet.js";
+import { h, clear, toast } from "../../shell/dom.js";
+import { TableRenderer } from "../../shell/renderer.js";
+import { TrickPacer, appendTrickExtras, trickEl } from "../../shell/trick_felt.js";
+import { t, tn } from "../../shell/i18n.js";
+import { cardEl, backEl, cardName, sortHand, suitIcon, suitName } from "../../shell/cards.js";
+import * as tg from "../../shell/tg.js";
+import { HandBook, scoreSheetButton, showScoreSheet, signed } from "../../shell/scoresheet.js";
+import { lastHandPoints, sheet } from "./sheet.js";
 
 const DECK = "spanish";
 
@@ -113,7 +114,7 @@ class CoinsTable extends TableRenderer {
   }
 
   showScores() {
-    return showScoreSheet("coins", this.state, this.book, (seat) => this.ctx.name(seat));
+    return showScoreSheet(sheet, this.state, this.book, (seat) => this.ctx.name(seat));
   }
 
   // At a new deal, until its first trick is taken: what each player took in the hand before.

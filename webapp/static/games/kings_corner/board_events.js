@@ -1,9 +1,9 @@
 // Kings in the Corner, replaying other players' moves: the board as it stood before each event, the event applied
 // to it, and a card (or a whole pile) flying from where it came from to where it lands.
 
-import { cardEl } from "./cards.js";
-import { DECK } from "./kings_corner_parts.js";
-import { fly as flyNode, reducedMotion, sleep } from "./motion.js";
+import { cardEl } from "../../shell/cards.js";
+import { DECK } from "./parts.js";
+import { fly as flyNode, reducedMotion, sleep } from "../../shell/motion.js";
 
 export { reducedMotion, sleep };
 

@@ -1,13 +1,16 @@
 // The guided first game of Kings in the Corner: building down in alternating colours, Kings to the corners,
 // moving piles, empty sides and ending a turn, each told when the player can do it (coach.js runs it).
 
-import { t } from "./i18n.js";
-import { cardName } from "./cards.js";
-import { spaceName } from "./kings_corner_parts.js";
+import { t } from "../../shell/i18n.js";
+import { cardName } from "../../shell/cards.js";
+import { spaceName } from "./parts.js";
 
 const DECK = "french";
 const cardSel = (card) => `.kc-hand .card[data-card="${card}"]`;
 const pileSel = (space) => `.kc-board [data-space="${space}"]`;
+
+// The part of the table the coach's panel keeps clear of, besides the trick.
+export const board = ".kc-board";
 
 export function facts(view, events, memory, screen) {
   const s = view.state;

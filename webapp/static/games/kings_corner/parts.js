@@ -1,9 +1,9 @@
 // Kings in the Corner, the pieces of the table: card values, piles, the board's plus and corners, seats and
 // the one-line story of each turn. Pure DOM builders; the table module decides what is selected or glowing.
 
-import { h } from "./dom.js";
-import { t, tn } from "./i18n.js";
-import { cardEl, backEl, cardName, parseCard, rankLetter, suitIcon } from "./cards.js";
+import { h } from "../../shell/dom.js";
+import { t, tn } from "../../shell/i18n.js";
+import { cardEl, backEl, cardName, parseCard, rankLetter, suitIcon } from "../../shell/cards.js";
 
 export const DECK = "french";
 export const SIDES = ["N", "E", "S", "W"];
@@ -43,8 +43,8 @@ export function tNodes(key, params = {}) {
 // A small inline card: rank and suit in the suit's colour.
 export function chip(card) {
   const c = parseCard(card);
-  if (!c) return h("span", { class: "kc-chip", text: "?" });
-  return h("span", { class: `kc-chip suit-${DECK}-${c.suit}`, title: cardName(card, DECK) },
+  if (!c) return h("span", { class: "kc-chip on-paper", text: "?" });
+  return h("span", { class: `kc-chip on-paper suit-${DECK}-${c.suit}`, title: cardName(card, DECK) },
     h("b", { text: rankLetter(c.rank) }), suitIcon(c.suit, DECK, 12));
 }
 

@@ -2,19 +2,18 @@
 // corners around the stock, your hand below. Tap a card, then a glowing pile; tap a pile, then where it goes.
 // Other players' moves are replayed one by one (a card flies to its pile, the pile lights up) so they can be followed.
 
-import { h, clear, toast, loadStyles } from "./dom.js";
-import { TableRenderer } from "./renderer.js";
-import { t, tn, tNames } from "./i18n.js";
-import * as tg from "./tg.js";
-import { cue } from "./sound.js";
-import { KingsBook, scoreSheetButton, showScoreSheet } from "./scoresheet.js";
+import { h, clear, toast } from "../../shell/dom.js";
+import { TableRenderer } from "../../shell/renderer.js";
+import { t, tn, tNames } from "../../shell/i18n.js";
+import * as tg from "../../shell/tg.js";
+import { cue } from "../../shell/sound.js";
+import { scoreSheetButton, showScoreSheet } from "../../shell/scoresheet.js";
+import { KingsBook, sheet } from "./sheet.js";
 import { DECK, boardEl, cardEl, cardName, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
-  spaceName, splitTurns, turnLine } from "./kings_corner_parts.js";
-import { fanOut } from "./fan.js";
-import { BOARD_EVENTS, applyEvent, flyDraw, flyMove, reducedMotion, sleep, snapshot, spaceOf } from "./kings_corner_replay.js";
+  spaceName, splitTurns, turnLine } from "./parts.js";
+import { fanOut } from "../../shell/fan.js";
+import { BOARD_EVENTS, applyEvent, flyDraw, flyMove, reducedMotion, sleep, snapshot, spaceOf } from "./board_events.js";
 
-// The table's own styles, loaded before the first render (a top-level await holds the import until then).
-await loadStyles(new URL("./kings_corner.css", import.meta.url).href);
 
 export function createRenderer(container, ctx) {
   return new KingsTable(container, ctx);
@@ -262,7 +261,7 @@ class KingsTable extends TableRenderer {
   }
 
   showScores() {
-    return showScoreSheet("kings_corner", this.state, this.book, (seat) => this.ctx.name(seat));
+    return showScoreSheet(sheet, this.state, this.book, (seat) => this.ctx.name(seat));
   }
 
   renderSeats(s) {

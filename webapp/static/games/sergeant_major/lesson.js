@@ -1,8 +1,8 @@
 // The guided first game of Sergeant Major: trumps, the kitty, following suit, tricks, up and down, and the
 // exchange, each told when it happens (coach.js runs it). Every hint comes from the player's own view.
 
-import { t } from "./i18n.js";
-import { cardName, parseCard, suitName } from "./cards.js";
+import { t } from "../../shell/i18n.js";
+import { cardName, parseCard, suitName } from "../../shell/cards.js";
 
 const DECK = "french";
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];

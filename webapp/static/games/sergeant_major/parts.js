@@ -1,9 +1,9 @@
 // The pieces of the Sergeant Major table: seat panels, notes about the hand, the decision panels on the
 // felt (bid, trumps, call, discard, give, swap, the end) and the line each event adds to the table's log.
 
-import { h, clear } from "./dom.js";
-import { t, tn, tNames } from "./i18n.js";
-import { cardEl, backEl, cardName, rankLetter, suitIcon, suitName } from "./cards.js";
+import { h, clear } from "../../shell/dom.js";
+import { t, tn, tNames } from "../../shell/i18n.js";
+import { cardEl, backEl, cardName, rankLetter, suitIcon, suitName } from "../../shell/cards.js";
 
 export const DECK = "french";
 export const SUITS = ["hearts", "spades", "diamonds", "clubs"]; // display order: the colours alternate
@@ -19,7 +19,7 @@ export function signed(n) {
 // A small inline card: rank and suit sign, in the suit's colour.
 function chip(card) {
   const [rank, suit] = card.split("-");
-  return h("span", { class: `sm-chip suit-${DECK}-${suit}`, title: cardName(card, DECK) },
+  return h("span", { class: `sm-chip on-paper suit-${DECK}-${suit}`, title: cardName(card, DECK) },
     h("b", { text: rankLetter(rank) }), suitIcon(suit, DECK, 12));
 }
 
@@ -198,7 +198,7 @@ function trumpPanel(tb, s, panel) {
   }
   panel.append(h("h2", { text: t("sm_name_trumps") }),
     h("div", { class: "sm-suits" }, SUITS.map((suit) => h("button", {
-      class: `btn sm-suit-btn suit-${DECK}-${suit}`, type: "button", dataset: { suit },
+      class: `btn sm-suit-btn on-paper suit-${DECK}-${suit}`, type: "button", dataset: { suit },
       onclick: () => tb.send({ type: "name_trump", suit }) },
     suitIcon(suit, DECK, 30), h("span", { text: suitName(suit, DECK) })))));
 }
@@ -216,7 +216,7 @@ function callPanel(tb, s, panel) {
   panel.append(h("h2", { text: t("sm_make_call") }), h("p", { class: "hint", text: t("sm_calls_explained") }),
     h("div", { class: "sm-calls" }, CALLS.map((call) => {
       const spent = !left.has(call);
-      return h("button", { class: `btn sm-call-btn${SUITS.includes(call) ? ` suit-${DECK}-${call}` : ""}${spent ? " used" : ""}`,
+      return h("button", { class: `btn sm-call-btn on-paper${SUITS.includes(call) ? ` suit-${DECK}-${call}` : ""}${spent ? " used" : ""}`,
         type: "button", disabled: spent, dataset: { call }, onclick: () => tb.send({ type: "call", call }) },
       callIcon(call, 24), h("span", { text: callLabel(call) }),
       spent ? h("small", { text: t("sm_used") }) : null);

@@ -1,19 +1,18 @@
 // The Sergeant Major table for a phone in portrait: the bid, trumps or a call, the kitty, the exchange,
 // the 2 of Diamonds swap and the tricks, with every seat's position, target, tricks and score.
 
-import { h, clear, toast, loadStyles } from "./dom.js";
-import { TableRenderer } from "./renderer.js";
-import { TrickPacer, appendTrickExtras, trickEl } from "./trick_felt.js";
-import { t, tn, tNames } from "./i18n.js";
-import { cardEl, cardName, sortHand, suitIcon, suitName } from "./cards.js";
-import * as tg from "./tg.js";
-import { HandBook, scoreSheetButton, showScoreSheet, signed as signedScore } from "./scoresheet.js";
-import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes } from "./sergeant_major_panels.js";
+import { h, clear, toast } from "../../shell/dom.js";
+import { TableRenderer } from "../../shell/renderer.js";
+import { TrickPacer, appendTrickExtras, trickEl } from "../../shell/trick_felt.js";
+import { t, tn, tNames } from "../../shell/i18n.js";
+import { cardEl, cardName, sortHand, suitIcon, suitName } from "../../shell/cards.js";
+import * as tg from "../../shell/tg.js";
+import { HandBook, scoreSheetButton, showScoreSheet, signed as signedScore } from "../../shell/scoresheet.js";
+import { sheet } from "./sheet.js";
+import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes } from "./parts.js";
 
 const LOG_SIZE = 3;
 
-// The table's own rules, loaded before the first render (a top-level await holds the import until then).
-await loadStyles(new URL("./sergeant_major.css", import.meta.url).href);
 
 export function createRenderer(container, ctx) {
   return new SergeantMajorTable(container, ctx);
@@ -149,7 +148,7 @@ class SergeantMajorTable extends TableRenderer {
   }
 
   showScores() {
-    return showScoreSheet("sergeant_major", this.state, this.book, (seat) => this.ctx.name(seat));
+    return showScoreSheet(sheet, this.state, this.book, (seat) => this.ctx.name(seat));
   }
 
   // The game-over sheet's unit: stakes won or lost, or the running score; never points.
