@@ -3,15 +3,22 @@
 A handler ``expect``s the table a person is about to open, so its home is known before it
 exists; a rematch goes where its finished table's messages went; a group upgraded to a
 supergroup takes its tables' homes along (their old group messages are left behind).
+
+A table invited to from any chat (inline mode, or the Mini App's Share) lives in the one
+message its invitation was sent in: ``live_inline`` gives it that home once it is open, and
+its rematch lives there too.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from engine.core.errors import Refusal
 from engine.service.live import TableInfo
-from tgbot.records import HOME, SENT, SUMMARY, TABLE, Record, Records
+from tgbot.records import HOME, INLINE_CHAT, SENT, SUMMARY, TABLE, Record, Records, inline_home
+
+KEEP_INLINE = 4096  # inline messages remembered with their table (an invitation's first presses find it here)
 
 
 class TableHomes:
@@ -21,6 +28,8 @@ class TableHomes:
         self.records = records
         self._table_info = table_info  # a table as it is now (raises Refusal when it is gone): a rematch's first
         self._hints: dict[tuple[int, int], Record] = {}  # (chat, host) -> the home of the table about to open
+        self._inline: dict[str, Record] = {}  # table -> the inline message it is to live in, until its pass settles it
+        self._inline_tables: OrderedDict[str, str] = OrderedDict()  # inline_message_id -> the table opened there
 
     def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
                title: str | None = None) -> None:
@@ -31,6 +40,18 @@ class TableHomes:
     def unexpect(self, chat_id: int, host_id: int) -> None:
         """No table was opened after ``expect`` after all."""
         self._hints.pop((chat_id, host_id), None)
+
+    def live_inline(self, table_id: str, inline_message_id: str, *, locale: str | None) -> None:
+        """The table lives in this message sent via the bot from now on (its next pass settles it)."""
+        self._inline[table_id] = inline_home(inline_message_id, locale=locale)
+        self._inline_tables[inline_message_id] = table_id
+        self._inline_tables.move_to_end(inline_message_id)
+        while len(self._inline_tables) > KEEP_INLINE:
+            self._inline_tables.popitem(last=False)
+
+    def inline_table(self, inline_message_id: str) -> str | None:
+        """The table opened in this inline message, as this process knows it."""
+        return self._inline_tables.get(inline_message_id)
 
     def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: a table about to open there opens in the new chat (in its General topic)."""
@@ -44,9 +65,14 @@ class TableHomes:
 
     async def home_of(self, info: TableInfo) -> Record | None:
         """Where the table's messages go, settled on first sight: the topic and language /new was sent in;
-        follows a migrated group."""
+        follows a migrated group. A table of no chat lives in an inline message, if any."""
+        pending = self._inline.get(info.id)
+        if pending is not None:
+            await self.records.put(info.id, pending)
+            del self._inline[info.id]
+            return pending
         if info.chat_id is None:
-            return None
+            return await self._inline_home_of(info)
         home = await self.records.get(info.id, HOME)
         if home is None:
             hint = self._hints.pop((info.chat_id, info.host_user_id), None)
@@ -59,20 +85,36 @@ class TableHomes:
                 await self.records.drop(info.id, purpose)
         return home
 
+    async def _inline_home_of(self, info: TableInfo) -> Record | None:
+        """The inline message a table of no chat lives in: settled before, or its finished table's (a rematch)."""
+        home = await self.records.get(info.id, HOME)
+        if home is None and info.rematch_of is not None:
+            home = await self._rematch_home(info)
+            if home is not None:
+                await self.records.put(info.id, home)
+        return home if home is not None and home.inline_id is not None else None
+
     async def _rematch_home(self, info: TableInfo) -> Record | None:
         """A rematch goes where its finished table's messages went (topic, language), inviting everyone who played.
 
         Derived here, not told by whoever opened it, so a rematch opened from the Mini App is posted alike.
         """
-        if info.rematch_of is None or info.chat_id is None:
+        if info.rematch_of is None:
             return None
         before = await self.records.get(info.rematch_of, HOME)
+        inline = before.inline_id if before is not None else None
+        if info.chat_id is None and inline is None:
+            return None
         try:
             played = await self._table_info(info.rematch_of)
         except Refusal:  # the finished table is gone from the store: nobody to invite
             return None
         invited = [[s.user_id, s.name] for s in played.seats if s.user_id not in (None, info.host_user_id)]
         data = before.data if before is not None else {}
+        if inline is not None:  # the rematch's lobby takes the place of the summary in that message
+            return Record(HOME, INLINE_CHAT, None, None, SENT,
+                          {"inline": inline, "locale": data.get("locale"), "invited": invited})
+        assert info.chat_id is not None
         thread = before.thread_id if before is not None and before.chat_id == info.chat_id else None
         return Record(HOME, info.chat_id, thread, None, SENT,
                       {"locale": data.get("locale"), "title": data.get("title"), "invited": invited})

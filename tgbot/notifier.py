@@ -11,7 +11,8 @@ table shows up to date (its group message, each turn message, the summary) from 
 snapshot, so many changes become one pass and two passes of one table never overlap. What was
 sent lives in the bot's own records (``tgbot.records``), one per message, written before each send.
 
-A table's message in a group (in the forum topic where /new was typed) is its lobby,
+A table's message in a group (in the forum topic where /new was typed), or the one
+message its invitation was sent in from any chat (edited only by its inline_message_id), is its lobby,
 then its status (edited in place at most once per ``status_interval`` seconds while
 play goes on), and at the end it gives way to a summary with a Rematch button. A
 person whose turn it is gets one private message per turn, deleted once the turn is
@@ -39,7 +40,7 @@ from tgbot.homes import TableHomes
 from tgbot.limits import BACKGROUND
 from tgbot.outbox import Outbox
 from tgbot.postings import MessageBot, Postings, retry_seconds
-from tgbot.records import SENDING, SENT, SUMMARY, TABLE, Ledger, Record, Records
+from tgbot.records import SENT, SUMMARY, TABLE, Ledger, Record, Records
 from tgbot.render import render, translate
 from tgbot.table_texts import home_locale, standings, table_message
 from tgbot.turn_book import TurnBook
@@ -200,6 +201,15 @@ class Notifier:
         """Where a table's messages go, once known."""
         return await self.homes.home(table_id)
 
+    def live_inline(self, table_id: str, inline_message_id: str, *, locale: str | None) -> None:
+        """The table lives in this message sent via the bot (its invitation): show it there now."""
+        self.homes.live_inline(table_id, inline_message_id, locale=locale)
+        self.refresh(table_id)
+
+    def inline_table(self, inline_message_id: str) -> str | None:
+        """The table opened in this inline message, if this process opened one there."""
+        return self.homes.inline_table(inline_message_id)
+
     # people and chats ----------------------------------------------------------------
 
     async def cannot_message(self, user_id: int) -> None:
@@ -302,9 +312,12 @@ class Notifier:
                 await self.records.put(info.id, record.but(data={**record.data, "closed": True}))
             elif record is None and info.id in self._expired:
                 text = render("cancelled.html", home_locale(home), table=info, expired=True)
-                await self.postings.send(info.id, Record(TABLE, home.chat_id, home.thread_id, None, SENDING,
-                                                 {"closed": True}), text, None)
+                fresh = home.posting(TABLE)
+                await self.postings.send(info.id, fresh.but(data={**fresh.data, "closed": True}), text, None)
             self._expired.discard(info.id)
+            return
+        if home.inline_id is not None:  # a message of its own, in no chat the bot posts in: nothing to take turns on
+            await self._show_table(info, snapshot, home, record, people)
             return
         async with self._chat_lock(home.chat_id):  # tables of one group take turns, each drawn as it is then
             await self._show_table(info, snapshot, home, record, people)
@@ -339,7 +352,7 @@ class Notifier:
                 return
             if record is not None:
                 await self.records.drop(info.id, TABLE)
-            await self.postings.send(info.id, Record(TABLE, home.chat_id, home.thread_id, None, SENDING), text, markup)
+            await self.postings.send(info.id, home.posting(TABLE), text, markup)
         finally:
             BACKGROUND.reset(token)
 
@@ -352,8 +365,7 @@ class Notifier:
             text = render("summary.html", locale, table=info, result=info.result or {}, order=standings(info))
             rematch = InlineKeyboardButton(translate(locale, "Rematch"),
                                            callback_data=button_data(Verb.REMATCH, info.id))
-            sent = await self.postings.send(info.id, Record(SUMMARY, home.chat_id, home.thread_id, None, SENDING), text,
-                                    InlineKeyboardMarkup([[rematch]]))
+            sent = await self.postings.send(info.id, home.posting(SUMMARY), text, InlineKeyboardMarkup([[rematch]]))
             if sent is None:
                 return
         record = await self.records.get(info.id, TABLE)

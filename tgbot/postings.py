@@ -7,6 +7,10 @@ nobody gets a message twice. Edits skip what a message already shows. A chat tha
 refuses the bot (blocked, removed from a group) is reported to ``on_refused``; a group
 upgraded to a supergroup to ``on_migrated``, and the table whose post went there is
 handed to ``repost``, so a pass of its own posts it where the table now lives.
+
+A record kept in an inline message (``Record.inline_id``: a table invited to from any chat)
+is never sent nor deleted: that message is its sender's, so "posting" there is an edit by
+its inline_message_id, and deleting it only forgets it.
 """
 
 from __future__ import annotations
@@ -32,10 +36,11 @@ class MessageBot(Protocol):
                            message_thread_id: int | None) -> Message:
         """Post a message."""
 
-    async def edit_message_text(self, text: str, chat_id: int, message_id: int, *, parse_mode: str | None,
+    async def edit_message_text(self, text: str, chat_id: int | None = None, message_id: int | None = None,
+                                inline_message_id: str | None = None, *, parse_mode: str | None,
                                 reply_markup: InlineKeyboardMarkup | None,
                                 disable_web_page_preview: bool | None) -> object:
-        """Change a message's text and keyboard."""
+        """Change a message's text and keyboard (a message sent via the bot: by its ``inline_message_id``)."""
 
     async def edit_message_reply_markup(self, chat_id: int, message_id: int, *,
                                         reply_markup: InlineKeyboardMarkup | None) -> object:
@@ -60,6 +65,7 @@ class Postings:
         self._repost = repost  # a table's post went to a group that moved: bring its messages up to date
         self._gone: set[int] = set()  # groups the bot was removed from: their tables say nothing there
         self._shown: dict[tuple[int, int], str] = {}  # (chat, message) -> what it shows now
+        self._shown_inline: dict[str, str] = {}  # inline_message_id -> what it shows now
 
     def is_gone(self, chat_id: int) -> bool:
         """Whether the bot was removed from this chat (nothing is posted there)."""
@@ -80,6 +86,8 @@ class Postings:
                     markup: InlineKeyboardMarkup | None) -> Record | None:
         """Post a message for ``record``'s purpose; the record is stored before the call and completed after it."""
         chat_id = record.chat_id
+        if record.inline_id is not None:
+            return await self._send_inline(table_id, record, text, markup)
         if chat_id in self._gone:
             return None
         shown = shown_key(text, markup)
@@ -120,8 +128,52 @@ class Postings:
         await self.records.put(table_id, done)
         return done
 
+    async def _send_inline(self, table_id: str, record: Record, text: str,
+                           markup: InlineKeyboardMarkup | None) -> Record | None:
+        """"Post" in an inline message: it exists already, so it is edited to say this."""
+        pending = record.but(state=SENDING)
+        await self.records.put(table_id, pending)
+        try:
+            shown = await self._edit_inline(pending, text, markup)
+        except RetryAfter:
+            await self.records.drop(table_id, record.purpose)
+            raise
+        if not shown:
+            await self.records.drop(table_id, record.purpose)
+            return None
+        done = pending.but(state=SENT)
+        await self.records.put(table_id, done)
+        return done
+
+    async def _edit_inline(self, record: Record, text: str, markup: InlineKeyboardMarkup | None) -> bool:
+        """Edit an inline message by its id unless it already shows this; False when Telegram will not."""
+        inline_id = record.inline_id
+        shown = shown_key(text, markup)
+        if inline_id is None:
+            return False
+        if self._shown_inline.get(inline_id) == shown:
+            return True
+        try:
+            await self.bot.edit_message_text(text, inline_message_id=inline_id, parse_mode=ParseMode.HTML,
+                                             reply_markup=markup, disable_web_page_preview=True)
+        except BadRequest as error:
+            if "not modified" not in error.message.lower():
+                log.info("inline message %s cannot be edited: %s", inline_id, error)
+                self._shown_inline.pop(inline_id, None)
+                return False
+        except Forbidden as error:  # the bot may not edit it (never expected: it is not a chat of the bot's)
+            log.info("inline message %s cannot be edited: %s", inline_id, error)
+            return False
+        self._shown_inline[inline_id] = shown
+        return True
+
     async def settle(self, table_id: str, record: Record) -> Record | None:
         """Find out whether a send whose answer was lost was posted; the record as it is then (None: it was not)."""
+        if record.inline_id is not None:  # the inline message exists whatever the edit did: the next edit says all
+            self._shown_inline.pop(record.inline_id, None)
+            settled = record.but(state=SENT)
+            await self.records.put(table_id, settled)
+            return settled
         chat_id, after = record.chat_id, int(record.data.get("after") or 0)
         raw = record.data.get("markup")
         markup = InlineKeyboardMarkup.de_json(raw, None) if raw else None
@@ -150,6 +202,8 @@ class Postings:
 
     async def edit(self, record: Record, text: str, markup: InlineKeyboardMarkup | None) -> bool:
         """Edit a message unless it already shows this; False when it is gone."""
+        if record.inline_id is not None:
+            return await self._edit_inline(record, text, markup)
         chat_id, message_id = record.chat_id, record.message_id
         if message_id is None or chat_id in self._gone:
             return chat_id in self._gone
@@ -175,8 +229,10 @@ class Postings:
 
     async def delete(self, record: Record, over: str) -> bool:
         """Delete a message; one already gone counts as deleted, and one too old to delete (48 hours) is edited
-        to ``over`` instead, so it no longer says what is past. False: try again later."""
-        if record.message_id is None:
+        to ``over`` instead, so it no longer says what is past. False: try again later.
+
+        An inline message is its sender's: it stays as the table last showed it (its summary, once over)."""
+        if record.message_id is None or record.inline_id is not None:
             return True
         try:
             await self.bot.delete_message(record.chat_id, record.message_id)

@@ -9,6 +9,10 @@ A send is written down before it is made (state ``sending``); once Telegram answ
 the record holds the message id (``sent``). A send whose answer was lost is
 ``uncertain`` until the notifier finds out whether the message exists, so a retry
 never posts a second copy.
+
+A table whose invitation was sent from any chat through inline mode lives in that one message,
+which is the sender's, not the bot's: its records carry the message's ``inline_message_id``
+(``inline_id``) and no chat (``INLINE_CHAT``), and it is only ever edited by that id.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from engine.service.chats import Chats
 
 HOME, TABLE, SUMMARY = "home", "table", "summary"
 SENDING, SENT, UNCERTAIN = "sending", "sent", "uncertain"
+INLINE_CHAT = 0  # the chat of a record kept in an inline message: none the bot may name
 
 
 def turn_purpose(user_id: int) -> str:
@@ -42,6 +47,22 @@ class Record:
     def but(self, **changes: Any) -> Record:
         """A copy with some fields changed."""
         return replace(self, **changes)
+
+    @property
+    def inline_id(self) -> str | None:
+        """The inline_message_id of the message sent via the bot this record lives in, if it does."""
+        found = self.data.get("inline")
+        return found if isinstance(found, str) and found else None
+
+    def posting(self, purpose: str) -> Record:
+        """A new record of ``purpose`` where this home's messages go, before it is posted."""
+        inline = self.inline_id
+        return Record(purpose, self.chat_id, self.thread_id, None, SENDING, {"inline": inline} if inline else {})
+
+
+def inline_home(inline_message_id: str, *, locale: str | None) -> Record:
+    """The home of a table that lives in one message sent via the bot (an invitation from any chat)."""
+    return Record(HOME, INLINE_CHAT, None, None, SENT, {"inline": inline_message_id, "locale": locale})
 
 
 class Records:

@@ -57,10 +57,14 @@ class FakeBot:
         self.next_id += 1
         return Message(self.next_id, datetime.now(UTC), Chat(chat_id, Chat.PRIVATE if chat_id > 0 else Chat.GROUP))
 
-    async def edit_message_text(self, text: str, chat_id: int, message_id: int, *, parse_mode: str | None,
+    async def edit_message_text(self, text: str, chat_id: int | None = None, message_id: int | None = None,
+                                inline_message_id: str | None = None, *, parse_mode: str | None,
                                 reply_markup: InlineKeyboardMarkup | None,
                                 disable_web_page_preview: bool | None) -> object:
-        self.calls.append(("edit", chat_id, message_id, text))
+        if inline_message_id is not None:
+            self.calls.append(("edit_inline", inline_message_id, text))
+        else:
+            self.calls.append(("edit", chat_id, message_id, text))
         self._answer("edit")
         return True
 
