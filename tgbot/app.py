@@ -24,8 +24,10 @@ from telegram.ext import (
     BaseRateLimiter,
     CallbackQueryHandler,
     ChatMemberHandler,
+    ChosenInlineResultHandler,
     CommandHandler,
     ContextTypes,
+    InlineQueryHandler,
     MessageHandler,
     TypeHandler,
     filters,
@@ -33,7 +35,7 @@ from telegram.ext import (
 
 from engine.config import Settings
 from engine.service.tables import TableService
-from tgbot import commands, languages, lobby, membership, record, settings_menu
+from tgbot import commands, inline, languages, lobby, membership, record, settings_menu
 from tgbot.buttons import is_verb
 from tgbot.callbacks import Verb
 from tgbot.context import App, BotState, Context
@@ -114,11 +116,13 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
         Verb.OPTIONS_DONE: settings_menu.options_done_button, Verb.SET_OPTION: settings_menu.set_option_button,
         Verb.NOTIFY: commands.notify_button, Verb.PICK_CANCEL: lobby.pick_cancel_button,
         Verb.PICK_LEAVE: lobby.pick_leave_button, Verb.LANGUAGE: languages.language_button,
-        Verb.LANGUAGE_MENU: languages.language_menu_button,
+        Verb.LANGUAGE_MENU: languages.language_menu_button, Verb.INVITE: inline.invitation_button,
     }  # fmt: skip
     for verb, handler in buttons.items():
         add(CallbackQueryHandler(handler, pattern=is_verb(verb)))
     add(CallbackQueryHandler(lobby.stray_button))
+    add(InlineQueryHandler(inline.invite_query))
+    add(ChosenInlineResultHandler(inline.invitation_chosen))
     application.add_error_handler(_log_error)
     return application
 

@@ -51,8 +51,10 @@ async def pressed_table(update: Update, context: Context, purpose: str = TABLE
         return None
     record = await context.bot_data.notifier.records.get(info.id, purpose)
     message = query.message
-    where = (message.chat.id, message.message_id) if message is not None else None
-    expected = (record.chat_id, record.message_id) if record is not None else None
+    where: object = (message.chat.id, message.message_id) if message is not None else None
+    expected: object = (record.chat_id, record.message_id) if record is not None else None
+    if message is None and query.inline_message_id is not None:  # a table that lives in a message sent via the bot
+        where, expected = query.inline_message_id, record.inline_id if record is not None else None
     if where is None or where != expected:
         await answer(query, translate(locale, "That button does not belong to this table's message."))
         return None

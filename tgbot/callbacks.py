@@ -28,6 +28,7 @@ class Verb(StrEnum):
     PICK_LEAVE = "x"  # which table /leave meant
     LANGUAGE = "g"  # /language: the target is the language's code
     LANGUAGE_MENU = "m"  # /settings: open the /language picker (target: "open")
+    INVITE = "i"  # an invitation sent from any chat: the target is a game, or the inviter's open table
 
 
 _TABLE_ID = r"[A-Za-z0-9_-]{1,32}"

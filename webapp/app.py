@@ -26,6 +26,7 @@ from engine.service.tables import TableService
 from webapp.api import MAX_BODY, errors_middleware, setup_api
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier, local_token
+from webapp.invite_api import setup_invite_api
 from webapp.keys import BOT, BUDGETS, CLOCK, PUBLIC, SERVICE, SETTINGS, STATIC, VERIFIER
 from webapp.limits import Budgets
 from webapp.pages import setup_pages
@@ -112,6 +113,7 @@ def make_app(
         app.cleanup_ctx.append(_bot_ctx)
         setup_webhook(app)
     setup_pages(app)
+    setup_invite_api(app)  # before setup_api: its /api/tables/{id}/{op} would take /invite
     setup_api(app)
     setup_record_api(app)
     setup_ws(app)

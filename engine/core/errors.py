@@ -67,6 +67,8 @@ class RefusalCode(StrEnum):
     TOO_MANY_OPTIONS = "too_many_options"
     NOT_IN_GROUP = "not_in_group"
     LOCAL_SIGNIN_DISABLED = "local_signin_disabled"
+    NO_BOT = "no_bot"  # an invitation needs the bot (no bot token, or it has not started)
+    INVITE_FAILED = "invite_failed"  # Telegram did not prepare an invitation
     NOT_FOUND = "not_found"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     REQUEST_TIMEOUT = "request_timeout"
@@ -220,6 +222,8 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.NOT_IN_GROUP: (N_("Only people who have played in that group can see its leaderboard."), ()),
     C.TOO_MANY_OPTIONS: (N_("That is more options than any game has."), ()),
     C.LOCAL_SIGNIN_DISABLED: (N_("Local sign-in is off: open the app from Telegram."), ()),
+    C.NO_BOT: (N_("Invitations need the bot, and it is not running here."), ()),
+    C.INVITE_FAILED: (N_("Telegram did not prepare the invitation just now; share the link instead."), ()),
     C.NOT_FOUND: (N_("There is nothing at that address."), ()),
     C.METHOD_NOT_ALLOWED: (N_("That address does not take that method."), ()),
     C.REQUEST_TIMEOUT: (N_("The request did not arrive in time; try again."), ()),
