@@ -1,6 +1,6 @@
 """The Mini App's Invite button: an invitation to a table, prepared by the bot for the page's ``shareMessage``.
 
-``POST /api/tables/{id}/invite`` (signed in, as every /api route, and seated at the table)
+``POST /api/tables/{id}/invite`` (signed in, as every /api route, and seated at a table still in its lobby)
 asks Telegram to keep the table's invitation for the caller (``savePreparedInlineMessage``:
 any chat with a person, a bot or a group) and answers ``{"id", "expires", "link"}``: the page
 shares ``id``; ``link`` (``https://t.me/<bot>/<short name>?startapp=<table>``, the bot's own
@@ -57,6 +57,8 @@ async def invite(request: web.Request) -> web.Response:
     info = await request.app[SERVICE].info(request.match_info["table_id"])
     if info.seat_of(user.id) is None:
         raise Refusal(RefusalCode.NOT_SEATED)
+    if info.status != "lobby":  # nobody can take a seat any more
+        raise Refusal(RefusalCode.ALREADY_STARTED)
     bot = _bot(request)
     if bot is None:
         return _refused(request, RefusalCode.NO_BOT)

@@ -30,8 +30,11 @@ async def fake() -> AsyncIterator[FakeBotApi]:
 
 
 @pytest.fixture
-async def bot_web(fake: FakeBotApi, aiohttp_client: Any, service: TableService, settings: Settings) -> Client:
-    """The web app with its bot running against the fake Telegram (the username comes from getMe)."""
+async def bot_web(fake: FakeBotApi, settings: Settings, service: TableService, aiohttp_client: Any) -> Client:
+    """The web app with its bot running against the fake Telegram (the username comes from getMe).
+
+    The app is started last so it stops first: its bot is done with the service and the fake before they close.
+    """
     with_bot = replace(settings, bot_token=fake.token, bot_api_base_url=fake.base_url, miniapp_short_name="play",
                        webapp_url="http://cards.test", initdata_max_age=3600)
     app = make_app(with_bot, service=service, templates_dir=templates_dir())
@@ -104,15 +107,20 @@ async def test_invite_prepares_the_tables_invitation_and_sharing_it_makes_that_m
     assert fake.calls_to("sendMessage") == []
 
 
-async def test_invite_is_only_for_someone_seated_at_the_table(bot_web: Client, service: TableService,
+async def test_invite_is_only_for_someone_seated_at_a_table_still_in_its_lobby(bot_web: Client, service: TableService,
                                                                fake: FakeBotApi) -> None:
     info = await service.create_table("coins", ANN, "Ann")
 
     response = await bot_web.post(f"/api/tables/{info.id}/invite", headers=tma(signed(BOB, "Bob", token=fake.token)))
     missing = await bot_web.post("/api/tables/nope/invite", headers=tma(signed(ANN, token=fake.token)))
 
+    await service.add_ai(info.id, ANN)
+    await service.start_game(info.id, ANN)
+    started = await bot_web.post(f"/api/tables/{info.id}/invite", headers=tma(signed(ANN, token=fake.token)))
+
     assert response.status == 403 and (await response.json())["code"] == "not_seated"
     assert missing.status == 404
+    assert started.status == 409 and (await started.json())["code"] == "already_started"
     assert fake.prepared_messages == {}
 
 
