@@ -241,3 +241,40 @@ async def test_rematch_opens_in_the_same_inline_message_and_waits_for_friends(bo
     await bot.send(fake.press_inline(ANN, inline_id, "Join"))
     assert (await service.info(fresh.id)).seat_of(ANN) is not None
     assert fake.messages(BOB) == [] and refused(bot) == []
+
+
+async def test_a_join_racing_the_chosen_result_opens_one_table(bot: Harness) -> None:
+    fake, service = bot.fake, bot.service
+    answer = await ask(bot, ANN)
+    chosen = fake.choose_inline_result(answer["query"], "g:kings_corner")
+    assert chosen.inline_message_id is not None
+    press = fake.press_inline(BOB, chosen.inline_message_id, "Join")  # the invitation's own Join, before any edit
+
+    for update in (press, *chosen.updates):
+        await fake.send_update(update)
+    await bot.settle()
+
+    [info] = [t for t in await service.tables_of(BOB) if t.chat_id is None]
+    assert info.game == "kings_corner" and {s.user_id for s in info.seats} == {ANN, BOB}
+    assert len([t for t in await service.tables_of(ANN) if t.chat_id is None]) == 1
+    assert fake.inline_message(chosen.inline_message_id).button("Join")["callback_data"] == button_data(
+        Verb.JOIN, info.id)
+
+
+async def test_without_feedback_the_hosts_first_join_moves_their_open_table_into_the_invitation(
+    bot: Harness,
+) -> None:
+    fake, service = bot.fake, bot.service
+    fake.set_inline_mode(True, feedback=False)
+    info = await service.create_table("sergeant_major", ANN, "Ann")
+    chosen = await invite(bot, f"t:{info.id}")
+    assert chosen.inline_message_id is not None
+
+    await bot.send(fake.press_inline(BOB, chosen.inline_message_id, "Join"))  # a guest's press only seats him
+    assert (await service.info(info.id)).seat_of(BOB) == 1
+    assert fake.inline_message(chosen.inline_message_id).edits == []
+    await bot.send(fake.press_inline(ANN, chosen.inline_message_id, "Join"))  # the host's settles the table there
+
+    message = fake.inline_message(chosen.inline_message_id)
+    assert "new table" in message.plain and "Bob" in message.plain
+    assert message.button("Start")["callback_data"] == button_data(Verb.START, info.id)
