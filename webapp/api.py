@@ -1,7 +1,10 @@
 """The JSON routes under /api: configuration, local sign-in, the user, and table lobbies.
 
 Every route but /api/config and /api/local/signin reads the user from the
-``Authorization: tma <initData>`` header, validated by ``webapp.auth``. Errors are JSON
+``Authorization: tma <initData>`` header, validated by ``webapp.auth``; initData older
+than ``initdata_max_age`` is taken with a live session token of the same user, from the
+``X-Cardroom-Session`` header or the ``cardroom_session`` cookie. Every answer to a
+signed-in call carries a fresh session token in both (the cookie is HttpOnly). Errors are JSON
 ``{"code", "message"}`` with 400 (bad input: ``bad_json`` for a body that is not a JSON
 object, is nested too deep or holds invalid Unicode, ``bad_options``, ``bad_name``,
 ``bad_init_data`` for signed sign-in data that makes no sense, ...), 401 (no valid
@@ -49,7 +52,18 @@ from engine.service.live import TableInfo
 from engine.service.reach import is_unreachable
 from engine.service.tables import TableService
 from webapp.auth import AuthError, WebUser, new_local_user
-from webapp.keys import BUDGETS, LANG, LANG_COOKIE, PUBLIC, SERVICE, SETTINGS, VERIFIER
+from webapp.keys import (
+    BUDGETS,
+    LANG,
+    LANG_COOKIE,
+    PUBLIC,
+    SERVICE,
+    SESSION,
+    SESSION_COOKIE,
+    SESSION_HEADER,
+    SETTINGS,
+    VERIFIER,
+)
 from webapp.protocol import JsonError, load_json
 
 log = logging.getLogger(__name__)
@@ -91,7 +105,26 @@ def json_error(status: int, code: str, message: str, **extra: str) -> web.Respon
 async def errors_middleware(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
-    """Turn refusals, sign-in failures and HTTP errors of /api routes into JSON errors."""
+    """Turn refusals, sign-in failures and HTTP errors of /api routes into JSON errors; hand out the fresh session."""
+    response = await _answer(request, handler)
+    session = request.get(SESSION)
+    if session and not response.prepared:
+        give_session(request, response, session)
+    return response
+
+
+def give_session(request: web.Request, response: web.StreamResponse, session: str) -> None:
+    """Put a session token on an answer: its header, and an HttpOnly cookie (cross-site only over https)."""
+    settings, verifier = request.app[SETTINGS], request.app[VERIFIER]
+    response.headers[SESSION_HEADER] = session
+    secure = settings.public_url  # inside Telegram's web client the page is a cross-site frame: SameSite=None
+    response.set_cookie(SESSION_COOKIE, session, max_age=verifier.session_max_age, path="/", httponly=True,
+                        secure=secure, samesite="None" if secure else "Lax")
+
+
+async def _answer(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
     try:
         return await handler(request)
     except AuthError as exc:
@@ -136,7 +169,7 @@ def reader_language(request: web.Request, user: WebUser) -> str | None:
 
 
 def current_user(request: web.Request) -> WebUser:
-    """The user vouched for by the request's ``Authorization: tma <initData>``, within their request budget.
+    """The user vouched for by the request's ``Authorization: tma <initData>`` (and session), within their budget.
 
     Raises AuthError, or Refusal("too_many_requests") when they have spent their budget (nothing is done).
     """
@@ -144,11 +177,18 @@ def current_user(request: web.Request) -> WebUser:
     scheme, _, init_data = header.partition(" ")
     if scheme.lower() != "tma" or not init_data.strip():
         raise AuthError(RefusalCode.SIGN_IN_HEADER_MISSING)
-    user = request.app[VERIFIER].verify(init_data.strip())
+    verifier = request.app[VERIFIER]
+    user = verifier.verify(init_data.strip(), session=request_session(request))
+    request[SESSION] = verifier.session_for(user.id)
     request[LANG] = reader_language(request, user) or ""
     if not request.app[BUDGETS].take(user.id):
         raise Refusal(RefusalCode.TOO_MANY_REQUESTS)
     return user
+
+
+def request_session(request: web.Request) -> str | None:
+    """The session token a request brings: its header, else its cookie."""
+    return request.headers.get(SESSION_HEADER) or request.cookies.get(SESSION_COOKIE) or None
 
 
 async def read_body(request: web.Request, limit: int, seconds: float) -> bytes:

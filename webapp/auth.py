@@ -8,6 +8,14 @@ constant time, refuses an ``auth_date`` older than the allowed age, and only the
 the user. In local mode (no bot token) the process signs its own ``initData`` with a
 random local token, so exactly the same check applies to everyone.
 
+initData only starts a sign-in: once it has passed every check, the server hands out a
+session token of its own (``user id.expiry.HMAC``, under a key derived from the bot token,
+so a token from another bot or with a changed byte is refused as forged), good for
+``SESSION_MAX_AGE`` (30 days) and renewed at every sign-in. A client that comes back with
+initData older than ``initdata_max_age`` (a table left open for days, then a reconnect) is
+still taken when its initData's signature holds and it brings a live session token of that
+same user; initData too old and no session, or a forged or expired one, is refused.
+
 A refused sign-in is an ``AuthError``: a refusal like any other (its code says why, in the
 reader's language), on the wire ``unauthorized`` with a ``kind`` (``missing``, ``malformed``,
 ``missing_hash``, ``bad_hash``, ``stale``). Names, Telegram's or a local sign-in's, are
@@ -38,6 +46,8 @@ FUTURE_SKEW = 300  # seconds an auth_date may lie ahead of our clock (clock drif
 KEY_FILE = "local-signin.key"
 KEY_TRIES = 20  # rounds of "read, else link a new key" before a process gives up sharing one
 MAX_DATE_DIGITS = 12
+SESSION_MAX_AGE = 30 * 24 * 3600  # seconds a session token lives; every sign-in hands out a fresh one
+MAX_SESSION = 128  # characters; a longer token is no token of ours
 
 
 C = RefusalCode
@@ -112,14 +122,42 @@ def sign_init_data(token: str, user: Mapping[str, Any], auth_date: int | None = 
     return urlencode({**fields, "hash": digest})
 
 
-class Verifier:
-    """Checks initData against one bot token (or the local token) and a maximum age."""
+def session_key(token: str) -> bytes:
+    """The HMAC key of the server's own session tokens, derived from the bot token (never Telegram's key)."""
+    return hmac.new(b"CardroomSession", token.encode(), hashlib.sha256).digest()
 
-    def __init__(self, token: str, max_age: int, *, local: bool = False) -> None:
+
+class Verifier:
+    """Checks initData against one bot token (or the local token) and a maximum age, and the sessions it started."""
+
+    def __init__(self, token: str, max_age: int, *, local: bool = False,
+                 session_max_age: int = SESSION_MAX_AGE) -> None:
         self.local = local
         self.max_age = max_age
+        self.session_max_age = session_max_age
         self._token = token
         self._key = secret_key(token)
+        self._session_key = session_key(token)
+
+    def session_for(self, user_id: int, now: float | None = None) -> str:
+        """A session token for ``user_id``, good for ``session_max_age`` seconds from ``now``."""
+        expires = int(time.time() if now is None else now) + self.session_max_age
+        body = f"{user_id}.{expires}"
+        return f"{body}.{self._session_mac(body)}"
+
+    def _session_mac(self, body: str) -> str:
+        return hmac.new(self._session_key, body.encode(), hashlib.sha256).hexdigest()
+
+    def check_session(self, session: str, user_id: int, now: float) -> None:
+        """Raise AuthError unless ``session`` is a live token of ours for ``user_id``."""
+        body, _, mac = session[:MAX_SESSION].rpartition(".")
+        if len(session) > MAX_SESSION or not hmac.compare_digest(self._session_mac(body).encode(), mac.encode()):
+            raise AuthError(C.SIGN_IN_FORGED)  # another bot's token, or a changed byte
+        owner, _, expires = body.partition(".")
+        if owner != str(user_id):
+            raise AuthError(C.SIGN_IN_FORGED)  # someone else's session with this user's old initData
+        if not (expires.isascii() and expires.isdigit()) or int(expires) < now:
+            raise AuthError(C.SIGN_IN_EXPIRED)
 
     def sign(self, user: Mapping[str, Any], auth_date: int | None = None) -> str:
         """initData for a locally signed-in user (local mode only)."""
@@ -127,8 +165,11 @@ class Verifier:
             raise RuntimeError("only the local token signs initData; Telegram signs the real ones")
         return sign_init_data(self._token, user, auth_date)
 
-    def verify(self, init_data: object, now: float | None = None) -> WebUser:
-        """The user vouched for by ``init_data``; raises AuthError."""
+    def verify(self, init_data: object, now: float | None = None, session: str | None = None) -> WebUser:
+        """The user vouched for by ``init_data`` (past ``max_age`` only with a live ``session``); raises AuthError.
+
+        A session token that comes with initData young enough is not needed and not looked at.
+        """
         if not isinstance(init_data, str) or not init_data:
             raise AuthError(C.SIGN_IN_MISSING)
         if len(init_data) > MAX_INIT_DATA:
@@ -148,17 +189,22 @@ class Verifier:
         expected = hmac.new(self._key, data_check_string(fields).encode(), hashlib.sha256).hexdigest()
         if not hmac.compare_digest(expected.encode(), received.encode()):
             raise AuthError(C.SIGN_IN_FORGED)
-        self._check_age(fields.get("auth_date", ""), time.time() if now is None else now)
-        return _user_from(fields.get("user", ""))
+        now = time.time() if now is None else now
+        expired = self._is_expired(fields.get("auth_date", ""), now)
+        if expired and not session:
+            raise AuthError(C.SIGN_IN_EXPIRED)
+        user = _user_from(fields.get("user", ""))
+        if expired and session:
+            self.check_session(session, user.id, now)
+        return user
 
-    def _check_age(self, raw: str, now: float) -> None:
+    def _is_expired(self, raw: str, now: float) -> bool:
         if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_DATE_DIGITS):  # "²".isdigit() too
             raise AuthError(C.SIGN_IN_BAD_DATE)
         age = now - int(raw)
-        if age > self.max_age:
-            raise AuthError(C.SIGN_IN_EXPIRED)
         if age < -FUTURE_SKEW:
             raise AuthError(C.SIGN_IN_FROM_THE_FUTURE)
+        return age > self.max_age
 
 
 def _user_from(raw: str) -> WebUser:

@@ -30,3 +30,8 @@ BOT = web.AppKey("bot", object)  # the python-telegram-bot Application, when a b
 SOCKETS: web.AppKey[set[web.WebSocketResponse[Any]]] = web.AppKey("sockets", set)
 LANG = web.RequestKey("lang", str)  # the signed-in user's language, for refusal messages
 LANG_COOKIE = "cardroom_lang"  # the page sets it when it settles on a language (the picker, or Telegram's)
+# the server's own session token (webapp.auth): handed out in a cookie and a header of /api answers and in a
+# socket's first welcome; read back from the hello's ``session``, the header, or the cookie
+SESSION_COOKIE = "cardroom_session"
+SESSION_HEADER = "X-Cardroom-Session"
+SESSION = web.RequestKey("session", str)  # the fresh session token for this request's answer

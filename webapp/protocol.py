@@ -105,11 +105,12 @@ def load_json(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
 
 
 class HelloFrame(TypedDict):
-    """The first frame: who I am and the last seq I saw (None on a first visit)."""
+    """The first frame: who I am, the last seq I saw (None on a first visit), and the session a welcome handed out."""
 
     type: Literal["hello"]
     init_data: str
     last_seq: int | None
+    session: str | None
 
 
 class ActFrame(TypedDict):
@@ -150,13 +151,17 @@ ClientFrame = HelloFrame | ActFrame | LobbyFrame | ResyncFrame | PingFrame
 
 
 class WelcomeFrame(TypedDict):
-    """The seat's whole view: on connect and after every resync; ``watching``: people at the table with no seat."""
+    """The seat's whole view: on connect and after every resync; ``watching``: people at the table with no seat.
+
+    The first welcome on a socket also hands out a fresh ``session`` token, for the client's next hello.
+    """
 
     type: Literal["welcome"]
     you: int | None
     seq: int
     view: dict[str, Any]
     watching: int
+    session: NotRequired[str]
 
 
 class UpdateFrame(TypedDict):
@@ -273,7 +278,9 @@ def parse_hello(data: dict[str, Any]) -> HelloFrame:
         raise FrameError(RefusalCode.HELLO_WITHOUT_INIT_DATA)
     if last_seq is not None and (isinstance(last_seq, bool) or not isinstance(last_seq, int)):
         raise FrameError(RefusalCode.BAD_LAST_SEQ)
-    return {"type": "hello", "init_data": init_data, "last_seq": last_seq}
+    session = data.get("session")
+    return {"type": "hello", "init_data": init_data, "last_seq": last_seq,
+            "session": session if isinstance(session, str) and session else None}
 
 
 def dump(frame: ServerFrame) -> str:
@@ -290,9 +297,12 @@ def encode(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"))
 
 
-def welcome_frame(you: int | None, view: dict[str, Any], watching: int = 0) -> WelcomeFrame:
-    """The seat's whole view."""
-    return {"type": "welcome", "you": you, "seq": view["seq"], "view": view, "watching": watching}
+def welcome_frame(you: int | None, view: dict[str, Any], watching: int = 0, session: str | None = None) -> WelcomeFrame:
+    """The seat's whole view (with a session token on a socket's first welcome)."""
+    frame: WelcomeFrame = {"type": "welcome", "you": you, "seq": view["seq"], "view": view, "watching": watching}
+    if session is not None:
+        frame["session"] = session
+    return frame
 
 
 def update_frame(

@@ -4,14 +4,18 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
 
 1. Within ``hello_timeout`` (10 s) of opening, counted from the upgrade and not restarted
    by anything the client sends (WebSocket pings included), the client sends
-   ``{"type": "hello", "init_data": "...", "last_seq": n | null}``. The server validates
-   the initData (``webapp.auth``) and takes the user from it; the seat is looked up from
-   that user, never taken from the client. Bad or stale initData, or no hello in time,
+   ``{"type": "hello", "init_data": "...", "last_seq": n | null, "session": "..."}``. The
+   server validates the initData (``webapp.auth``) and takes the user from it; the seat is
+   looked up from that user, never taken from the client. initData older than
+   ``initdata_max_age`` is taken with a live session token of the same user: the hello's
+   ``session``, else the ``cardroom_session`` cookie (``webapp.api`` sets it). Bad initData,
+   stale initData with no session or a forged or expired one, or no hello in time,
    gets ``{"type": "error", "code": "unauthorized"}`` and the socket is closed (4401); so
    does an unknown table (``code: "table_not_found"``, 4404).
 2. The server answers ``{"type": "welcome", "you": seat | null, "seq": n, "view": {...}}``:
    the whole view for that seat (a spectator's, with no hand, when not seated), and
-   ``watching``: how many people have the table open without a seat. A client
+   ``watching``: how many people have the table open without a seat. A socket's first
+   welcome carries ``session``, a fresh session token to send in the next hello. A client
    that reconnects sends its ``last_seq`` and gets a fresh welcome, which covers whatever
    it missed. ``view.table`` names each seat's player and an opaque ``handle``, and the
    host as ``host_seat``; never a Telegram user id or chat id (``webapp.public``).
@@ -71,7 +75,7 @@ from engine.service.reach import is_unreachable
 from engine.service.tables import TableService
 from webapp.api import cookie_language, lobby_op, reader_language
 from webapp.auth import AuthError, WebUser
-from webapp.keys import CLOCK, GATE, PUBLIC, ROOMS, SERVICE, SETTINGS, SOCKETS, VERIFIER
+from webapp.keys import CLOCK, GATE, PUBLIC, ROOMS, SERVICE, SESSION_COOKIE, SETTINGS, SOCKETS, VERIFIER
 from webapp.limits import STRIKE_RATE, STRIKES_PER_BURST, Gate, TokenBucket
 from webapp.protocol import (
     ActFrame,
@@ -120,6 +124,7 @@ class TableSocket:
     def __init__(
         self, ws: web.WebSocketResponse, service: TableService, table_id: str, user: WebUser, settings: Settings,
         public: PublicTables, lang: str | None = None, clock: Callable[[], float] = time.monotonic,
+        session: str | None = None,
     ) -> None:
         self.ws = ws
         self.service = service
@@ -136,6 +141,7 @@ class TableSocket:
         self.lagging = False
         self.ref: str | None = None
         self.room: Room | None = None
+        self.session = session  # handed out with the first welcome
 
     def seat(self) -> int | None:
         """The user's seat now (it changes when they join or leave)."""
@@ -151,7 +157,8 @@ class TableSocket:
             self.skip = self.room.covered()
         seat = snapshot.info.seat_of(self.user_id)
         watching = self.room.watching(snapshot.info) if self.room is not None else 0
-        await send(self.ws, welcome_frame(seat, self.public.view(snapshot, seat), watching))
+        session, self.session = self.session, None
+        await send(self.ws, welcome_frame(seat, self.public.view(snapshot, seat), watching, session))
 
     async def come_back(self) -> None:
         """Opening the table is coming back: a seat on autopilot waits for its owner again."""
@@ -288,7 +295,8 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request) -> WebUser | N
         if frame is None or frame["type"] != "hello":
             raise FrameError(RefusalCode.HELLO_FIRST)
         hello = parse_hello(dict(frame))
-        return request.app[VERIFIER].verify(hello["init_data"])
+        session = hello["session"] or request.cookies.get(SESSION_COOKIE) or None
+        return request.app[VERIFIER].verify(hello["init_data"], session=session)
     except Refusal as refusal:  # a frame that is no hello, or sign-in data refused
         await _reject(ws, error_of(refusal, lang))
     return None
@@ -338,7 +346,8 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser)
         if not admitted:
             await _reject(ws, error_of(Refusal(RefusalCode.TOO_MANY_SOCKETS), lang), CLOSE_POLICY)
             return
-        socket = TableSocket(ws, service, table_id, user, settings, app[PUBLIC], lang, app[CLOCK])
+        socket = TableSocket(ws, service, table_id, user, settings, app[PUBLIC], lang, app[CLOCK],
+                             app[VERIFIER].session_for(user.id))
         await socket.run(rooms, request.transport)
 
 
