@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import random
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from tests.fakes.botapi import Call, FakeBotApi
 
 TURN_TEXT = "Your turn in Coins"
 THINK = (2.0, 5.0)  # seconds from a turn's beginning to the person's move
+CATCH_UP = 2.0  # seconds an away person who opened the table waits for it to show their turn
 
 
 def is_turn_message(call: Call) -> bool:
@@ -209,10 +211,17 @@ class Person:
         while True:
             arrived = await self.play.arrivals.nth(self.user_id, told)
             told += 1
-            view = await self.connect()
+            self.view = await self.connect()
             assert self.ws is not None
             reader = asyncio.create_task(self._read())
             try:
+                # a process other than the one that made the last move may be a moment behind: wait for it
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(CATCH_UP):
+                        while not self.to_act(self.view):
+                            self.changed.clear()
+                            await self.changed.wait()
+                view = self.view
                 if not self.to_act(view):
                     self.play.stale_wakes += 1
                     continue
