@@ -1,10 +1,17 @@
-"""Limits on what one client may take: token buckets for frame and request rates, and counts of open table sockets."""
+"""Limits on what one client may take: token buckets for frame and request rates, and counts of open table sockets.
+
+Sockets still to sign in are counted by the client's address: the peer's, or, when the peer is
+one of ``trusted_proxies``, the right-most address in ``X-Forwarded-For`` (else ``Forwarded``)
+that is not a trusted proxy, the last hop only our own proxies vouch for. What a client writes
+further left is its own say and never read.
+"""
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 from engine.config import Settings
@@ -15,6 +22,57 @@ from engine.core.errors import Refusal, RefusalCode
 STRIKES_PER_BURST = 2.5
 STRIKE_RATE = 0.5
 KEPT_BUDGETS = 1024  # people's request budgets kept before the full ones (idle people) are dropped
+MAX_ADDRESS = 64  # characters of a forwarded hop that is no address, kept as its key
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class Proxies:
+    """The reverse proxies whose forwarded-address headers are believed (``trusted_proxies``)."""
+
+    def __init__(self, entries: Iterable[str]) -> None:
+        self.networks: tuple[Network, ...] = tuple(ipaddress.ip_network(e, strict=False) for e in entries)
+
+    def trusts(self, address: str) -> bool:
+        """Whether ``address`` is one of the trusted proxies (never, for text that is no address)."""
+        if not self.networks:
+            return False
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        return any(ip in network for network in self.networks)
+
+    def client(self, remote: str, forwarded_for: Sequence[str] = (), forwarded: Sequence[str] = ()) -> str:
+        """The client's address: the peer's, or behind a trusted proxy the right-most untrusted forwarded hop."""
+        if not self.trusts(remote):
+            return remote
+        hops = [hop.strip() for line in forwarded_for for hop in line.split(",") if hop.strip()]
+        if not hops:
+            hops = [hop for line in forwarded for hop in _forwarded_for(line)]
+        for hop in reversed(hops):
+            if not self.trusts(hop):
+                return hop[:MAX_ADDRESS]
+        return hops[0][:MAX_ADDRESS] if hops else remote  # nothing but our proxies: the first one asked
+
+
+def _forwarded_for(line: str) -> list[str]:
+    """The ``for=`` addresses of a ``Forwarded`` header (RFC 7239), in order, without ports or brackets."""
+    out = []
+    for element in line.split(","):
+        for pair in element.split(";"):
+            name, _, value = pair.strip().partition("=")
+            if name.strip().lower() != "for":
+                continue
+            value = value.strip().strip('"')
+            if value.startswith("["):  # [v6]:port
+                value = value[1:].partition("]")[0]
+            elif value.count(":") == 1:  # v4:port
+                value = value.partition(":")[0]
+            if value:
+                out.append(value)
+    return out
 
 
 class TokenBucket:
@@ -80,6 +138,7 @@ class Gate:
         self.pending: Counter[str] = Counter()  # sockets still to say hello, by remote address
         self.pending_total = 0
         self.users: Counter[int] = Counter()  # signed-in sockets by user
+        self.proxies = Proxies(settings.trusted_proxies)
 
     @contextmanager
     def unauthenticated(self, remote: str) -> Iterator[Refusal | None]:

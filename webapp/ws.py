@@ -46,7 +46,8 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
 Limits, each refused with a close frame 1008 and its reason (after an ``error`` frame
 with the same code once the client has signed in): sockets still to say hello, in all
 and per remote address (``too_many_pending``); sockets per user (``too_many_sockets``);
-sockets per table (``table_crowded``). The numbers are settings (``engine.config``).
+sockets per table (``table_crowded``). The numbers are settings (``engine.config``). Behind
+a reverse proxy listed in ``trusted_proxies`` the address is the one it forwards (``webapp.limits``).
 
 Every ``error`` and ``refused`` frame is a refusal of ``engine.core.errors``: its ``code``
 is the refusal's wire code and its ``message`` the refusal in the reader's language (the
@@ -314,7 +315,9 @@ async def table_socket(request: web.Request) -> web.WebSocketResponse:
     sockets, gate = request.app[SOCKETS], request.app[GATE]
     sockets.add(ws)
     try:
-        with gate.unauthenticated(request.remote or "") as refused:
+        address = gate.proxies.client(request.remote or "", request.headers.getall("X-Forwarded-For", ()),
+                                      request.headers.getall("Forwarded", ()))
+        with gate.unauthenticated(address) as refused:
             if refused is not None:
                 await ws.close(code=CLOSE_POLICY, message=close_reason(refused, cookie_language(request)))
                 return ws
