@@ -4,6 +4,9 @@ Autoplay and the turn timers are schedulers: they say when an AI turn or a deadl
 due, and this part makes the change (``ai_step``, ``timer_due``) through the same path
 as a person's move. A supervisor round (``heal``) restarts any table whose AI or
 deadline was left with nobody acting on it, loaded or not (the store knows ``ai_turn``).
+On a database other processes share, a watch checks the loaded tables against the store
+every ``WATCH_EVERY`` seconds (``Sharing.check``, one query), so a table whose change
+notice was lost is caught up, and its sockets with it, within seconds.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from engine.service.loading import Tables, log, notice, with_standins
 from engine.service.moves import Moves
 from engine.service.peers import Peers
 from engine.service.schedule import Schedule
-from engine.service.sharing import CONFLICT_TRIES, Sharing
+from engine.service.sharing import CONFLICT_TRIES, WATCH_EVERY, Sharing
 from engine.service.timers import AUTOPILOT_AFTER, REMINDER_LEAD, Due, remind_time
 from engine.store.database import StaleRow, Store
 
@@ -33,7 +36,8 @@ class DueWork:
     """AI turns, timers and the supervisor of this process's tables."""
 
     def __init__(self, store: Store, tables: Tables, sharing: Sharing, moves: Moves, schedule: Schedule, *,
-                 peers: Peers, clock: Callable[[], float] = time.time, heal_every: float | None = HEAL_EVERY) -> None:
+                 peers: Peers, clock: Callable[[], float] = time.time, heal_every: float | None = HEAL_EVERY,
+                 watch_every: float | None = WATCH_EVERY) -> None:
         self.store = store
         self.tables = tables
         self.sharing = sharing
@@ -44,7 +48,9 @@ class DueWork:
         self.peers = peers
         self.clock = clock
         self.heal_every = heal_every
+        self.watch_every = watch_every  # seconds between checks against the store, on a shared database
         self._healer: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self._first_round = asyncio.Event()
         self._scanned_until = 0.0  # deadlines up to here are armed
         self._resumed: list[Callable[[], None]] = []  # adapters told when this process is back in touch
@@ -56,14 +62,17 @@ class DueWork:
         self.timers.start()
         if self._healer is None:
             self._healer = asyncio.create_task(self._heal_loop(self.heal_every), name="table-healer")
+        if self._watcher is None and self.store.is_shared and self.watch_every:
+            self._watcher = asyncio.create_task(self._watch_loop(self.watch_every), name="table-watch")
 
     async def close(self) -> None:
-        """Stop the supervisor, the timers and the AI."""
-        if self._healer is not None:
-            self._healer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._healer
-            self._healer = None
+        """Stop the supervisor, the watch, the timers and the AI."""
+        for task in (self._healer, self._watcher):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._healer = self._watcher = None
         await self.timers.close()
         await self.autoplay.close()
 
@@ -127,6 +136,15 @@ class DueWork:
             if not every:
                 return
             await asyncio.sleep(every)
+
+    async def _watch_loop(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sharing.check()
+            except Exception:
+                log.warning("checking the loaded tables against the store failed; the next check tries again",
+                            exc_info=True)
 
     async def arm_from_store(self) -> None:
         """Arm the stored deadlines (and reminders) due within the next scan window, loaded tables or not."""

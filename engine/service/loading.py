@@ -26,12 +26,13 @@ from engine.service.kinds import OPEN, TableStatus, UpdateKind, finished_event
 from engine.service.live import LiveTable, Snapshot, TableInfo
 from engine.service.peers import LocalPeers, Peers
 from engine.service.schedule import Schedule
-from engine.store.database import Store
+from engine.store.database import StaleRow, Store
 from engine.store.json_text import json_text
 from engine.store.rows import Finish, TableRow
 
 log = logging.getLogger("engine.service.tables")
 MAX_LOADED = 5000  # tables kept in memory; idle ones beyond this are unloaded, least recently used first
+FINISH_TRIES = 3  # a game found over on load whose row another process writes meanwhile: stored on the fresh row
 SNAPSHOT_EVERY = 256  # moves between two snapshots of a game's state: reviving replays at most this many
 
 
@@ -97,6 +98,16 @@ class Tables:
         """The table as it is now, if this process has it in memory."""
         table = self._tables.get(table_id)
         return table.snapshot() if table is not None else None
+
+    async def loaded(self, table_id: str) -> LiveTable | None:
+        """The table once a load of it under way ends (None if none is, or it fails); never starts a load."""
+        loading = self._loading.get(table_id)
+        if loading is None:
+            return None
+        try:
+            return await asyncio.shield(loading)
+        except Exception:
+            return None
 
     def add(self, table: LiveTable) -> None:
         """Keep a table in memory as the most recently used (a new one, or one reloaded under its lock)."""
@@ -177,12 +188,27 @@ class Tables:
                 excess -= 1
 
     async def _finish_revived(self, table: LiveTable) -> None:
-        """A game stored before its end was: store the result it implies (an older crash could leave this)."""
+        """A game stored before its end was: store the result it implies (an older crash could leave this).
+
+        Another process may write the row meanwhile (finishing it too, as it loads it): the
+        result is then stored on the row as stored, or left to the process that stored it.
+        """
         outcome = table.game.outcome(table.state)
         assert outcome is not None
-        row = replace(table.row, status=TableStatus.FINISHED, deadline=None, ai_turn=False, result=outcome.as_dict())
-        await self.store.tables.save_table(row, with_seats=False, notice=notice(table, UpdateKind.FINISHED),
-                                           finish=finish_record(row, outcome, self.clock()))
+        for attempt in range(1, FINISH_TRIES + 1):
+            row = replace(table.row, status=TableStatus.FINISHED, deadline=None, ai_turn=False,
+                          result=outcome.as_dict())
+            try:
+                await self.store.tables.save_table(row, with_seats=False, notice=notice(table, UpdateKind.FINISHED),
+                                                   finish=finish_record(row, outcome, self.clock()))
+                break
+            except StaleRow:
+                stored = await self.store.tables.load_table(table.id)
+                if stored is None or attempt == FINISH_TRIES:
+                    raise
+                table.row = stored
+                if stored.status != TableStatus.PLAYING:
+                    return  # the other process finished it
         table.row = row
         log.warning("table %s was over but stored as playing; finished it", table.id)
         await self.publish(table, UpdateKind.FINISHED, [finished_event(outcome, row.seed)])

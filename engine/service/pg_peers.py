@@ -6,7 +6,9 @@ things keep them in step, both on PostgreSQL itself, so there is nothing more to
 * **Change notices.** Every write of a table sends ``NOTIFY`` in the same transaction
   (``Writer.notice``), so a notice is delivered exactly when its change is committed,
   in commit order. A process that has the table in memory catches up from the store
-  (the log after its own ``seq``), which also heals any notice it missed.
+  (the log after its own ``seq``), which also heals any notice it missed; and it checks
+  every loaded table against the store every few seconds (``Sharing.check``), so a
+  notice that never comes delays nobody for long.
 * **Leases.** One process drives a table's AI seats and turn timers: the one holding
   the table's session advisory lock on its listening connection. When that process
   dies its connection closes, the lock is free, and the next supervisor round of
@@ -17,7 +19,7 @@ That connection may be lost (PostgreSQL restarted, the connection killed, a netw
 that stops answering a ping). PostgreSQL then frees every lease it held, so this
 process forgets them at once; it reconnects with a growing pause, listens again and
 calls ``on_resume``, which catches up every table in memory (the notices sent while it
-was away are lost) and lets the supervisor take back the tables nobody drives.
+was away are lost; one query finds the tables that moved) and lets the supervisor take back the tables nobody drives.
 """
 
 from __future__ import annotations

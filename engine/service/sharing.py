@@ -4,31 +4,51 @@ A notice from another process (``engine.service.peers``) says a table's new ``se
 row version, and carries a move when that is all that changed; a process that has the
 table in memory applies it, or reads what it missed from the log, and publishes each
 change to its own sockets in order. A change that meets another process's write of the
-row (``StaleRow``) is run again on the fresh row (``fresh_on_conflict``). When this
-process has been out of touch (its listening connection lost), ``catch_up_all`` reads
-what every loaded table missed.
+row (``StaleRow``) is run again on the fresh row (``fresh_on_conflict``).
+
+A notice may still be missed: this process's listening connection was cut, the notice
+came while the table was loading, a process died mid-way. So nothing rests on notices
+alone: ``check`` compares every loaded table with the store in one query (the stored row
+version and latest ``seq`` of all of them) and catches up those behind; the due work runs
+it every ``WATCH_EVERY`` seconds on a shared database, and after a lost connection.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
+from sqlalchemy import func, select
+
 from engine.core.events import public
-from engine.service.kinds import TableStatus, UpdateKind, finished_event, update_kind
+from engine.service.kinds import OPEN, TableStatus, UpdateKind, finished_event, update_kind
 from engine.service.live import LiveTable
 from engine.service.loading import Tables, log
 from engine.service.peers import Notice, Peers
 from engine.service.schedule import Schedule
+from engine.store import schema
 from engine.store.database import StaleRow, Store
 from engine.store.rows import LoggedAction
 
 UNTOLD_KINDS = {TableStatus.LOBBY: UpdateKind.LOBBY, TableStatus.FINISHED: UpdateKind.FINISHED,
                 TableStatus.ABANDONED: UpdateKind.ABANDONED}  # a row change found by looking, not told
 CONFLICT_TRIES = 4  # a change that meets another process's write reloads the table and tries again
+WATCH_EVERY = 2.0  # seconds between two checks of the loaded tables against the store (a notice may be lost)
+MARKS_PAGE = 5000  # tables compared with the store in one query (MAX_LOADED: all of them)
 P = ParamSpec("P")
+Marks = Callable[[Sequence[str]], Awaitable[dict[str, tuple[int, int]]]]
 R = TypeVar("R")
+
+
+async def stored_marks(store: Store, table_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Each table's stored row version and latest ``seq`` (0 before any move), in one query; unknown ids left out."""
+    tables, actions = schema.tables, schema.actions
+    latest = (select(func.coalesce(func.max(actions.c.seq), 0)).where(actions.c.table_id == tables.c.id)
+              .scalar_subquery())
+    async with store.writer.engine.connect() as conn:
+        rows = await conn.execute(select(tables.c.id, tables.c.version, latest).where(tables.c.id.in_(table_ids)))
+        return {table_id: (int(version), int(seq)) for table_id, version, seq in rows}
 
 
 class CatchesUp(Protocol):
@@ -61,11 +81,13 @@ def fresh_on_conflict(
 class Sharing:
     """Keeps this process's tables in step with the other processes on the same database."""
 
-    def __init__(self, store: Store, peers: Peers, tables: Tables, schedule: Schedule) -> None:
+    def __init__(self, store: Store, peers: Peers, tables: Tables, schedule: Schedule, *,
+                 marks: Marks | None = None) -> None:
         self.store = store
         self.peers = peers
         self.tables = tables
         self.schedule = schedule
+        self.marks: Marks = marks or (lambda table_ids: stored_marks(store, table_ids))
         self.behind: set[str] = set()  # tables whose catch-up after a notice failed: the supervisor retries
 
     async def claim(self, table_id: str) -> bool:
@@ -77,8 +99,11 @@ class Sharing:
         return self.peers.holds(table_id)
 
     async def heard(self, notice: Notice) -> None:
-        """Another process changed a table: catch up if this process has it in memory and is behind."""
-        table = self.tables.held(notice.table_id)
+        """Another process changed a table: catch up if this process has it in memory and is behind.
+
+        A table being loaded is waited for: the load may have read the store before this change.
+        """
+        table = self.tables.held(notice.table_id) or await self.tables.loaded(notice.table_id)
         if table is not None and (notice.seq > table.seq or notice.version > table.row.version):
             try:
                 await self.catch_up(notice.table_id, notice)
@@ -110,9 +135,34 @@ class Sharing:
                 self.schedule.kick(table)
 
     async def catch_up_all(self) -> None:
-        """Bring every loaded table up to the store (after notices may have been lost)."""
-        for table_id in self.tables.ids():
-            await self.catch_up(table_id)
+        """Bring every loaded table up to the store (after notices may have been lost); raises if one fails."""
+        await self.check(every_table=True)
+        await self.catch_up_behind()
+
+    async def check(self, *, every_table: bool = False) -> list[str]:
+        """Catch up the loaded tables the store has moved past unheard (one query for all); the ids that were behind.
+
+        Tables in the lobby or being played are checked (``every_table``: finished ones too);
+        a catch-up that fails stays ``behind`` for the next check or supervisor round.
+        """
+        held = [table for table in self.tables.all() if every_table or table.row.status in OPEN]
+        behind: list[str] = []
+        for start in range(0, len(held), MARKS_PAGE):
+            page = held[start:start + MARKS_PAGE]
+            marks = await self.marks([table.id for table in page])
+            for table in page:
+                stored = marks.get(table.id)
+                if stored is not None and (stored[0] != table.row.version or stored[1] > table.seq):
+                    behind.append(table.id)
+        for table_id in behind:
+            try:
+                await self.catch_up(table_id)
+            except Exception:
+                log.warning("table %s: catching up with the store failed; tried again later", table_id, exc_info=True)
+                self.behind.add(table_id)
+            else:
+                self.behind.discard(table_id)
+        return behind
 
     async def reload(self, table: LiveTable) -> None:
         """Another process moved this table on (a write of ours met its change): catch up, publishing what it did;

@@ -127,6 +127,9 @@ class FakeTables:
     def held(self, table_id: str) -> LiveTable | None:
         return self.held_tables.get(table_id)
 
+    async def loaded(self, table_id: str) -> LiveTable | None:
+        return None  # nothing is ever being loaded
+
     def all(self) -> list[LiveTable]:
         return list(self.held_tables.values())
 
@@ -241,6 +244,9 @@ class FakeSharing:
 
     async def catch_up_all(self) -> None:
         pass
+
+    async def check(self, *, every_table: bool = False) -> list[str]:
+        return []
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""Due work after another process wrote the table: expiries, reminders and AI turns decide again on the stored row.
+"""Work after another process wrote the table: expiries, reminders, AI turns and finishing a game found over on
+load decide again on the stored row.
 
 The other process here writes without telling (its notice is lost, or never sent, as a
 plain store of SQLite's or a process whose change notice went missing), so this
@@ -16,9 +17,10 @@ import pytest
 from engine.service.bus import Subscription, Update
 from engine.service.tables import TableService
 from engine.store.database import Store
+from engine.store.rows import LoggedAction
 from tests.clock import ManualClock
 from tests.service.conftest import StoreFactory
-from tests.service.helpers import ANN, BOB, CAT, human_move
+from tests.service.helpers import ANN, BOB, CAT, human_move, play_out
 
 
 @pytest.fixture
@@ -143,3 +145,38 @@ async def test_an_ai_turn_after_another_process_wrote_the_row_is_played_from_the
 
 def drain(sub: Subscription) -> list[Update]:
     return [sub.queue.get_nowait() for _ in range(sub.queue.qsize())]
+
+
+async def test_a_game_found_over_on_load_is_finished_on_the_stored_row_after_another_process_wrote_it(
+    store_factory: StoreFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = TableService(await store_factory(), heal_every=None)
+    await first.start()
+    info = await first.create_table("coins", ANN, "Ann", {"target_score": 1})
+    await first.join(info.id, BOB, "Bob")
+    await first.join(info.id, CAT, "Cat")
+    await first.start_game(info.id, ANN)
+    await play_out(first, info.id)
+    await first.close()
+    other = await store_factory()
+    row = await other.tables.load_table(info.id)
+    assert row is not None
+    row.status, row.result = "playing", None  # what an older crash could leave: the whole log, the table playing
+    await other.tables.save_table(row, with_seats=False)
+    again = TableService(await store_factory(), heal_every=None)
+    await again.start()
+    read_log = again.store.tables.load_actions
+
+    async def written_meanwhile(table_id: str, after: int = 0) -> list[LoggedAction]:
+        found = await read_log(table_id, after)
+        await write_meta_elsewhere(other, table_id)  # another process writes the row while this one replays
+        return found
+
+    monkeypatch.setattr(again.store.tables, "load_actions", written_meanwhile)
+    try:
+        fresh = await again.info(info.id)
+    finally:
+        await again.close()
+    assert fresh.status == "finished" and fresh.result is not None and fresh.result["winners"]
+    stored = await other.tables.load_table(info.id)
+    assert stored is not None and stored.status == "finished" and stored.meta.get("seen") == 1

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import pytest
 
+from engine.service.live import LiveTable
 from engine.service.peers import LocalPeers, Notice
 from engine.service.sharing import Sharing, fresh_on_conflict
 from engine.store.database import StaleRow
@@ -94,3 +96,48 @@ async def test_a_change_meeting_another_write_is_run_again_after_catching_up_up_
     with pytest.raises(StaleRow):
         await always.change("t1", 7)
     assert always.tries == 4 and len(always.caught_up) == 3
+
+
+class Marks:
+    """The store's row versions and seqs of tables, counting the queries asked of it."""
+
+    def __init__(self, stored: dict[str, tuple[int, int]]) -> None:
+        self.stored = stored
+        self.asked: list[list[str]] = []
+
+    async def __call__(self, table_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        self.asked.append(list(table_ids))
+        return {t: self.stored[t] for t in table_ids if t in self.stored}
+
+
+async def test_a_check_compares_every_loaded_table_in_one_query_and_catches_up_only_those_behind() -> None:
+    tables = [race_table(race_row(f"t{i}")) for i in range(1000)]
+    moved, rewritten, over = tables[10], tables[20], race_table(race_row("done", status="finished"))
+    source, schedule, store = FakeTables(*tables, over), FakeSchedule(), FakeStore()
+    marks = Marks({t.id: (t.row.version, t.seq) for t in tables} | {"done": (over.row.version + 1, 0)})
+    marks.stored[moved.id] = (moved.row.version, 1)  # a move stored unheard
+    marks.stored[rewritten.id] = (rewritten.row.version + 1, 0)  # a row written unheard
+    sharing = Sharing(store, LocalPeers(), source, schedule, marks=marks)  # type: ignore[arg-type]
+    store.rows = {t.id: race_row(t.id) for t in (moved, rewritten)}
+    store.rows[rewritten.id].version = rewritten.row.version + 1
+    store.actions[moved.id] = [LoggedAction(1, 0, STEP)]
+    assert await sharing.check() == [moved.id, rewritten.id]
+    assert len(marks.asked) == 1 and len(marks.asked[0]) == 1000  # the finished table is left alone
+    assert sorted(store.loads) == sorted([moved.id, rewritten.id])  # nothing read for the 998 in step
+    assert [(u.table_id, u.kind, u.info.seq) for u in source.published] == [(moved.id, "moved", 1),
+                                                                           (rewritten.id, "seat_changed", 0)]
+    assert await sharing.check() == [] and len(marks.asked) == 2  # caught up: the next check finds nothing
+
+
+async def test_a_notice_heard_while_its_table_loads_is_applied_once_the_load_ends() -> None:
+    table = race_table()
+    source, schedule, store = FakeTables(), FakeSchedule(), FakeStore()
+    sharing = Sharing(store, LocalPeers(), source, schedule)  # type: ignore[arg-type]
+
+    async def loaded(table_id: str) -> LiveTable | None:  # the load read the store just before the move
+        source.add(table)
+        return table
+
+    source.loaded = loaded  # type: ignore[method-assign]
+    await sharing.heard(Notice("t1", 1, "moved", table.row.version, json.dumps({"seat": 0, "action": STEP})))
+    assert [(u.kind, u.info.seq) for u in source.published] == [("moved", 1)] and table.seq == 1

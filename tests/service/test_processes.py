@@ -14,10 +14,11 @@ import pytest
 
 from engine.core.errors import Refusal
 from engine.service.bus import Subscription, Update
+from engine.service.sharing import WATCH_EVERY
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 from tests.postgres import database as database
-from tests.service.helpers import ANN, BOB, CAT, play_out
+from tests.service.helpers import ANN, BOB, CAT, human_move, play_out
 from tests.waiting import until
 
 Process = Callable[[], Awaitable[TableService]]
@@ -181,3 +182,20 @@ async def test_rematch_asked_on_two_processes_is_one_table_named_on_both(process
     stored = await one.store.tables.load_table(ann.id)  # (each process's copy catches up when the other's notice comes)
     assert stored is not None and sorted(s.user_id for s in stored.seats if s.user_id is not None) == [ANN, BOB]
     assert [t.id for t in await one.tables_of(CAT)] == []  # Cat is invited, not seated behind her back
+
+
+async def test_a_move_whose_notice_is_lost_reaches_the_other_process_sockets_within_seconds(process: Process) -> None:
+    one, two = await process(), await process()
+    table_id = await three_people(one)
+    await two.info(table_id)  # a player's socket on the second process loads the table there
+    heard = two.subscribe(table_id)
+    one.store.origin = ""  # the first process's change notices are lost on the way from now on
+    user, action, seq = await human_move(one, table_id)
+    await one.act(table_id, user, action, seq)
+    async with asyncio.timeout(WATCH_EVERY + 2):  # the second process's next check of its tables finds the move
+        update = await next_update(heard, "moved")
+    assert update.seq == 1 and update.snapshot.info.seq == (await one.info(table_id)).seq == 1
+    for who in (ANN, BOB, CAT, None):
+        assert await two.view(table_id, who) == await one.view(table_id, who)
+    assert two.sharing.behind == set()
+
