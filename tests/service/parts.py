@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,7 @@ from engine.core.events import Event, public
 from engine.core.rules import Outcome
 from engine.service.kinds import UpdateKind
 from engine.service.live import LiveTable, TableInfo
+from engine.store.database import StaleRow
 from engine.store.rows import LoggedAction, SeatRow, TableRow
 
 
@@ -232,12 +233,14 @@ class FakeSharing:
     def __init__(self) -> None:
         self.caught_up: list[str] = []
         self.reloaded: list[str] = []
+        self.elsewhere: Callable[[LiveTable], None] = lambda table: None  # what a reload finds the other one did
 
     async def catch_up(self, table_id: str, notice: object = None) -> None:
         self.caught_up.append(table_id)
 
     async def reload(self, table: LiveTable) -> None:
         self.reloaded.append(table.id)
+        self.elsewhere(table)
 
     async def catch_up_behind(self) -> None:
         pass
@@ -251,7 +254,8 @@ class FakeSharing:
 
 @dataclass
 class FakeStore:
-    """The store calls parts make, recorded; ``refuse_append`` makes the next append meet another's write."""
+    """The store calls parts make, recorded; ``refuse_append`` makes the next append meet another's write, and
+    ``refuse_saves`` the next so many row writes."""
 
     is_shared: bool = False
     appended: list[tuple[str, LoggedAction, TableRow | None, Any]] = field(default_factory=list)
@@ -261,6 +265,7 @@ class FakeStore:
     deadlines: list[tuple[str, str, float, float | None]] = field(default_factory=list)
     ai_turns: list[str] = field(default_factory=list)
     refuse_append: bool = False
+    refuse_saves: int = 0
     write_delay: float = 0.0
 
     @property
@@ -282,6 +287,9 @@ class FakeStore:
 
     async def save_table(self, row: TableRow, *, with_seats: bool = True, notice: tuple[int, str, str] | None = None,
                          finish: Any = None) -> None:
+        if self.refuse_saves:
+            self.refuse_saves -= 1
+            raise StaleRow(row.id)
         self.saved.append((row, notice))
 
     async def save_snapshot(self, table_id: str, seq: int, data: dict[str, Any]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.service.due import HEAL_EVERY, DueWork
+from engine.service.live import LiveTable
 from engine.service.peers import LocalPeers
 from engine.service.schedule import Schedule
 from engine.service.timers import TIMERS, Due, TurnTimers
@@ -19,9 +20,10 @@ class Parts:
         self.tables = FakeTables(*tables)  # type: ignore[arg-type]
         self.autoplay = FakeAutoplay()
         self.moves = FakeMoves()
+        self.sharing = FakeSharing()
         self.timers = TurnTimers(self.clock, self.on_due, run_loop=False)
         self.schedule = Schedule(self.clock, self.autoplay, self.timers)  # type: ignore[arg-type]
-        self.due = DueWork(self.store, self.tables, FakeSharing(), self.moves, self.schedule,  # type: ignore[arg-type]
+        self.due = DueWork(self.store, self.tables, self.sharing, self.moves, self.schedule,  # type: ignore[arg-type]
                            peers=LocalPeers(), clock=self.clock, heal_every=None)
 
     async def on_due(self, table_id: str, deadline: float, kind: Due) -> None:
@@ -104,3 +106,37 @@ async def test_an_ai_step_moves_for_the_automatic_seat_until_a_person_is_to_act(
     assert parts.moves.committed == [("t1", 0, {"type": "step"}, True)]
     assert await parts.due.ai_step("t1") is False and len(parts.moves.committed) == 1
     assert await parts.due.ai_step("missing") is False
+
+
+async def test_an_expiry_meeting_another_write_is_decided_again_on_the_reloaded_row_and_stands_in_once() -> None:
+    parts = Parts()
+    deadline = parts.clock.now + 60
+    table = timed_table(deadline)
+    parts.tables.add(table)  # type: ignore[arg-type]
+    parts.schedule.arm(table)  # type: ignore[arg-type]
+    parts.store.refuse_saves = 2  # the reminder's write, then the expiry's, each meet another process's
+    parts.clock.now = deadline
+    await parts.due.tick_timers()
+    assert parts.sharing.reloaded == ["t1", "t1"]
+    assert [n[1] for _, n in parts.store.saved if n is not None] == ["reminder", "timed_out"]
+    assert parts.autoplay.kicked == ["t1"] and parts.timers.next_due() is None  # nothing left to retry
+
+
+async def test_an_expiry_whose_deadline_another_process_moved_stands_in_for_nobody_and_arms_the_new_one() -> None:
+    parts = Parts()
+    deadline = parts.clock.now + 60
+    table = timed_table(deadline)
+    parts.tables.add(table)  # type: ignore[arg-type]
+    parts.schedule.arm(table)  # type: ignore[arg-type]
+
+    def moved_on(live: LiveTable) -> None:  # the person moved there and the next turn's clock started
+        live.row.deadline = deadline + 30
+
+    parts.sharing.elsewhere = moved_on
+    parts.store.refuse_saves = 1
+    parts.clock.now = deadline
+    await parts.due.tick_timers()
+    assert parts.store.saved == [] and parts.tables.published == [] and parts.autoplay.kicked == []
+    armed = parts.timers.armed("t1")
+    assert armed is not None and armed.deadline == deadline + 30
+    assert parts.timers.next_due() == deadline + 30 - 60 * 0.25  # the new reminder; the old expiry is dropped
