@@ -10,8 +10,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from engine.core.cards import FRENCH, SPANISH
 from engine.catalogue import describe_games
+from engine.core.cards import FRENCH, SPANISH
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "webapp" / "static"
@@ -121,6 +121,13 @@ def test_client_registry_lists_exactly_the_game_folders() -> None:
 def test_client_has_a_folder_for_every_game_the_server_describes() -> None:
     folders = {p.name for p in (STATIC / "games").iterdir() if p.is_dir()}
     assert {game["id"] for game in describe_games()} <= folders
+
+
+def test_client_every_game_has_its_page_words_beside_the_page() -> None:
+    # app.html merges templates/games/<id>.html for every game the server describes (gettext reads templates/)
+    words = ROOT / "templates" / "games"
+    missing = [game["id"] for game in describe_games() if not (words / f"{game['id']}.html").is_file()]
+    assert missing == []
 
 
 def test_client_check_reports_a_game_named_in_the_shell_with_its_file_and_line(tmp_path: Path) -> None:
