@@ -13,7 +13,8 @@ sign-in), 403 (not allowed), 404 (no such table), 408 (the body did not arrive w
 (``too_many_tables``: the table service refuses a seat to a user at ``max_open_tables_per_user``
 tables in the lobby or being played; ``too_many_requests``, with ``Retry-After``: one person
 may make ``api_rate`` signed-in calls a second, in bursts of up to ``api_burst``) or 503
-(``unavailable``: the database is out of reach just now; the same request may work a moment later).
+(``unavailable``: the database is out of reach just now, or its connection failed mid-call; the same
+request may work a moment later).
 
 Tables leave in the web's form (``webapp.public``): seat names and opaque handles, the
 host as ``host_seat``, never a Telegram user id or chat id.
@@ -79,6 +80,8 @@ PAGE, MAX_PAGE = 20, 50
 HTTP_REFUSALS = {413: RefusalCode.REQUEST_TOO_LARGE, 404: RefusalCode.NOT_FOUND, 405: RefusalCode.METHOD_NOT_ALLOWED,
                  408: RefusalCode.REQUEST_TIMEOUT}
 MAX_OPTION_TEXT = 64
+# packages whose errors are the database's (by name: the drivers are not imported here for that alone)
+DATABASE_MODULES = frozenset({"sqlalchemy", "asyncpg", "sqlite3", "aiosqlite"})
 
 
 def refusal_status(code: str) -> int:
@@ -144,12 +147,38 @@ async def _answer(
         refused = Refusal(HTTP_REFUSALS.get(exc.status, RefusalCode.BAD_REQUEST))
         return json_error(exc.status, refused.code, refusal_text(refused, request_language(request)))
     except Exception as exc:
-        if not request.path.startswith("/api/") or not is_unreachable(exc):
+        if not request.path.startswith("/api/") or not is_database_error(exc):
             raise
-        log.warning("%s %s: the database is out of reach (%s)", request.method, request.path, exc)
+        log_database_error(exc, f"{request.method} {request.path}")
         unavailable = Refusal(RefusalCode.UNAVAILABLE)
         return json_error(503, unavailable.code,
                           refusal_text(unavailable, request_language(request)))
+
+
+def is_database_error(error: BaseException) -> bool:
+    """Whether ``error`` came from the database or its driver (out of reach, or a connection in a broken state).
+
+    Such an error says nothing about the request: it may work a moment later, on a fresh connection
+    (asyncpg's ``InternalClientError: cannot switch to state …`` after a connection was cut mid-call).
+    """
+    if is_unreachable(error):
+        return True
+    seen: BaseException | None = error
+    for _ in range(8):  # the driver's error wrapped by SQLAlchemy's, a few links deep at most
+        if seen is None:
+            return False
+        if type(seen).__module__.partition(".")[0] in DATABASE_MODULES:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def log_database_error(error: BaseException, what: str, logger: logging.Logger = log) -> None:
+    """Log a database error: out of reach is a warning; any other (a broken connection, a failed statement) an error."""
+    if is_unreachable(error):
+        logger.warning("%s: the database is out of reach (%s)", what, error)
+    else:
+        logger.error("%s: the database failed", what, exc_info=error)
 
 
 def request_language(request: web.Request) -> str | None:

@@ -11,7 +11,9 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
    ``session``, else the ``cardroom_session`` cookie (``webapp.api`` sets it). Bad initData,
    stale initData with no session or a forged or expired one, or no hello in time,
    gets ``{"type": "error", "code": "unauthorized"}`` and the socket is closed (4401); so
-   does an unknown table (``code: "table_not_found"``, 4404).
+   does an unknown table (``code: "table_not_found"``, 4404), and a table the database
+   failed to load (out of reach, or its connection broken mid-call: ``code: "unavailable"``,
+   1013, "try again later").
 2. The server answers ``{"type": "welcome", "you": seat | null, "seq": n, "view": {...}}``:
    the whole view for that seat (a spectator's, with no hand, when not seated), and
    ``watching``: how many people have the table open without a seat. A socket's first
@@ -33,8 +35,10 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
    no update of its own, being resynced, gets ``{"type": "ack", "ref", "seq"}`` instead);
    an applied lobby intent gets that ack frame. A refused intent gets ``{"type":
    "refused", "ref", "code", "message"}``, sent to the sender only, and nothing changed (a
-   move against an old seq: ``code: "stale"``; any intent while the database is out of
-   reach: ``code: "unavailable"``).
+   move against an old seq: ``code: "stale"``; any intent the database fails: ``code:
+   "unavailable"``). Whatever else fails on a socket's path is answered by an error frame
+   (``unavailable`` for the database, ``server_error`` for a bug) before the socket is closed
+   (1011): never a bare drop.
 5. A frame that cannot be taken gets ``{"type": "error", "code", "message"}`` and changes
    nothing: ``malformed_frame`` (not JSON, nested over 16 levels, a string that is not
    valid Unicode, an unknown type, wrong fields), ``too_large`` (over 4 KB; over 64 KB
@@ -61,6 +65,7 @@ permessage-deflate is off: for frames of a few KB its memory per socket costs mo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import time
@@ -72,9 +77,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from engine.config import Settings
 from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import refusal_text
-from engine.service.reach import is_unreachable
 from engine.service.tables import TableService
-from webapp.api import cookie_language, lobby_op, reader_language
+from webapp.api import cookie_language, is_database_error, lobby_op, log_database_error, reader_language
 from webapp.auth import AuthError, WebUser
 from webapp.keys import CLOCK, GATE, PUBLIC, ROOMS, SERVICE, SESSION_COOKIE, SETTINGS, SOCKETS, VERIFIER
 from webapp.limits import STRIKE_RATE, STRIKES_PER_BURST, Gate, TokenBucket
@@ -102,6 +106,7 @@ HARD_LIMIT = 64 * 1024  # larger ones close the socket (aiohttp answers 1009)
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_POLICY = WSCloseCode.POLICY_VIOLATION  # 1008: limits and floods
+CLOSE_TRY_AGAIN = WSCloseCode.TRY_AGAIN_LATER  # 1013: the database failed; the same may work a moment later
 MAX_CLOSE_REASON = 123  # bytes a close frame's reason may hold (RFC 6455)
 
 
@@ -174,7 +179,10 @@ class TableSocket:
         """Serve the socket until it closes."""
         room = self.room = rooms.join(self.table_id, self, transport)
         try:
-            await self.come_back()
+            try:
+                await self.come_back()
+            except Exception as error:  # the seat stays on autopilot; the table is still shown
+                await send(self.ws, error_of(_failed(error, "coming back", self.table_id), self.lang))
             await self.welcome()
             await room.announce(self)  # the others learn of a new spectator
             await self._read()
@@ -264,10 +272,13 @@ class TableSocket:
         await send(self.ws, refused_frame(ref, refusal.code, refusal_text(refusal, self.lang, spanish=spanish)))
 
 
-def _failed(error: Exception, what: str, table_id: str) -> Refusal:
-    """The refusal for an intent that failed on the server: the database out of reach, or a bug (logged)."""
-    if is_unreachable(error):
-        log.warning("%s at table %s: the database is out of reach (%s)", what, table_id, error)
+def _failed(error: BaseException, what: str, table_id: str) -> Refusal:
+    """The refusal for what failed on the server: the database (out of reach, or its connection broken), or a bug.
+
+    Either way it is logged; a database error is ``unavailable`` (the same may work a moment later).
+    """
+    if is_database_error(error):
+        log_database_error(error, f"{what} at table {table_id}", log)
         return Refusal(RefusalCode.UNAVAILABLE)
     log.error("%s failed at table %s", what, table_id, exc_info=error)
     return Refusal(RefusalCode.SERVER_ERROR)
@@ -324,6 +335,13 @@ async def table_socket(request: web.Request) -> web.WebSocketResponse:
             user = await _hello(ws, request)
         if user is not None:
             await _serve(ws, request, user)
+    except Exception as error:  # never a bare drop: the client is told in words, and the socket closed
+        if ws.closed:
+            raise
+        table_id = request.match_info.get("table_id", "?")
+        failed = error if isinstance(error, Refusal) else _failed(error, "socket", table_id)
+        with contextlib.suppress(Exception):  # the peer may be gone by now
+            await _reject(ws, error_of(failed, cookie_language(request)), WSCloseCode.INTERNAL_ERROR)
     finally:
         sockets.discard(ws)
         if not ws.closed:
@@ -341,6 +359,11 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser)
         await service.info(table_id)  # loads the table into memory, or refuses
     except Refusal as refusal:
         await _reject(ws, error_of(refusal, lang), CLOSE_NOT_FOUND)
+        return
+    except Exception as error:  # the database failed while loading it: the client tries again in a moment
+        failed = _failed(error, "loading", table_id)
+        await _reject(ws, error_of(failed, lang), CLOSE_TRY_AGAIN if failed.reason is RefusalCode.UNAVAILABLE
+                      else WSCloseCode.INTERNAL_ERROR)
         return
     if rooms.count(table_id) >= settings.max_sockets_per_table:
         await _reject(ws, error_of(Refusal(RefusalCode.TABLE_CROWDED), lang), CLOSE_POLICY)
