@@ -3,11 +3,16 @@
 Handlers only call the table service and answer the person who asked; the table's
 message itself is drawn by the notifier from what the service publishes, so a lobby
 looks the same whichever way (bot or Mini App) someone joined.
+
+A lobby's buttons name their table, and a press is matched by that table: people see the
+lobby the moment Telegram shows it, often before Telegram's answer to the post has told the
+bot its message id, and a press then is taken too, unless the message it is on is kept for
+another table.
 """
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from engine import games
 from engine.core.errors import Refusal, RefusalCode
@@ -16,7 +21,7 @@ from engine.service.live import TableInfo
 from engine.words import game_title
 from tgbot.arguments import parse_new_args
 from tgbot.buttons import STRAY, answer, pressed_table
-from tgbot.callbacks import Verb, button_data, parse
+from tgbot.callbacks import Callback, Verb, button_data, parse
 from tgbot.context import (
     BotState,
     Context,
@@ -31,7 +36,7 @@ from tgbot.context import (
     thread_of,
 )
 from tgbot.languages import group_language
-from tgbot.records import SUMMARY, TABLE
+from tgbot.records import SENDING, SUMMARY, TABLE, UNCERTAIN
 from tgbot.render import render, translate
 
 
@@ -224,9 +229,39 @@ async def _chosen_table(update: Update, context: Context, *statuses: str) -> str
     return tables[0].id
 
 
+async def lobby_press(update: Update, context: Context) -> tuple[CallbackQuery, Callback, TableInfo] | None:
+    """A press on a lobby's button and its table (``pressed_table``), taken too while the lobby is being posted."""
+    early = await _pressed_while_posting(update, context)
+    return early if early is not None else await pressed_table(update, context)
+
+
+async def _pressed_while_posting(update: Update, context: Context) -> tuple[CallbackQuery, Callback, TableInfo] | None:
+    """The press and the table its data names, when that table's message is still awaiting Telegram's answer
+    (no message id yet) in this chat and the message pressed is kept for no other table; else None."""
+    query = update.callback_query
+    found = parse(query.data) if query is not None else None
+    message = query.message if query is not None else None
+    if query is None or found is None or message is None:
+        return None
+    bot_state = context.bot_data
+    try:
+        info = await bot_state.service.info(found.target)  # a table that exists, before its records are read
+    except Refusal:
+        return None  # pressed_table says so
+    record = await bot_state.notifier.records.get(info.id, TABLE)
+    if record is None or record.message_id is not None or record.state not in (SENDING, UNCERTAIN):
+        return None
+    if record.inline_id is not None or record.chat_id != message.chat.id:
+        return None
+    owner = await bot_state.service.chats.table_of_message(message.chat.id, message.message_id, (TABLE, SUMMARY))
+    if owner is not None and owner != info.id:
+        return None  # another table's button row: pressed_table refuses it
+    return query, found, info
+
+
 async def join_button(update: Update, context: Context) -> None:
     """Join: take a free seat; someone the bot cannot write to yet is sent to its Start button."""
-    pressed = await pressed_table(update, context)
+    pressed = await lobby_press(update, context)
     if pressed is None:
         return
     query, _found, info = pressed
@@ -245,7 +280,7 @@ async def join_button(update: Update, context: Context) -> None:
 
 async def leave_button(update: Update, context: Context) -> None:
     """Leave: free your seat in the lobby."""
-    pressed = await pressed_table(update, context)
+    pressed = await lobby_press(update, context)
     if pressed is None:
         return
     query, _found, info = pressed
@@ -259,7 +294,7 @@ async def leave_button(update: Update, context: Context) -> None:
 
 async def add_ai_button(update: Update, context: Context) -> None:
     """Add AI: the host seats an AI player."""
-    pressed = await pressed_table(update, context)
+    pressed = await lobby_press(update, context)
     if pressed is None:
         return
     query, _found, info = pressed
@@ -273,7 +308,7 @@ async def add_ai_button(update: Update, context: Context) -> None:
 
 async def start_button(update: Update, context: Context) -> None:
     """Start: the host deals; empty seats get AI players."""
-    pressed = await pressed_table(update, context)
+    pressed = await lobby_press(update, context)
     if pressed is None:
         return
     query, _found, info = pressed
