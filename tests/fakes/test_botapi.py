@@ -486,3 +486,22 @@ async def test_webhook_keeps_update_pending_when_delivery_fails(botapi: FakeBotA
     assert info.last_error_message == "Wrong response from the webhook: 500"
     assert await bot.delete_webhook() is True
     assert [u.message.text for u in await bot.get_updates() if u.message] == ["/start"]
+
+
+async def test_deletions_use_up_the_bots_overall_budget_but_not_the_chats() -> None:
+    clock = ManualClock(1000.0)
+    fake = await make_fake(clock=clock, global_per_second=3)
+    try:
+        async with Bot(fake.token, base_url=fake.base_url) as real_bot:
+            a = await real_bot.send_message(ANA, "a")
+            b = await real_bot.send_message(BEN, "b")
+            clock.now += 1.0
+            assert await real_bot.delete_message(ANA, a.message_id) is True
+            assert await real_bot.delete_messages(BEN, [b.message_id]) is True
+            c = await real_bot.send_message(GROUP, "c")  # the third call of this second
+            with pytest.raises(RetryAfter):  # a fourth, a deletion, is beyond the bot's budget
+                await real_bot.delete_message(GROUP, c.message_id)
+    finally:
+        await fake.close()
+
+    assert [m.deleted for m in fake.messages(ANA) + fake.messages(BEN) + fake.messages(GROUP)] == [True, True, False]

@@ -172,7 +172,10 @@ class Methods:
     def delete_message(self, params: JSON) -> bool:
         """deleteMessage: flag the message deleted (only within 48 hours of sending, as on Telegram)."""
         chat = self.world.writable_chat(require(params, "chat_id"))
-        self._deletable(chat, require_int(params, "message_id")).deleted = True
+        message = self._deletable(chat, require_int(params, "message_id"))
+        now = self._check_flood(None)  # deletions count against the bot's overall budget, like every call
+        message.deleted = True
+        self.flood.add(None, now)
         return True
 
     def delete_messages(self, params: JSON) -> bool:
@@ -181,6 +184,8 @@ class Methods:
         ids = require(params, "message_ids")
         if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
             raise bad_request("message_ids must be a list of 1-100 message identifiers")
+        now = self._check_flood(None)  # one call, whatever the number of ids
+        self.flood.add(None, now)
         for message_id in ids:
             try:
                 self._deletable(chat, message_id).deleted = True
