@@ -142,9 +142,9 @@ class DueWork:
             await asyncio.sleep(every)
             try:
                 await self.sharing.check()
-            except Exception:
-                log.warning("checking the loaded tables against the store failed; the next check tries again",
-                            exc_info=True)
+            except Exception as error:  # the database out of reach, say: the next check tries again
+                log.warning("checking the loaded tables against the store failed (%s: %s); trying again in %.0f s",
+                            type(error).__name__, error, every)
 
     async def arm_from_store(self) -> None:
         """Arm the stored deadlines (and reminders) due within the next scan window, loaded tables or not."""

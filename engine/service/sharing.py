@@ -15,6 +15,7 @@ it every ``WATCH_EVERY`` seconds on a shared database, and after a lost connecti
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
@@ -35,6 +36,7 @@ UNTOLD_KINDS = {TableStatus.LOBBY: UpdateKind.LOBBY, TableStatus.FINISHED: Updat
                 TableStatus.ABANDONED: UpdateKind.ABANDONED}  # a row change found by looking, not told
 CONFLICT_TRIES = 4  # a change that meets another process's write reloads the table and tries again
 WATCH_EVERY = 2.0  # seconds between two checks of the loaded tables against the store (a notice may be lost)
+NOTICE_GRACE = 0.5  # seconds a table found behind waits for a notice on its way before it is caught up by looking
 MARKS_PAGE = 5000  # tables compared with the store in one query (MAX_LOADED: all of them)
 P = ParamSpec("P")
 Marks = Callable[[Sequence[str]], Awaitable[dict[str, tuple[int, int]]]]
@@ -49,6 +51,11 @@ async def stored_marks(store: Store, table_ids: Sequence[str]) -> dict[str, tupl
     async with store.writer.engine.connect() as conn:
         rows = await conn.execute(select(tables.c.id, tables.c.version, latest).where(tables.c.id.in_(table_ids)))
         return {table_id: (int(version), int(seq)) for table_id, version, seq in rows}
+
+
+def is_behind(table: LiveTable, stored: tuple[int, int] | None) -> bool:
+    """Whether the store holds a newer row (version) or more moves (seq) of the table than this copy."""
+    return stored is not None and (stored[0] > table.row.version or stored[1] > table.seq)
 
 
 class CatchesUp(Protocol):
@@ -139,30 +146,32 @@ class Sharing:
         await self.check(every_table=True)
         await self.catch_up_behind()
 
-    async def check(self, *, every_table: bool = False) -> list[str]:
+    async def check(self, *, every_table: bool = False, grace: float = NOTICE_GRACE) -> list[str]:
         """Catch up the loaded tables the store has moved past unheard (one query for all); the ids that were behind.
 
-        Tables in the lobby or being played are checked (``every_table``: finished ones too);
-        a catch-up that fails stays ``behind`` for the next check or supervisor round.
+        Tables in the lobby or being played are checked (``every_table``: finished ones too).
+        A table found behind is given ``grace`` seconds for a notice on its way, which says
+        more than a look (a row change's events); a catch-up that fails stays ``behind`` for
+        the next check or supervisor round.
         """
         held = [table for table in self.tables.all() if every_table or table.row.status in OPEN]
-        behind: list[str] = []
+        stored: dict[str, tuple[int, int]] = {}
         for start in range(0, len(held), MARKS_PAGE):
-            page = held[start:start + MARKS_PAGE]
-            marks = await self.marks([table.id for table in page])
-            for table in page:
-                stored = marks.get(table.id)
-                if stored is not None and (stored[0] != table.row.version or stored[1] > table.seq):
-                    behind.append(table.id)
-        for table_id in behind:
+            stored.update(await self.marks([table.id for table in held[start:start + MARKS_PAGE]]))
+        behind = [table for table in held if is_behind(table, stored.get(table.id))]
+        if behind and grace:
+            await asyncio.sleep(grace)
+            behind = [table for table in behind if is_behind(table, stored.get(table.id))]
+        for table in behind:
             try:
-                await self.catch_up(table_id)
-            except Exception:
-                log.warning("table %s: catching up with the store failed; tried again later", table_id, exc_info=True)
-                self.behind.add(table_id)
+                await self.catch_up(table.id)
+            except Exception as error:
+                log.warning("table %s: catching up with the store failed (%s: %s); trying again later", table.id,
+                            type(error).__name__, error)
+                self.behind.add(table.id)
             else:
-                self.behind.discard(table_id)
-        return behind
+                self.behind.discard(table.id)
+        return [table.id for table in behind]
 
     async def reload(self, table: LiveTable) -> None:
         """Another process moved this table on (a write of ours met its change): catch up, publishing what it did;

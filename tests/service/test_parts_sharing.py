@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 
@@ -121,12 +122,12 @@ async def test_a_check_compares_every_loaded_table_in_one_query_and_catches_up_o
     store.rows = {t.id: race_row(t.id) for t in (moved, rewritten)}
     store.rows[rewritten.id].version = rewritten.row.version + 1
     store.actions[moved.id] = [LoggedAction(1, 0, STEP)]
-    assert await sharing.check() == [moved.id, rewritten.id]
+    assert await sharing.check(grace=0) == [moved.id, rewritten.id]
     assert len(marks.asked) == 1 and len(marks.asked[0]) == 1000  # the finished table is left alone
     assert sorted(store.loads) == sorted([moved.id, rewritten.id])  # nothing read for the 998 in step
     assert [(u.table_id, u.kind, u.info.seq) for u in source.published] == [(moved.id, "moved", 1),
                                                                            (rewritten.id, "seat_changed", 0)]
-    assert await sharing.check() == [] and len(marks.asked) == 2  # caught up: the next check finds nothing
+    assert await sharing.check(grace=0) == [] and len(marks.asked) == 2  # caught up: the next check finds nothing
 
 
 async def test_a_notice_heard_while_its_table_loads_is_applied_once_the_load_ends() -> None:
@@ -141,3 +142,24 @@ async def test_a_notice_heard_while_its_table_loads_is_applied_once_the_load_end
     source.loaded = loaded  # type: ignore[method-assign]
     await sharing.heard(Notice("t1", 1, "moved", table.row.version, json.dumps({"seat": 0, "action": STEP})))
     assert [(u.kind, u.info.seq) for u in source.published] == [("moved", 1)] and table.seq == 1
+
+
+async def test_a_table_found_behind_is_left_to_the_notice_that_comes_within_the_grace() -> None:
+    table = race_table()
+    source, schedule, store = FakeTables(table), FakeSchedule(), FakeStore()
+    newer = race_row()
+    newer.version = table.row.version + 1
+    store.rows["t1"] = newer
+    sharing = Sharing(store, LocalPeers(), source, schedule,  # type: ignore[arg-type]
+                      marks=Marks({"t1": (newer.version, 0)}))
+    told = Notice("t1", 0, "reminder", newer.version, json.dumps([{"type": "reminder", "seat": 0}]))
+
+    async def told_soon() -> None:
+        await asyncio.sleep(0.01)
+        await sharing.heard(told)
+
+    found, _ = await asyncio.gather(sharing.check(grace=0.2), told_soon())
+    assert found == []  # the notice came within the grace: nothing to look at
+    assert [(u.kind, [e.data for e in u.events]) for u in source.published] == [
+        ("reminder", [{"type": "reminder", "seat": 0}])]  # its events reached the sockets, said once
+    assert store.loads == ["t1"]
