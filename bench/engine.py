@@ -1,4 +1,4 @@
-"""Engine benchmark: the rules on the AI's hot path, a long replay, and the table service.
+"""Engine benchmark: the rules through the Game interface, a long replay, and the table service.
 
 Run: ``python -m bench.engine`` (``--help`` for sizes). Prints figures; asserts nothing.
 1. Coins through the public rules interface (``to_act``, ``legal_actions``, ``apply``, ``outcome``

@@ -26,7 +26,6 @@ def action_type(action: Action, kinds: Collection[str], example: str) -> str:
 class SharedAction(dict[str, Any]):
     """An action built once and handed out by ``legal_actions`` to every caller, so it refuses changes.
 
-    A game may then know a shared action by its identity and skip parsing it (the AI's hot path).
     It is a dict for JSON and for comparisons; its copies (``dict(a)``, ``copy``, ``deepcopy``,
     pickle) are plain dicts that may be changed freely.
     """
@@ -51,11 +50,3 @@ class SharedAction(dict[str, Any]):
 def shared(data: Mapping[str, Any]) -> SharedAction:
     """A read-only action with these fields."""
     return SharedAction(data)
-
-
-def by_identity(actions: Mapping[Any, object]) -> dict[int, Any]:
-    """``{id(action): key}`` for shared actions that live as long as the program (module tables)."""
-    for action in actions.values():
-        if not isinstance(action, SharedAction):
-            raise TypeError("only read-only shared actions may be known by identity")
-    return {id(action): key for key, action in actions.items()}

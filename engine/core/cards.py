@@ -135,14 +135,8 @@ class PerCard(Generic[T]):
         """The values of the cards in ``mask``, lowest card first."""
         if not mask:  # most often the moves of a seat that is not to act
             return []
-        t = self._chunks
-        if len(t) == 4:  # 48 cards: one lookup per suit of the Spanish deck
-            return [*t[0][mask & 4095], *t[1][mask >> 12 & 4095], *t[2][mask >> 24 & 4095], *t[3][mask >> 36 & 4095]]
-        if len(t) == 5:  # 52 cards
-            return [*t[0][mask & 4095], *t[1][mask >> 12 & 4095], *t[2][mask >> 24 & 4095],
-                    *t[3][mask >> 36 & 4095], *t[4][mask >> 48 & 4095]]
         out: list[T] = []
-        for table in t:
+        for table in self._chunks:
             if not mask:
                 break
             out += table[mask & 4095]

@@ -11,8 +11,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.records import builder
-
 JSON = dict[str, Any]
 
 
@@ -33,17 +31,14 @@ class Event:
         return {"type": "hidden", "kind": self.data.get("type", "event")}
 
 
-_event = builder(Event)  # Event(...) on the hot path (engine.core.records)
-
-
 def public(data: JSON) -> Event:
     """An event everyone may see."""
-    return _event(data, None, None)
+    return Event(data)
 
 
 def private(seats: Iterable[int], data: JSON, shadow: JSON | None = None) -> Event:
     """An event only ``seats`` may see; the others get ``shadow``."""
-    return _event(data, frozenset(seats), shadow)
+    return Event(data, frozenset(seats), shadow)
 
 
 def for_seat(events: Iterable[Event], seat: int | None) -> list[JSON]:

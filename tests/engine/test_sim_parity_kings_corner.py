@@ -6,8 +6,8 @@ takes is replayed through the rules: each card it places and each pile it moves 
 of the seat on turn and leaves the rules' board, each turn it ends is a legal end of turn that
 draws what the rules draw (a drawn card it must play included), every turn starts with the hands,
 stock and board the rules have, the blocked count is the rules', and the hand ends where theirs
-does, won by the seats the rules place first. Wherever the simulator asks if a card can go somewhere,
-its answer is the rules' for every card.
+does, won by the seats the rules place first (or judged by the penalty points the rules charge).
+Wherever the simulator asks if a card can go somewhere, its answer is the rules' for every card.
 """
 
 from __future__ import annotations
@@ -164,7 +164,12 @@ def check_play_out(state: KingsState, rnd: random.Random, log: list[Step]) -> No
                 ended_blocked = hand_over(before, state)
             else:
                 assert (piles, hands) == (board(state), list(state.hands)), f"step {step}: {action}"
-    if ended and state.phase is Phase.OVER and state.options.scoring != "penalty":
+    if ended and state.options.scoring == "penalty":
+        # §4 penalty: the simulator judges the hand by the points the rules charged for it
+        pen = state.penalties
+        others = (sum(pen) - pen[me]) / (state.n - 1)
+        assert sim.value(t, me, settings) == 0.5 + (others - pen[me]) / 40.0
+    elif ended and state.phase is Phase.OVER:
         outcome = GAME.outcome(state)
         assert outcome is not None
         winners = outcome.winners

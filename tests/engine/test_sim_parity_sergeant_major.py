@@ -5,8 +5,8 @@ simulator plays the rest of the hand, and every step it takes is replayed throug
 card is one the rules let that seat play then, each trick goes to the seat the rules give it to,
 the game ends at once where the rules end it, and the hand's result is the rules' result. Every
 exchange the games make is also made by the simulator, which must leave the same hands (and, in
-the 9-5-2 Variation, the same hands once the held-back returns are settled), and the simulator's
-order of a hand's decisions holds the order the rules take.
+the 9-5-2 Variation, the same hands once the held-back returns are settled), the simulator offers
+the 9-5-3 swap where the rules do, and its order of a hand's decisions holds the order the rules take.
 """
 
 from __future__ import annotations
@@ -165,6 +165,8 @@ def test_simulator_plays_exchanges_and_scores_as_the_rules(options: dict[str, An
             if state.phase is Phase.EXCHANGE:
                 check_exchange(state, seat, action, after)
                 exchanges += 1
+            if state.phase is Phase.TRUMP and state.options.rules.face_up:
+                assert (after.phase is Phase.SWAP) == sim.swap_offered(state.deal.face_up), "§5.8 swap"
             if state.deal.escrow and not after.deal.escrow:
                 check_settle(state, after)
                 settles += 1

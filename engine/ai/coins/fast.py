@@ -1,7 +1,7 @@
 """Precomputed Coins tables for the AI's hot path: trick winners, points and race odds.
 
 Cards are the ints of ``engine.core.cards.SPANISH`` (suit * 12 + rank, ranks low to high).
-The deck and each card's points come from the rules (``engine.games.coins``), and so does the flat
+The deck and the point cards come from the rules (``engine.games.coins``), and so does the flat
 table of every trick's winner (coins/RULES.md §3.3, ``engine.games.coins.tricks.WINNERS``). The
 playouts that read them (``strong.playout``) are held to the rules by
 tests/engine/test_sim_parity_coins.py.
@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.games.coins.phases import points
-from engine.games.coins.state import DECK, WIDTH
+from engine.games.coins.state import COINS_MASK, DECK, WIDTH
 from engine.games.coins.tricks import STRIDE0, STRIDE1, WINNERS
 
 SIZE = DECK.size
 SUIT = tuple(c // WIDTH for c in range(SIZE))
 RANK = tuple(c % WIDTH for c in range(SIZE))
-COIN = tuple(points(c) for c in range(SIZE))  # coins/RULES.md §1.3: one point per Coins card
+COIN = tuple(COINS_MASK >> c & 1 for c in range(SIZE))  # coins/RULES.md §1.3: one point per Coins card
 __all__ = ["COIN", "RANK", "SIZE", "STRIDE0", "STRIDE1", "SUIT", "WINNERS", "race_odds"]
 
 

@@ -7,8 +7,9 @@ then an empty side filled with its highest card), with now and then a random car
 then draws by the settings (draw count and timing, draw until playable), until a seat goes
 out or the hand is blocked (§4). ``value`` says how good the end is for one seat.
 
-The fit rule, the Kings and the penalty points come from ``engine.games.kings_corner``; where a card
-may go, the pile moves, the draws and the blocked count are restated on this faster board, and
+The fit rule, the Kings and the penalty points come from the rules' tables (``engine.games.kings_corner``;
+an AI module holds no rules function, which would lead back to the game state); where a card may go,
+the pile moves, the draws and the blocked count are restated on this faster board, and
 tests/engine/test_sim_parity_kings_corner.py holds them to the rules.
 """
 
@@ -20,7 +21,7 @@ from typing import Any
 
 from engine.core.cards import Card, Mask, cards_in
 from engine.games.kings_corner.board import CORNERS, FITS_ON, FULL_CORNER, KING_MASK, SIDES, VALUES
-from engine.games.kings_corner.scoring import penalty_of
+from engine.games.kings_corner.scoring import CARD_PENALTY, KING_PENALTY
 
 Pile = tuple[Card, Card, int] | None
 TURN_CAP = 400
@@ -223,7 +224,8 @@ def value(t: Table, me: int, s: Settings) -> float:
     n = s.n
     counts = [h.bit_count() for h in t.hands]
     if s.scoring == "penalty":
-        pen = [0 if q == t.out else penalty_of(t.hands[q]) for q in range(n)]
+        kings = [(h & KING_MASK).bit_count() for h in t.hands]
+        pen = [0 if q == t.out else KING_PENALTY * kings[q] + CARD_PENALTY * (counts[q] - kings[q]) for q in range(n)]
         others = (sum(pen) - pen[me]) / (n - 1)
         return 0.5 + (others - pen[me]) / 40.0
     keys: list[tuple[int, ...]]

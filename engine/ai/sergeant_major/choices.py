@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.ai.sergeant_major.hand import ACE, JACK, KING, WIDTH, by_suit, rank, suit
-from engine.games.sergeant_major.state import ex_key
+from engine.games.sergeant_major.state import EXCHANGE_RANK
 
 HOLD_ODDS = 0.5  # the chance that the receiver holds a given card we cannot see
 
@@ -47,7 +47,9 @@ def misere_discard(cards: Sequence[int], count: int) -> list[int]:
     return sorted(cards, key=lambda c: (-rank(c), lengths[suit(c)], c))[:count]
 
 
-ex_rank = ex_key  # exchange ranking (sergeant_major/RULES.md §1.1): with ``ace_low`` the Ace is below the 2
+def ex_rank(card: int, ace_low: bool) -> int:
+    """Exchange ranking (sergeant_major/RULES.md §1.1): with ``ace_low`` the Ace is below the 2."""
+    return EXCHANGE_RANK[ace_low][card]
 
 
 def give_gain(card: int, held: Sequence[int], already: int, ace_low: bool) -> float:

@@ -25,10 +25,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.cards import FRENCH, Card, Mask, cards_in
-from engine.games.sergeant_major.state import SUIT_MASK, SUITS, TWO_DIAMONDS, WIDTH, N, ex_key
+from engine.games.sergeant_major.state import EXCHANGE_RANK, SUIT_MASK, SUITS, TWO_DIAMONDS, WIDTH, N
 
 FULL: Mask = FRENCH.full
 AWAY = 2  # location index of the cards in no hand (after the two other seats, 0 and 1)
+
+
+def ex_key(card: Card, ace_low: bool) -> int:
+    """Exchange ranking (§1.1): with ``ace_low`` the Ace is below the 2."""
+    return EXCHANGE_RANK[ace_low][card]
+
+
 __all__ = ["AWAY", "FULL", "SUITS", "SUIT_MASK", "TWO_DIAMONDS", "WIDTH", "N", "Sampler", "Seen", "ex_key", "read_view"]
 
 

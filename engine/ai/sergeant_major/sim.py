@@ -8,10 +8,12 @@ tricks (the exchange, trump, kitty, returns and swap, in the variant's order) wi
 player's heuristics, then the tricks. Both return the result of one seat in tricks
 (``tricks − target``, or ``maximum − tricks`` in a misère), with ``WIN`` for a game won.
 
-The rules come from ``engine.games.sergeant_major``: the follow-suit mask, the trick counts that
-win at once, the hand result, the exchange and its held-back returns, the kitty order and the
-swap. ``rollout`` keeps the trick's winning card as it goes (the policies read it), so that one
-rule is restated here; tests/engine/test_sim_parity_sergeant_major.py holds it to the rules.
+The follow-suit mask is the rules' own (``engine.core.tricks``); the variant table, the trick
+counts that win at once and the exchange ranking are the rules' tables (``engine.games.sergeant_major``;
+an AI module holds no rules function, which would lead back to the game state). What is restated
+here on masks (the trick's winning card kept as the cards fall, the per-trick game end, the hand
+result, the exchange and its held-back returns, the kitty order, the swap) is held to the rules
+by tests/engine/test_sim_parity_sergeant_major.py.
 """
 
 from __future__ import annotations
@@ -25,9 +27,8 @@ from engine.ai.sergeant_major.hand import best_trump, misere_trump
 from engine.ai.sergeant_major.seen import SUIT_MASK, TWO_DIAMONDS, WIDTH, N
 from engine.core.cards import Card, Mask, cards_in
 from engine.core.tricks import playable
-from engine.games.sergeant_major.exchange import exchange_hands, settle_hands
-from engine.games.sergeant_major.flow import hand_result, swap_offered
-from engine.games.sergeant_major.options import RULES, takes_kitty_first, winning_tricks
+from engine.games.sergeant_major.options import GAME_END_TRICKS, RULES, THIRTEEN
+from engine.games.sergeant_major.state import EXCHANGE_RANK
 
 WIN = 20.0  # a game won (or lost) at once, in tricks
 _SUIT_OF = tuple(c // WIDTH for c in range(52))
@@ -216,12 +217,33 @@ def rollout(
             return WIN if w == me else -WIN
         n = 0
         seat = w
-    return float(hand_result(tricks[me], targets[me], misere))
+    if misere:
+        return float(targets[me] - tricks[me])  # §5.3: maximum − tricks
+    return float(tricks[me] - targets[me])
 
 
 def end_need(options: dict[str, Any], variant: str, targets: tuple[int, ...]) -> tuple[int, ...] | None:
     """The trick count that ends the game at once, per seat (§3.2 end check, §5.8), or None."""
-    return winning_tricks(RULES[variant], str(options.get("game_end", "twelve_tricks")), targets)
+    rules = RULES[variant]
+    if rules.trick_end:
+        fixed = GAME_END_TRICKS.get(str(options.get("game_end", "twelve_tricks")))
+        return tuple(fixed if fixed is not None else t + 5 for t in targets)  # target_plus_five
+    if rules.thirteen:
+        return (THIRTEEN,) * N
+    return None
+
+
+def returned_cards(own: Mask, given: Mask, ace_low: bool) -> Mask:
+    """§4.3 step 2: per given suit, the m highest (exchange ranking) of the receiver's and the given cards."""
+    rank = EXCHANGE_RANK[ace_low]
+    out = 0
+    for suit_mask in SUIT_MASK:
+        g = given & suit_mask
+        if g:
+            ranked = sorted(cards_in((own | given) & suit_mask), key=rank.__getitem__, reverse=True)
+            for card in ranked[: g.bit_count()]:
+                out |= 1 << card
+    return out
 
 
 @dataclass(slots=True)
@@ -269,7 +291,8 @@ def stages(variant: str, options: dict[str, Any], misere_trump: bool) -> list[st
 
 
 def _take_first(w: World) -> bool:
-    return takes_kitty_first(RULES[w.variant], str(w.options.get("kitty_order", "discard_then_take")))
+    take = RULES[w.variant].take_first
+    return w.options.get("kitty_order") == "take_then_discard" if take is None else take
 
 
 def _dealer_discard(w: World) -> None:
@@ -301,13 +324,27 @@ def make_give(w: World, giver: int, receiver: int, given: Mask) -> None:
         w.hands[giver] &= ~given
         w.escrow.append((giver, receiver, given))
         return
-    w.hands = list(exchange_hands(w.hands, giver, receiver, given, w.ace_low)[0])
+    back = returned_cards(w.hands[receiver], given, w.ace_low)
+    w.hands[giver] = w.hands[giver] & ~given | back
+    w.hands[receiver] = (w.hands[receiver] | given) & ~back
 
 
 def settle(w: World) -> None:
     """§4.4: each giver's returns from the receiver's own cards plus that giver's cards only."""
-    w.hands = list(settle_hands(w.hands, w.escrow, w.ace_low)[0])
+    kept = [0] * N
+    for giver, receiver, given in w.escrow:
+        back = returned_cards(w.hands[receiver], given, w.ace_low)
+        w.hands[receiver] &= ~back
+        kept[receiver] |= given & ~back
+        w.hands[giver] |= back
+    for s in range(N):
+        w.hands[s] |= kept[s]
     w.escrow = []
+
+
+def swap_offered(face_up: Mask) -> bool:
+    """§5.8: the 2 of Diamonds may be swapped for the face-up card unless that card is a 2 (or none lies there)."""
+    return bool(face_up) and not face_up & sum(1 << (s * WIDTH) for s in range(4))
 
 
 def run_stage(w: World, stage: str) -> None:

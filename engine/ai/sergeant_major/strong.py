@@ -25,8 +25,8 @@ from engine.ai.sergeant_major.sim import WIN, World, end_need, finish, make_give
 from engine.core.cards import FRENCH, Card, Mask, cards_in
 from engine.core.rng import deal_rng
 from engine.core.rules import Action
+from engine.core.tricks import winner_index
 from engine.games.sergeant_major.options import RULES, WOBURN_TARGETS
-from engine.games.sergeant_major.play import trick_winner
 from engine.games.sergeant_major.state import MISERE_MAX
 
 DEFAULT_PLAYOUTS = 500
@@ -153,7 +153,7 @@ class StrongSergeantMajor:
             tricks = list(seen.tricks)
             turn = (me + 1) % N
             if len(trick) == N:
-                turn = trick_winner(tuple(trick), seen.trump)
+                turn = trick[winner_index([c for _, c in trick], seen.trump, WIDTH)][0]
                 tricks[turn] += 1
                 if need is not None and tricks[turn] >= need[turn]:
                     return WIN if turn == me else -WIN

@@ -10,11 +10,13 @@ from engine.games.kings_corner.board import KING_MASK
 from engine.games.kings_corner.deal import new_hand
 from engine.games.kings_corner.state import NOBODY, KingsState, Phase, evolve
 
+KING_PENALTY, CARD_PENALTY = 10, 1  # §4 penalty: points per King and per other card left in hand
+
 
 def penalty_of(hand: Mask) -> int:
     """Penalty points for a hand left over: 10 per King, 1 per other card (§4 penalty)."""
     kings = (hand & KING_MASK).bit_count()
-    return 10 * kings + hand.bit_count() - kings
+    return KING_PENALTY * kings + CARD_PENALTY * (hand.bit_count() - kings)
 
 
 def _rank(keys: list[tuple[int, ...]]) -> tuple[int, ...]:

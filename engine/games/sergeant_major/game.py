@@ -56,7 +56,7 @@ class SergeantMajor(SplitViews, Replays):
         """The seat whose turn it is (every phase has one actor)."""
         return _NOBODY if state.phase is Phase.OVER else _TURNS[state.turn]
 
-    # The AI's hot path calls these once a move: the rules functions themselves, no wrapper between.
+    # the rules functions themselves (phases.py)
     legal_actions = staticmethod(legal_actions)
     apply = staticmethod(apply)
 

@@ -119,10 +119,17 @@ def eldest(dealer: int) -> int:
     return (dealer + 1) % N
 
 
+# §1.1 exchange ranking, per card: EXCHANGE_RANK[ace_low][card], 0 for the lowest. With ``exchange_ace``
+# low the Ace is below the 2, else above the King (the play ranking).
+EXCHANGE_RANK: dict[bool, tuple[int, ...]] = {
+    True: tuple((card % WIDTH + 1) % WIDTH for card in range(DECK.size)),
+    False: tuple(card % WIDTH for card in range(DECK.size)),
+}
+
+
 def ex_key(card: Card, ace_low: bool) -> int:
     """Exchange ranking (§1.1): with ``ace_low`` the Ace is below the 2, else above the King."""
-    rank = card % WIDTH
-    return (rank + 1) % WIDTH if ace_low else rank
+    return EXCHANGE_RANK[ace_low][card]
 
 
 def by_rank(mask: Mask) -> list[Card]:
