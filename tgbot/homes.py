@@ -1,5 +1,8 @@
 """Where each table's messages go: the chat, forum topic and language of the ``/new`` that opened it.
 
+A group's table speaks the group's current language: an admin's ``/language`` there reaches
+its open tables' next messages (``follow_language``).
+
 A handler ``expect``s the table a person is about to open, so its home is known before it
 exists; a rematch goes where its finished table's messages went; a group upgraded to a
 supergroup takes its tables' homes along (their old group messages are left behind).
@@ -19,6 +22,15 @@ from engine.service.live import TableInfo
 from tgbot.records import HOME, INLINE_CHAT, SENT, SUMMARY, TABLE, Record, Records, inline_home
 
 KEEP_INLINE = 4096  # inline messages remembered with their table (an invitation's first presses find it here)
+
+
+async def follow_language(records: Records, table_id: str, locale: str) -> bool:
+    """A table's messages are in ``locale`` from the next one on (its group's new language); whether that changed."""
+    home = await records.get(table_id, HOME)
+    if home is None or home.inline_id is not None or home.data.get("locale") == locale:
+        return False
+    await records.put(table_id, home.but(data={**home.data, "locale": locale}))
+    return True
 
 
 class TableHomes:

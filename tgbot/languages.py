@@ -20,26 +20,36 @@ from engine.i18n import LANGUAGES, N_, negotiate
 from tgbot.buttons import answer
 from tgbot.callbacks import Verb, button_data, parse
 from tgbot.context import BotState, Context, display_name, is_admin, is_group, locale_of, reader_languages, reply
+from tgbot.homes import follow_language
 from tgbot.render import render, translate
 
 LANGUAGE_FRESH = 60.0  # seconds a person's /language choice is taken as read; then it is read again
 
 
 async def learn_language(update: Update, context: Context) -> None:
-    """Before any handler: know the language this person chose, read again once a minute at most.
+    """Before any handler: know the language this person chose, at once after a choice made in this process.
 
-    Another process may have taken the person's /language: read again after
-    ``LANGUAGE_FRESH`` seconds, the choice reaches every process within a minute.
+    A choice made here (the bot's /language, the Mini App's picker: ``People.choose_language``)
+    is read again on the next update. Another process may have taken the person's choice: read
+    again after ``LANGUAGE_FRESH`` seconds, the choice reaches every process within a minute.
     """
     bot_state = context.bot_data
     user, known = update.effective_user, bot_state.languages
     reader_languages.set(known)
-    now = time.monotonic()
-    if user is not None and (user.id not in known or now - bot_state.languages_read.get(user.id, now) > LANGUAGE_FRESH):
+    if user is not None and _stale(bot_state, user.id):
         known[user.id] = await bot_state.service.people.language(user.id)
-        bot_state.languages_read[user.id] = now
+        bot_state.languages_read[user.id] = time.monotonic()
     if user is not None and user.language_code and bot_state.app_languages.get(user.id) != user.language_code:
         await remember_app_language(bot_state, user.id, user.language_code)
+
+
+def _stale(bot_state: BotState, user_id: int) -> bool:
+    """Whether a person's language must be read again: never read, chosen since, or read over a minute ago."""
+    read = bot_state.languages_read.get(user_id)
+    if user_id not in bot_state.languages or read is None:
+        return True
+    chosen = bot_state.service.people.chosen_at(user_id)
+    return (chosen is not None and chosen >= read) or time.monotonic() - read > LANGUAGE_FRESH
 
 
 async def remember_app_language(bot_state: BotState, user_id: int, code: str) -> None:
@@ -56,6 +66,14 @@ async def group_language(bot_state: BotState, chat: Chat, host_locale: str | Non
     if found is not None:
         return found
     return await chats.set_language(chat.id, negotiate(host_locale), by=None, keep=True)
+
+
+async def _tables_follow(bot_state: BotState, chat_id: int, code: str) -> None:
+    """A group's open tables speak its new language from their next message on (brought up to date now)."""
+    notifier = bot_state.notifier
+    for info in await bot_state.service.tables_in_chat(chat_id):
+        if await follow_language(notifier.records, info.id, code):
+            notifier.refresh(info.id)
 
 
 def language_keyboard(current: str) -> InlineKeyboardMarkup:
@@ -110,6 +128,7 @@ async def language_button(update: Update, context: Context) -> None:
     service = context.bot_data.service
     if is_group(chat):
         await service.chats.set_language(chat.id, code, by=user.id)
+        await _tables_follow(context.bot_data, chat.id, code)
     else:
         await service.people.choose_language(user.id, display_name(user), code)
         context.bot_data.languages[user.id] = code

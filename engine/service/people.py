@@ -7,6 +7,7 @@ pass that reads the same person many times asks a ``PeopleCache`` made for that 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,11 @@ class People:
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        self._chosen: dict[int, float] = {}  # when each person last chose a language through this process
+
+    def chosen_at(self, user_id: int) -> float | None:
+        """When (``time.monotonic``) a person last chose a language through this process (the bot or the page)."""
+        return self._chosen.get(user_id)
 
     async def remember(self, user_id: int, name: str) -> str:
         """Know a person under their current name (cleaned); returns the name kept."""
@@ -69,6 +75,7 @@ class People:
     async def choose_language(self, user_id: int, name: str, language: str | None) -> None:
         """Remember (None: forget) the language a person chose; they are known from then on."""
         await self._store.people.set_user_language(user_id, clean_name(name, fallback=str(user_id)), language)
+        self._chosen[user_id] = time.monotonic()
 
     async def saw_app_language(self, user_id: int, code: str) -> None:
         """Remember a known person's Telegram app language (unknown people are skipped)."""
