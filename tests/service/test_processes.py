@@ -198,4 +198,3 @@ async def test_a_move_whose_notice_is_lost_reaches_the_other_process_sockets_wit
     for who in (ANN, BOB, CAT, None):
         assert await two.view(table_id, who) == await one.view(table_id, who)
     assert two.sharing.behind == set()
-
