@@ -66,20 +66,21 @@ def ngettext_for(locale: str | None) -> Callable[[str, str, int], str]:
     return translations(locale).ngettext
 
 
-# How each kind of refusal parameter reads in the reader's language; the others (numbers, names, what
-# someone typed) are shown as they are.
-Wording = Callable[[str, NullTranslations, bool], str]
+# How each kind of refusal parameter reads in the reader's language, with the forms a translation may ask for
+# (``{card:acc}``, ``{suit:gen}``, ``{card:을}``); the others (numbers, names, what someone typed) are shown as
+# they are, and read the same in every form.
+Wording = Callable[[str, NullTranslations, bool], words.Named]
 WORDINGS: dict[str, Wording] = {
-    "card": lambda v, r, spanish: words.card_name(v, r, spanish=spanish),
-    "top": lambda v, r, spanish: words.card_name(v, r, spanish=spanish),
-    "suit": lambda v, r, spanish: words.suit_name(v, r, spanish=spanish),
-    "suits": lambda v, r, spanish: words.suit_name(v, r, spanish=spanish),
-    "call": lambda v, r, _spanish: words.call_name(v, r),
-    "calls": lambda v, r, _spanish: words.call_name(v, r),
-    "space": lambda v, r, _spanish: words.space_name(v, r),
-    "action": lambda v, r, _spanish: words.action_name(v, r),
-    "phase": lambda v, r, _spanish: words.phase_name(v, r),
-    "game": lambda v, r, _spanish: words.game_title(v, r),
+    "card": lambda v, r, spanish: words.named_card(v, r, spanish=spanish),
+    "top": lambda v, r, spanish: words.named_card(v, r, spanish=spanish),
+    "suit": lambda v, r, spanish: words.named_suit(v, r, spanish=spanish),
+    "suits": lambda v, r, spanish: words.named_suit(v, r, spanish=spanish),
+    "call": lambda v, r, _spanish: words.Named(words.call_name(v, r)),
+    "calls": lambda v, r, _spanish: words.Named(words.call_name(v, r)),
+    "space": lambda v, r, _spanish: words.Named(words.space_name(v, r)),
+    "action": lambda v, r, _spanish: words.Named(words.action_name(v, r)),
+    "phase": lambda v, r, _spanish: words.Named(words.phase_name(v, r)),
+    "game": lambda v, r, _spanish: words.Named(words.game_title(v, r)),
 }
 
 
@@ -93,6 +94,8 @@ def refusal_text(refusal: Refusal, locale: str | None, *, spanish: bool = False)
     for name, value in refusal.params.items():
         wording = WORDINGS.get(name)
         if isinstance(value, str) and wording is not None:  # lists arrive joined by commas
-            value = ", ".join(wording(part.strip(), reader, spanish) for part in value.split(","))
+            value = words.named_list([wording(part.strip(), reader, spanish) for part in value.split(",")])
+        elif isinstance(value, str):
+            value = words.Named(value)
         params[name] = value
     return render(refusal.reason, params, reader.gettext)

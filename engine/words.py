@@ -4,10 +4,18 @@ The page says these words through the same catalog entries (``templates/app.html
 translator writes each once: a card's corner letter (``card corner``), a suit's name
 (``Spanish suit``, ``French suit``), a Spanish card (``Spanish card``), a space of the
 Kings in the Corner board (``compass point``). Anything unknown is shown as it came.
+
+A sentence that names a card or a suit is a whole sentence per language: its translation
+asks for the name in the case the sentence needs (``{suit:gen}``: ``зашли с пик``) or, in
+Korean, with the particle its last sound takes (``{card:을}``: ``K♠를``, ``클럽 N을``).
+``named_card`` and ``named_suit`` give such a name (a ``Named``); a suit's case forms are
+catalog entries of their own (``French suit:gen``), a card's short name (``Д♠``,
+``Т кубков``, ``kausu A``) reads the same in every case.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from gettext import NullTranslations
 
 from engine.core.errors import N_
@@ -32,6 +40,50 @@ SPANISH_SUITS: dict[str, Pair] = {
 FRENCH_SUITS: dict[str, Pair] = {
     "hearts": NC_("French suit", "Hearts"), "diamonds": NC_("French suit", "Diamonds"),
     "clubs": NC_("French suit", "Clubs"), "spades": NC_("French suit", "Spades"),
+}
+# Each suit's name in the cases a sentence may need (Russian and Latvian decline them; the others repeat it).
+CASES = ("nom", "gen", "dat", "acc", "ins", "loc")
+SUIT_CASES: dict[tuple[str, str], dict[str, Pair]] = {
+    ("spanish", "cups"): {
+        "gen": NC_("Spanish suit:gen", "Cups"), "dat": NC_("Spanish suit:dat", "Cups"),
+        "acc": NC_("Spanish suit:acc", "Cups"), "ins": NC_("Spanish suit:ins", "Cups"),
+        "loc": NC_("Spanish suit:loc", "Cups"),
+    },
+    ("spanish", "coins"): {
+        "gen": NC_("Spanish suit:gen", "Coins"), "dat": NC_("Spanish suit:dat", "Coins"),
+        "acc": NC_("Spanish suit:acc", "Coins"), "ins": NC_("Spanish suit:ins", "Coins"),
+        "loc": NC_("Spanish suit:loc", "Coins"),
+    },
+    ("spanish", "swords"): {
+        "gen": NC_("Spanish suit:gen", "Swords"), "dat": NC_("Spanish suit:dat", "Swords"),
+        "acc": NC_("Spanish suit:acc", "Swords"), "ins": NC_("Spanish suit:ins", "Swords"),
+        "loc": NC_("Spanish suit:loc", "Swords"),
+    },
+    ("spanish", "clubs"): {
+        "gen": NC_("Spanish suit:gen", "Clubs"), "dat": NC_("Spanish suit:dat", "Clubs"),
+        "acc": NC_("Spanish suit:acc", "Clubs"), "ins": NC_("Spanish suit:ins", "Clubs"),
+        "loc": NC_("Spanish suit:loc", "Clubs"),
+    },
+    ("french", "hearts"): {
+        "gen": NC_("French suit:gen", "Hearts"), "dat": NC_("French suit:dat", "Hearts"),
+        "acc": NC_("French suit:acc", "Hearts"), "ins": NC_("French suit:ins", "Hearts"),
+        "loc": NC_("French suit:loc", "Hearts"),
+    },
+    ("french", "diamonds"): {
+        "gen": NC_("French suit:gen", "Diamonds"), "dat": NC_("French suit:dat", "Diamonds"),
+        "acc": NC_("French suit:acc", "Diamonds"), "ins": NC_("French suit:ins", "Diamonds"),
+        "loc": NC_("French suit:loc", "Diamonds"),
+    },
+    ("french", "clubs"): {
+        "gen": NC_("French suit:gen", "Clubs"), "dat": NC_("French suit:dat", "Clubs"),
+        "acc": NC_("French suit:acc", "Clubs"), "ins": NC_("French suit:ins", "Clubs"),
+        "loc": NC_("French suit:loc", "Clubs"),
+    },
+    ("french", "spades"): {
+        "gen": NC_("French suit:gen", "Spades"), "dat": NC_("French suit:dat", "Spades"),
+        "acc": NC_("French suit:acc", "Spades"), "ins": NC_("French suit:ins", "Spades"),
+        "loc": NC_("French suit:loc", "Spades"),
+    },
 }
 SPANISH_CARDS: dict[str, Pair] = {
     "cups": NC_("Spanish card", "{rank} of Cups"), "coins": NC_("Spanish card", "{rank} of Coins"),
@@ -68,10 +120,12 @@ def rank_letter(rank: str, reader: NullTranslations) -> str:
     return _say(RANK_LETTERS, rank, reader)
 
 
-def card_name(code: str, reader: NullTranslations, *, spanish: bool = False) -> str:
+def card_name(code: str, reader: NullTranslations, *, spanish: bool = False, case: str = "nom") -> str:
     """A card's wire code (``"9-clubs"``, ``"N-cups"``) as the reader writes it: ``Д♠``, ``Т кубков``, ``코인 9``.
 
     ``spanish`` says the table plays the Spanish deck, where ``clubs`` are Clubs (Bastos), not ♣.
+    ``case`` is the case the sentence needs: a short name (a corner letter and a sign, or a
+    letter and its suit's genitive) reads the same in every case, in Russian and Latvian too.
     """
     rank, _, suit = code.partition("-")
     if suit not in SUIT_SIGNS and suit not in SPANISH_CARDS:
@@ -84,11 +138,14 @@ def card_name(code: str, reader: NullTranslations, *, spanish: bool = False) -> 
     return code
 
 
-def suit_name(code: str, reader: NullTranslations, *, spanish: bool = False) -> str:
-    """A suit's wire code as the reader names it: the Spanish deck's and the French deck's own words."""
-    if code in SPANISH_SUITS and (spanish or code not in FRENCH_SUITS):
-        return _say(SPANISH_SUITS, code, reader)
-    return _say(FRENCH_SUITS, code, reader)
+def suit_name(code: str, reader: NullTranslations, *, spanish: bool = False, case: str = "nom") -> str:
+    """A suit's wire code as the reader names it in ``case`` (``nom``, ``gen``, ``dat``, ``acc``, ``ins``, ``loc``):
+    the Spanish deck's and the French deck's own words (``Пики``, ``пик``, ``пиками``)."""
+    deck = "spanish" if code in SPANISH_SUITS and (spanish or code not in FRENCH_SUITS) else "french"
+    forms = SUIT_CASES.get((deck, code), {})
+    if case in forms:
+        return reader.pgettext(*forms[case])
+    return _say(SPANISH_SUITS if deck == "spanish" else FRENCH_SUITS, code, reader)
 
 
 def call_name(code: str, reader: NullTranslations) -> str:
@@ -114,3 +171,95 @@ def phase_name(code: str, reader: NullTranslations) -> str:
 def game_title(title: str, reader: NullTranslations) -> str:
     """A game's title (``"Coins"``, marked where each game names itself) in the reader's language."""
     return reader.gettext(title)
+
+
+# Korean particles: the form after a final consonant, and the one after a vowel. 으로/로 also takes 로 after ㄹ.
+PARTICLES: dict[str, tuple[str, str]] = {
+    "이": ("이", "가"), "가": ("이", "가"), "을": ("을", "를"), "를": ("을", "를"), "은": ("은", "는"),
+    "는": ("은", "는"), "과": ("과", "와"), "와": ("과", "와"), "으로": ("으로", "로"), "로": ("으로", "로"),
+    "이나": ("이나", "나"),
+    "이라서": ("이라서", "라서"), "이에요": ("이에요", "예요"), "이고": ("이고", "고"), "이야": ("이야", "야"),
+}
+RIEUL = 8  # ㄹ, the final consonant after which 으로 is 로
+# How a character that is not a Hangul syllable ends when read aloud in Korean: its final consonant
+# (0: a vowel). Digits as Sino-Korean numbers (일, 이, 삼 …), Latin letters by their names (에이, 엘, 엠, 엔 …),
+# suit signs by their suits' names (하트, 다이아몬드, 클로버, 스페이드).
+DIGIT_ENDS = {"0": 21, "1": RIEUL, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": RIEUL, "8": RIEUL, "9": 0}
+TENS_ENDS = {1: 17, 2: 1, 3: 4, 4: 4}  # 십 (ㅂ), 백 (ㄱ), 천 (ㄴ), 만 (ㄴ): a number ending in zeros
+LETTER_ENDS = {"L": RIEUL, "M": 16, "N": 4, "R": RIEUL}  # 엘, 엠, 엔, 알; every other letter's name ends in a vowel
+SIGN_ENDS = {"♥": 0, "♦": 0, "♣": 0, "♠": 0}
+SKIPPED = " )]}»”’'\".!?"
+
+
+def final_consonant(word: str) -> int:
+    """The final consonant (jongseong index, 0 for none) of a word's last sound as read in Korean.
+
+    A Hangul syllable's is ``(ord(ch) - 0xAC00) % 28``; digits, Latin letters and suit signs are read aloud.
+    """
+    text = word.rstrip(SKIPPED)
+    if not text:
+        return 0
+    last = text[-1]
+    if "\uac00" <= last <= "\ud7a3":
+        return (ord(last) - 0xAC00) % 28
+    if last.isdigit():
+        digits = text[len(text.rstrip("0123456789")):]
+        zeros = len(digits) - len(digits.rstrip("0"))
+        if zeros and digits.strip("0"):
+            return TENS_ENDS.get(zeros, 4)
+        return DIGIT_ENDS.get(last, 0)
+    return LETTER_ENDS.get(last.upper(), SIGN_ENDS.get(last, 0))
+
+
+def particle(word: str, which: str) -> str:
+    """The Korean particle ``which`` (``을``, ``이``, ``은``, ``으로``, ``과`` …, either form) that follows ``word``."""
+    after_consonant, after_vowel = PARTICLES[which]
+    end = final_consonant(word)
+    if after_consonant == "으로":
+        return after_vowel if end in (0, RIEUL) else after_consonant
+    return after_consonant if end else after_vowel
+
+
+def with_particle(word: str, which: str) -> str:
+    """``word`` followed by the particle its last sound takes: ``하트가``, ``클럽 N을``, ``컵 10으로``, ``K♠로``."""
+    return word + particle(word, which)
+
+
+class Named(str):
+    """A name put into a sentence: ``{suit:gen}`` says it in a case, ``{card:을}`` adds a Korean particle.
+
+    A translation asks for the form its sentence needs; a form the name does not have reads as the name.
+    """
+
+    forms: Mapping[str, str]
+
+    def __new__(cls, text: str, forms: Mapping[str, str] | None = None) -> Named:
+        """The name ``text`` and its forms by case."""
+        named = super().__new__(cls, text)
+        named.forms = dict(forms or {})
+        return named
+
+    def __format__(self, spec: str) -> str:
+        """The form ``spec`` asks for: a case (``acc``), a particle (``을``), or the name itself."""
+        if spec in PARTICLES:
+            return with_particle(str(self), spec)
+        if spec in CASES:
+            return self.forms.get(spec, str(self))
+        return format(str(self), spec)
+
+
+def named_card(code: str, reader: NullTranslations, *, spanish: bool = False) -> Named:
+    """A card's name with its forms, for a sentence that asks for a case or a particle."""
+    return Named(card_name(code, reader, spanish=spanish),
+                 {case: card_name(code, reader, spanish=spanish, case=case) for case in CASES})
+
+
+def named_suit(code: str, reader: NullTranslations, *, spanish: bool = False) -> Named:
+    """A suit's name with its case forms (``Пики``: ``пик``, ``пикам``, ``пики``, ``пиками``, ``пиках``)."""
+    return Named(suit_name(code, reader, spanish=spanish),
+                 {case: suit_name(code, reader, spanish=spanish, case=case) for case in CASES})
+
+
+def named_list(names: list[Named]) -> Named:
+    """Names joined by commas, each in the form the sentence asks for (``пик, треф``)."""
+    return Named(", ".join(names), {case: ", ".join(n.forms.get(case, n) for n in names) for case in CASES})
