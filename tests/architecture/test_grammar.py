@@ -189,3 +189,20 @@ def test_the_register_rule_catches_the_other_register() -> None:
     assert not POLITE["lv"].search("Tu uzvarēji!")
     assert KOREAN_OTHER_REGISTER.search("트릭을 가져갔습니다.")
     assert not KOREAN_OTHER_REGISTER.search("트릭을 가져갔어요.")
+
+
+GAME_TITLES = ("Coins", "Sergeant Major", "Kings in the Corner")
+
+
+@pytest.mark.parametrize("lang", ["ru", "lv", "ko"])
+def test_a_sentence_naming_a_game_names_it_as_the_catalog_translates_it(lang: str) -> None:
+    reader = translations(lang)
+    wrong = []
+    for message in catalog(lang):
+        source = message.id if isinstance(message.id, str) else message.id[0] if message.id else ""
+        named = [title for title in GAME_TITLES if source.startswith(f"Welcome to {title}.")]
+        for title in named:
+            if title in str(message.string) or reader.gettext(title) not in str(message.string):
+                wrong.append((source[:40], message.string))
+    assert len([m for m in catalog(lang) if str(m.id).startswith("Welcome to ")]) == 3
+    assert wrong == []
