@@ -206,3 +206,13 @@ def test_a_sentence_naming_a_game_names_it_as_the_catalog_translates_it(lang: st
                 wrong.append((source[:40], message.string))
     assert len([m for m in catalog(lang) if str(m.id).startswith("Welcome to ")]) == 3
     assert wrong == []
+
+
+# A Korean particle whose form depends on the last sound of the word before it, glued to a placeholder.
+GLUED_PARTICLE = re.compile(r"\}(?:이|가|을|를|은|는|와|과|으로|로|이에요|예요|이라서|라서|이고|이나)(?=[\s.,!?:;)]|$)")
+
+
+def test_no_korean_placeholder_takes_a_particle_that_depends_on_its_value() -> None:
+    glued = [text for message in catalog("ko") if message.id for text in texts(message) if GLUED_PARTICLE.search(text)]
+    assert glued == []
+    assert GLUED_PARTICLE.search("내가 {space}를 완성했어요.") and not GLUED_PARTICLE.search("라운드 {hand}에서 트릭")
