@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -86,7 +87,7 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
     bot_state = application.bot_data
     bot_state.settings, bot_state.service = settings, service
     notifier = bot_state.notifier = Notifier(application.bot, bot_state, status_interval=status_interval,
-                                        **({"clock": clock} if clock is not None else {}))
+                                             clock=clock if clock is not None else time.monotonic)
     if isinstance(limiter, ChatPacedRateLimiter):
         limiter.on_message = notifier.ledger.saw
 

@@ -1,19 +1,20 @@
-"""Telegram's flood limits, kept by the library's AIORateLimiter plus a per-chat pace and two priorities.
+"""Telegram's flood limits as one budget for the whole bot, spent by priority, each chat on its own.
 
-AIORateLimiter keeps the overall and per-group rates with leaky buckets, which let a
-full bucket through at once and then refill; so each bucket is set to half of
-Telegram's figure, which keeps any window of the real length under the real limit.
-Telegram also wants at most about one message a second in any one chat, which
-AIORateLimiter does not do: that pace is added here, per chat, for the calls that
-post or edit. It is counted from the previous call's answer, not from when that call
-left: Telegram counts calls as they arrive, and a call that left first may arrive late.
-Deleting goes through the overall bucket (and its retry on 429), not the group's nor the
-pace; reading and answering button presses are not limited.
+Every Bot API call but the long poll waits here for its turn and is let through only when
+it fits every limit Telegram counts it in: the bot's overall rate (about 30 a second:
+every call, deletions included), one posting call a second in any one chat (sending and
+editing; counted from the previous call's answer, since Telegram counts calls as they
+arrive and one that left first may arrive late) and 20 a minute in a group. The windows
+are counted from answers and a call still on its way counts as in the window, so no window
+of the real length sees more than the real figure.
 
-Calls made while ``BACKGROUND`` is set (the notifier's edits of a table's message in its
-group) yield to everything else in the same chat: at most one of them per chat waits in
-the buckets, and only while no foreground call (a reply to a person) is waiting there,
-so a reply never queues behind a row of status edits.
+Waiting calls go in order of their ``Lane`` (answers to a person's own action, then turn
+messages, then lobby and status edits, then cleanup), within a lane by ``ORDER`` (the
+notifier gives a turn message its turn's beginning, so the oldest turn goes first) and then
+as they came. A call whose ``WANTED`` check says no when its turn comes (its turn is over,
+a newer edit supersedes it) is never sent: it raises ``Dropped``. A 429 blocks only the chat
+it came from (a call with no chat: every call) for its ``retry_after``, and the call waits
+again in the place it had.
 
 Every message id the bot gets back from Telegram is handed to ``on_message`` (the
 notifier's ledger uses it to tell its own messages from others').
@@ -22,56 +23,106 @@ notifier's ledger uses it to tell its own messages from others').
 from __future__ import annotations
 
 import asyncio
+import bisect
+import contextlib
+import itertools
+import logging
+from collections import deque
 from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
+from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Any
 
-from telegram.ext import AIORateLimiter
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+log = logging.getLogger(__name__)
 
 JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
 PACED_PREFIXES = ("send", "edit", "copy", "forward")
-BUCKETED_PREFIXES = ("delete",)
-BACKGROUND: ContextVar[bool] = ContextVar("bot_background_call", default=False)
+UNLIMITED = ("getUpdates",)  # the long poll: it waits on Telegram, not on a budget
 
 
-class Pace:
-    """One chat's pace: one posting call at a time, each ``period`` seconds after the previous one's answer."""
+class Lane(IntEnum):
+    """How urgent a call is: lower goes first."""
 
-    __slots__ = ("free_at", "lock")
+    ANSWER = 0  # a reply to what a person just did
+    TURN = 1  # a turn message
+    STATUS = 2  # a lobby or status edit in the table's chat
+    CLEANUP = 3  # deleting what is over
 
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()
-        self.free_at = 0.0
+
+class Dropped(Exception):
+    """A waiting call that was no longer wanted when its turn came: it was never sent."""
+
+
+LANE: ContextVar[Lane | None] = ContextVar("bot_call_lane", default=None)
+ORDER: ContextVar[float] = ContextVar("bot_call_order", default=0.0)
+WANTED: ContextVar[Callable[[], bool] | None] = ContextVar("bot_call_wanted", default=None)
+BACKGROUND: ContextVar[bool] = ContextVar("bot_background_call", default=False)  # the STATUS lane, when no LANE
+
+
+@dataclass(eq=False)
+class Waiting:
+    """One call waiting for its turn."""
+
+    lane: int
+    order: float
+    number: int
+    chat: str | None
+    paced: bool
+    group: bool
+    wanted: Callable[[], bool] | None
+    admitted: asyncio.Future[None] | None = None
 
     @property
-    def idle(self) -> bool:
-        """Nobody is waiting and the period has passed."""
-        return not self.lock.locked() and self.free_at <= asyncio.get_running_loop().time()
+    def key(self) -> tuple[int, float, int]:
+        """Its place among the waiting calls."""
+        return self.lane, self.order, self.number
 
 
-class ChatPacedRateLimiter(AIORateLimiter):
-    """AIORateLimiter with at most one posting call per ``chat_period`` seconds in each chat, and priorities."""
+@dataclass
+class Chat:
+    """One chat's share of the limits: its pace, its group window and any 429 it is waiting out."""
 
-    __slots__ = ("_background", "_chat_period", "_foreground", "_paces", "_quiet", "on_message")
+    busy: bool = False  # a posting call of the chat is on its way
+    free_at: float = 0.0
+    blocked_until: float = 0.0
+    sent: deque[float] = field(default_factory=deque)  # a group's posting calls, by answer time
 
-    def __init__(self, *, chat_period: float = 1.1, **limits: Any) -> None:
-        super().__init__(**limits)
+
+class ChatPacedRateLimiter(BaseRateLimiter[int]):
+    """One budget shaped like Telegram's limits, spent by priority; a 429 holds only its own chat."""
+
+    def __init__(self, *, overall_max_rate: int = 28, overall_time_period: float = 1.0, group_max_rate: int = 19,
+                 group_time_period: float = 60.0, chat_period: float = 1.1, max_retries: int = 2) -> None:
+        self._overall = (overall_max_rate, overall_time_period)
+        self._group = (group_max_rate, group_time_period)
         self._chat_period = chat_period
-        self._paces: dict[str, Pace] = {}
-        self._foreground: dict[str, int] = {}
-        self._quiet: dict[str, asyncio.Event] = {}
-        self._background: dict[str, asyncio.Lock] = {}
+        self._max_retries = max_retries
+        self._queue: list[tuple[tuple[int, float, int], Waiting]] = []
+        self._numbers = itertools.count()
+        self._chats: dict[str, Chat] = {}
+        self._sent: deque[float] = deque()  # every call, by answer time
+        self._in_flight = 0
+        self._blocked_until = 0.0
+        self._wake = asyncio.Event()
+        self._pump: asyncio.Task[None] | None = None
         self.on_message: Callable[[int, int], None] | None = None
+        self.dropped = 0
+        self.calls = 0
 
-    def _pace(self, key: str) -> Pace:
-        if len(self._paces) > 1024:
-            for old, pace in list(self._paces.items()):
-                if old != key and pace.idle:
-                    del self._paces[old]
-        found = self._paces.get(key)
-        if found is None:
-            found = self._paces[key] = Pace()
-        return found
+    async def initialize(self) -> None:
+        """Nothing to set up: the pump starts with the first call."""
+
+    async def shutdown(self) -> None:
+        """Stop letting calls through."""
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pump
+            self._pump = None
 
     async def process_request(
         self,
@@ -82,49 +133,158 @@ class ChatPacedRateLimiter(AIORateLimiter):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> JSONResult:
-        """Send one request within the limits, background calls after foreground ones of the same chat."""
+        """Send one request when it fits the limits, in its lane's order; a 429 is waited out in place."""
+        if endpoint in UNLIMITED:
+            return await callback(*args, **kwargs)
         chat_id = data.get("chat_id")
-        if not endpoint.startswith(PACED_PREFIXES + BUCKETED_PREFIXES) or chat_id is None:
-            return self._seen(await callback(*args, **kwargs))
-        key = str(chat_id)
-        if not BACKGROUND.get():
-            self._foreground[key] = self._foreground.get(key, 0) + 1
-            self._quiet.setdefault(key, asyncio.Event()).clear()
+        key = None if chat_id is None else str(chat_id)
+        paced = key is not None and endpoint.startswith(PACED_PREFIXES) and self._chat_period > 0
+        lane = LANE.get()
+        if lane is None:
+            lane = Lane.STATUS if BACKGROUND.get() else Lane.ANSWER
+        waiting = Waiting(int(lane), ORDER.get(), next(self._numbers), key, paced,
+                          key is not None and endpoint.startswith(PACED_PREFIXES) and key.startswith(("-", "@")),
+                          WANTED.get())
+        retries = self._max_retries if rate_limit_args is None else rate_limit_args
+        for attempt in itertools.count():
+            await self._admit(waiting)
             try:
-                return await self._limited(callback, args, kwargs, endpoint, data, rate_limit_args, key)
-            finally:
-                self._foreground[key] -= 1
-                if not self._foreground[key]:
-                    del self._foreground[key]
-                    self._quiet.pop(key).set()
-        lock = self._background.setdefault(key, asyncio.Lock())
-        async with lock:
-            while key in self._foreground:
-                await self._quiet[key].wait()
-            return await self._limited(callback, args, kwargs, endpoint, data, rate_limit_args, key)
+                result = await callback(*args, **kwargs)
+            except RetryAfter as error:
+                self._done(waiting, retry_after=_seconds(error.retry_after))
+                if attempt >= retries:
+                    raise
+                log.info("429 in chat %s: waiting %.2f s in place", key, _seconds(error.retry_after))
+                continue
+            except BaseException:
+                self._done(waiting)
+                raise
+            self._done(waiting)
+            return self._seen(result)
+        raise AssertionError("unreachable")
 
-    async def _limited(self, callback: Callable[..., Coroutine[Any, Any, JSONResult]], args: Any,
-                       kwargs: dict[str, Any], endpoint: str, data: dict[str, Any], rate_limit_args: int | None,
-                       key: str) -> JSONResult:
-        if not endpoint.startswith(PACED_PREFIXES):  # deletions: the overall bucket and its retries, not the group's
-            overall = {k: v for k, v in data.items() if k != "chat_id"}
-            return self._seen(await super().process_request(callback, args, kwargs, endpoint, overall, rate_limit_args))
-        if self._chat_period <= 0:
-            return self._seen(await super().process_request(callback, args, kwargs, endpoint, data, rate_limit_args))
-        pace = self._pace(key)
+    # waiting ------------------------------------------------------------------------
 
-        async def paced(*call_args: Any, **call_kwargs: Any) -> JSONResult:
-            async with pace.lock:  # inside the group and overall buckets, so the pace holds at the wire
-                loop = asyncio.get_running_loop()
-                wait = pace.free_at - loop.time()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                try:
-                    return self._seen(await callback(*call_args, **call_kwargs))
-                finally:
-                    pace.free_at = loop.time() + self._chat_period
+    async def _admit(self, waiting: Waiting) -> None:
+        """Wait until the pump lets the call through (raises Dropped when it is no longer wanted)."""
+        loop = asyncio.get_running_loop()
+        if self._pump is None or self._pump.done():
+            self._pump = loop.create_task(self._run(), name="bot-rate-limiter")
+        waiting.admitted = loop.create_future()
+        bisect.insort(self._queue, (waiting.key, waiting), key=lambda item: item[0])
+        self._wake.set()
+        try:
+            await waiting.admitted
+        except asyncio.CancelledError:
+            admitted = waiting.admitted
+            if admitted.done() and not admitted.cancelled() and admitted.exception() is None:
+                self._done(waiting)  # let through just as it was cancelled: give its room back
+            else:
+                self._remove(waiting)
+            raise
 
-        return await super().process_request(paced, args, kwargs, endpoint, data, rate_limit_args)
+    def _remove(self, waiting: Waiting) -> None:
+        for i, (_key, queued) in enumerate(self._queue):
+            if queued is waiting:
+                del self._queue[i]
+                return
+
+    def _chat(self, key: str) -> Chat:
+        found = self._chats.get(key)
+        if found is None:
+            if len(self._chats) > 2048:
+                now = asyncio.get_running_loop().time()
+                for old, chat in list(self._chats.items()):
+                    if not chat.busy and chat.free_at <= now and chat.blocked_until <= now and not chat.sent:
+                        del self._chats[old]
+            found = self._chats[key] = Chat()
+        return found
+
+    def _done(self, waiting: Waiting, *, retry_after: float = 0.0) -> None:
+        """The call was answered (or failed): its room in the windows is counted from now."""
+        now = asyncio.get_running_loop().time()
+        self._in_flight -= 1
+        self._sent.append(now)
+        if waiting.chat is not None:
+            chat = self._chat(waiting.chat)
+            if waiting.paced:
+                chat.busy = False
+                chat.free_at = now + self._chat_period
+            if waiting.group:
+                chat.sent.append(now)
+            if retry_after:
+                chat.blocked_until = max(chat.blocked_until, now + retry_after)
+        elif retry_after:
+            self._blocked_until = max(self._blocked_until, now + retry_after)
+        self._wake.set()
+
+    def _overall_free_at(self, now: float) -> float:
+        """When one more call fits the bot's overall rate (now or earlier: it fits)."""
+        limit, period = self._overall
+        while self._sent and self._sent[0] <= now - period:
+            self._sent.popleft()
+        if self._in_flight + len(self._sent) < limit:
+            return now
+        return self._sent[0] + period if self._sent else float("inf")  # else an answer frees room (and wakes)
+
+    def _ready_at(self, waiting: Waiting, now: float) -> float:
+        """When the call's chat lets it through (inf: when a call of its chat is answered)."""
+        if waiting.chat is None:
+            return self._blocked_until
+        chat = self._chat(waiting.chat)
+        at = chat.blocked_until
+        if waiting.paced:
+            if chat.busy:
+                return float("inf")
+            at = max(at, chat.free_at)
+        if waiting.group:
+            limit, period = self._group
+            while chat.sent and chat.sent[0] <= now - period:
+                chat.sent.popleft()
+            if len(chat.sent) >= limit:
+                at = max(at, chat.sent[-limit] + period)
+        return at
+
+    async def _run(self) -> None:
+        """Let waiting calls through in order as the limits allow."""
+        loop = asyncio.get_running_loop()
+        while True:
+            self._wake.clear()
+            now = loop.time()
+            wake_at = float("inf")
+            for item in list(self._queue):
+                waiting = item[1]
+                if waiting.wanted is not None and not _still_wanted(waiting.wanted):
+                    self._queue.remove(item)
+                    self.dropped += 1
+                    if waiting.admitted is not None and not waiting.admitted.done():
+                        waiting.admitted.set_exception(Dropped())
+                    continue
+                at = self._ready_at(waiting, now)
+                if at > now:
+                    wake_at = min(wake_at, at)
+                    continue
+                overall = self._overall_free_at(now)
+                if overall > now:  # the bot's budget is spent: the first in line takes the next room
+                    wake_at = min(wake_at, overall)
+                    break
+                self._queue.remove(item)
+                self._in_flight += 1
+                self.calls += 1
+                if waiting.paced and waiting.chat is not None:
+                    self._chat(waiting.chat).busy = True
+                if waiting.admitted is not None and not waiting.admitted.done():
+                    waiting.admitted.set_result(None)
+                else:  # cancelled meanwhile
+                    self._in_flight -= 1
+                    if waiting.paced and waiting.chat is not None:
+                        self._chat(waiting.chat).busy = False
+            if wake_at == float("inf"):
+                await self._wake.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(max(0.0, wake_at - loop.time())):
+                        await self._wake.wait()
 
     def _seen(self, result: JSONResult) -> JSONResult:
         if self.on_message is not None and isinstance(result, dict) and "message_id" in result:
@@ -134,16 +294,28 @@ class ChatPacedRateLimiter(AIORateLimiter):
         return result
 
 
+def _still_wanted(wanted: Callable[[], bool]) -> bool:
+    try:
+        return wanted()
+    except Exception:
+        log.exception("a waiting call's check failed: it is sent")
+        return True
+
+
+def _seconds(after: Any) -> float:
+    return float(after.total_seconds()) if hasattr(after, "total_seconds") else float(after)
+
+
 def rate_limiter(scale: float = 1.0, *, slack: float = 0.1, max_retries: int = 2) -> ChatPacedRateLimiter:
-    """Telegram's limits (30/s overall, 20/min per group, 1/s per chat); ``scale`` shortens every period.
+    """Telegram's limits (30/s overall, 20/min per group, 1/s per chat) with a margin; ``scale`` shortens every period.
 
     ``slack`` seconds are added to the per-chat pace: the pace is measured as requests
     leave, Telegram counts them as they arrive.
     """
     return ChatPacedRateLimiter(
-        overall_max_rate=14,
+        overall_max_rate=28,
         overall_time_period=1.0 * scale,
-        group_max_rate=9,
+        group_max_rate=19,
         group_time_period=60.0 * scale,
         chat_period=1.0 * scale + slack,
         max_retries=max_retries,

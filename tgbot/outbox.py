@@ -40,6 +40,14 @@ class Outbox:
         """Whether any work is queued or running."""
         return bool(self._workers)
 
+    def has(self, lane: Hashable) -> bool:
+        """Whether work of ``lane`` is queued or running."""
+        return lane in self._workers
+
+    def queued(self, lane: Hashable) -> bool:
+        """Whether work of ``lane`` is queued (asked for and not yet begun)."""
+        return bool(self._pending.get(lane))
+
     async def _drain(self, lane: Hashable) -> None:
         try:
             while True:

@@ -8,6 +8,10 @@ refuses the bot (blocked, removed from a group) is reported to ``on_refused``; a
 upgraded to a supergroup to ``on_migrated``, and the table whose post went there is
 handed to ``repost``, so a pass of its own posts it where the table now lives.
 
+A call the rate limiter drops while it waits (``tgbot.limits.Dropped``: no longer wanted) is
+as if never made: its record is dropped. ``Sweeper`` removes messages in the background at
+cleanup's priority, several of one chat in one ``deleteMessages`` call.
+
 A record kept in an inline message (``Record.inline_id``: a table invited to from any chat)
 is never sent nor deleted: that message is its sender's, so "posting" there is an edit by
 its inline_message_id, and deleting it only forgets it.
@@ -15,6 +19,7 @@ its inline_message_id, and deleting it only forgets it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
@@ -23,6 +28,7 @@ from telegram import InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
+from tgbot.limits import LANE, Dropped, Lane
 from tgbot.records import SENDING, SENT, UNCERTAIN, Ledger, Record, Records
 
 log = logging.getLogger(__name__)
@@ -67,6 +73,10 @@ class Postings:
         self._shown: dict[tuple[int, int], str] = {}  # (chat, message) -> what it shows now
         self._shown_inline: dict[str, str] = {}  # inline_message_id -> what it shows now
 
+    async def refused(self, chat_id: int) -> None:
+        """Telegram refused the bot a chat."""
+        await self._on_refused(chat_id)
+
     def is_gone(self, chat_id: int) -> bool:
         """Whether the bot was removed from this chat (nothing is posted there)."""
         return chat_id in self._gone
@@ -98,8 +108,10 @@ class Postings:
             message: Message = await self.bot.send_message(
                 chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True,
                 message_thread_id=record.thread_id)
-        except RetryAfter:
+        except (RetryAfter, Dropped) as error:
             await self.records.drop(table_id, record.purpose)
+            if isinstance(error, Dropped):
+                return None
             raise
         except ChatMigrated as error:
             await self.records.drop(table_id, record.purpose)
@@ -213,6 +225,8 @@ class Postings:
         try:
             await self.bot.edit_message_text(text, chat_id, message_id, parse_mode=ParseMode.HTML,
                                              reply_markup=markup, disable_web_page_preview=True)
+        except Dropped:  # superseded while it waited: a newer edit says more
+            return True
         except ChatMigrated as error:
             await self._on_migrated(chat_id, int(error.new_chat_id))
             return True
@@ -245,6 +259,107 @@ class Postings:
                 await self.edit(record, over, None)
         self._shown.pop((record.chat_id, record.message_id), None)
         return True
+
+
+class DeletingBot(Protocol):
+    """The Bot API calls the sweeper makes."""
+
+    async def delete_message(self, chat_id: int, message_id: int) -> object:
+        """Delete a message."""
+
+    async def delete_messages(self, chat_id: int, message_ids: list[int]) -> object:
+        """Delete up to 100 messages of one chat."""
+
+
+class Sweeper:
+    """Removes messages in the background, lowest priority first served last; several of one chat in one call."""
+
+    BATCH = 100  # deleteMessages takes up to 100 ids
+
+    def __init__(self, bot: DeletingBot, postings: Postings) -> None:
+        self.bot = bot
+        self.postings = postings
+        self._waiting: dict[int, dict[int, tuple[str, Record, str]]] = {}  # chat -> message -> (table, record, over)
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self.calls = 0
+
+    async def sweep(self, table_id: str, record: Record, over: str) -> None:
+        """Remove the record's message soon (its record is already forgotten; kept again if the chat refuses)."""
+        if record.message_id is None or record.inline_id is not None:
+            return
+        self._waiting.setdefault(record.chat_id, {})[record.message_id] = (table_id, record, over)
+        if record.chat_id not in self._workers:
+            self._workers[record.chat_id] = asyncio.get_running_loop().create_task(
+                self._drain(record.chat_id), name=f"sweep-{record.chat_id}")
+
+    @property
+    def busy(self) -> bool:
+        """Whether removals are waiting or on their way."""
+        return bool(self._workers)
+
+    async def idle(self) -> None:
+        """Wait until every removal asked for so far is made."""
+        while self._workers:
+            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop; removals still waiting are dropped."""
+        self._waiting.clear()
+        workers = list(self._workers.values())
+        self._workers.clear()
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+
+    async def _drain(self, chat_id: int) -> None:
+        token = LANE.set(Lane.CLEANUP)
+        try:
+            while waiting := self._waiting.get(chat_id):
+                ids = list(waiting)[:self.BATCH]
+                batch = [waiting.pop(i) for i in ids]
+                try:
+                    await self._delete(chat_id, ids, batch)
+                except Exception:
+                    log.exception("could not remove %d messages in chat %s", len(ids), chat_id)
+        finally:
+            LANE.reset(token)
+            if not self._waiting.get(chat_id):
+                self._waiting.pop(chat_id, None)
+            if self._workers.get(chat_id) is asyncio.current_task():
+                del self._workers[chat_id]
+
+    async def _delete(self, chat_id: int, ids: list[int], batch: list[tuple[str, Record, str]]) -> None:
+        for attempt in range(5):
+            try:
+                if len(batch) == 1:
+                    _table_id, record, over = batch[0]
+                    self.calls += 1
+                    if not await self.postings.delete(record, over):
+                        await self._keep(batch)
+                    return
+                self.calls += 1
+                await self.bot.delete_messages(chat_id, ids)
+                return
+            except Forbidden:
+                await self.postings.refused(chat_id)
+                await self._keep(batch)
+                return
+            except BadRequest as error:  # some cannot be deleted (too old): one at a time, each as it can be
+                log.info("could not delete %d messages in chat %s at once: %s", len(ids), chat_id, error)
+                for _table_id, record, over in batch:
+                    await self.postings.delete(record, over)
+                return
+            except RetryAfter as error:
+                await asyncio.sleep(retry_seconds(error.retry_after))
+            except NetworkError:
+                await asyncio.sleep(0.5 * 2 ** attempt)
+
+
+    async def _keep(self, batch: list[tuple[str, Record, str]]) -> None:
+        """The chat refused: the records are kept again (unless replaced), so the messages go once it is back."""
+        for table_id, record, _over in batch:
+            if await self.postings.records.get(table_id, record.purpose) is None:
+                await self.postings.records.put(table_id, record)
 
 
 def shown_key(text: str, markup: InlineKeyboardMarkup | None) -> str:

@@ -1,15 +1,18 @@
 """What the bot must remember about each table's turns beyond what the table says of them.
 
-The table says when each seat's current turn began (``TableInfo.turn_began``). The bot adds
-three things of its own: a turn first seen after a restart keeps the id of the turn message
-already sent for it (so that message is adopted, not replaced); a turn an AI stand-in plays
-(the seat timed out) gets no turn message; and which seats were reminded before the deadline.
+The table says when each seat's current turn began (``TableInfo.turn_began``), as a seq; the
+bot notes when it saw each turn begin (``began_at``: the oldest turn's message goes first, and a
+status waits for a turn that lasts). It adds three things of its own: a turn first seen after a
+restart keeps the id of the turn message already sent for it (so that message is adopted, not
+replaced); a turn an AI stand-in plays (the seat timed out) gets no turn message; and which seats
+were reminded before the deadline.
 Each lasts only as long as the turn it belongs to.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 
 from engine.service.live import TableInfo
 
@@ -22,8 +25,10 @@ def began(info: TableInfo, seat: int) -> int | None:
 class TurnBook:
     """Per table: the turns the bot has seen begin, adopted turn ids, stand-ins and reminders."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
         self._began: dict[str, dict[int, int]] = {}  # table -> seat -> the seq its current turn began at
+        self._seen: dict[tuple[str, int], float] = {}  # (table, seat) -> when the bot saw its current turn begin
         self._first_sight: set[tuple[str, int]] = set()  # turns first seen after a restart: adopt a stored message
         self._adopted: dict[tuple[str, int], int] = {}  # (table, seat) -> the id of a turn message sent before
         self._passed: dict[str, set[int]] = {}  # seats whose current turn an AI stand-in plays
@@ -38,17 +43,23 @@ class TurnBook:
         for seat in [s for s in turns if s not in now]:
             del turns[seat]
             passed.discard(seat)
+            self._seen.pop((info.id, seat), None)
             self._adopted.pop((info.id, seat), None)
         for seat, seq in now.items():
             if turns.get(seat) == seq:
                 continue
             turns[seat] = seq
+            self._seen[(info.id, seat)] = self.clock()
             passed.discard(seat)
             self._adopted.pop((info.id, seat), None)
             if first:
                 self._first_sight.add((info.id, seat))
             else:
                 self._first_sight.discard((info.id, seat))
+
+    def began_at(self, table_id: str, seat: int) -> float | None:
+        """When the bot saw the seat's current turn begin (``clock`` time; None: it is not to act)."""
+        return self._seen.get((table_id, seat))
 
     def stood_in(self, table_id: str, seat: int) -> None:
         """The seat timed out: an AI stand-in plays its current turn."""
@@ -93,3 +104,5 @@ class TurnBook:
         for key in [k for k in self._adopted if k[0] == table_id]:
             del self._adopted[key]
         self._first_sight = {k for k in self._first_sight if k[0] != table_id}
+        for key in [k for k in self._seen if k[0] == table_id]:
+            del self._seen[key]

@@ -26,6 +26,7 @@ from engine.service.moves import ActResult, Moves
 from engine.service.open_tables import MAX_OPEN_TABLES, OpenTablesCap
 from engine.service.peers import Peers
 from engine.service.people import People
+from engine.service.presence import Presence
 from engine.service.record import Record
 from engine.service.schedule import Schedule
 from engine.service.sharing import Sharing
@@ -58,6 +59,7 @@ class TableService:
         self.record = Record(store)
         self.people = People(store)
         self.chats = Chats(store)
+        self.presence = Presence()  # who has each table open and in front of them (this process's sockets)
         # the AI and the timers call back into due work, built last: through this facade, so nothing is cyclic
         self.autoplay = Autoplay(self._ai_step, delay=ai_delay, claim=self.peers.lease)
         self.timers = TurnTimers(clock, self._timer_due, run_loop=run_timers)

@@ -60,7 +60,7 @@ async def test_reminder_edits_the_turn_message_and_expiries_put_the_seat_on_auto
         assert info.to_act == (info.seat_of(BOB),) and info.deadline == clock.now + 60
         [turn] = live_turn_messages(bot)
         assert "Time is nearly up" not in turn.plain
-        clock.now += 46  # a quarter of the minute left
+        clock.now += 49  # four fifths of the minute passed: the reminder is due
         await bot.service.tick_timers()
         await bot.settle()
         assert live_turn_messages(bot) == [turn], "the reminder edits the turn message, it sends no other"
