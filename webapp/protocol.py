@@ -144,7 +144,14 @@ class PingFrame(TypedDict):
     t: int | float | str | None
 
 
-ClientFrame = HelloFrame | ActFrame | LobbyFrame | ResyncFrame | PingFrame
+class PresenceFrame(TypedDict):
+    """Whether the table is in front of the person now (the page visible, the Mini App not put aside)."""
+
+    type: Literal["presence"]
+    active: bool
+
+
+ClientFrame = HelloFrame | ActFrame | LobbyFrame | ResyncFrame | PingFrame | PresenceFrame
 
 
 # server -> client -----------------------------------------------------------------
@@ -266,6 +273,11 @@ def parse_client_frame(text: str | bytes) -> ClientFrame:
         return {"type": "ping", "t": t}
     if kind == "resync":
         return {"type": "resync"}
+    if kind == "presence":
+        active = data.get("active")
+        if not isinstance(active, bool):
+            raise FrameError(RefusalCode.MALFORMED_FRAME)
+        return {"type": "presence", "active": active}
     if kind == "hello":
         return parse_hello(data)
     raise FrameError(RefusalCode.UNKNOWN_FRAME)

@@ -30,7 +30,10 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
 4. The client sends intents: ``{"type": "act", "ref": "r1", "seq": n, "action": {...}}``,
    made against ``seq``; ``{"type": "lobby", "ref": "r2", "op": "join|leave|add_ai|start|
    options|cancel", "changes": {...}}``; ``{"type": "resync"}``; ``{"type": "ping", "t": x}``
-   (answered by ``{"type": "pong", "t": x}``). An applied move is acknowledged by the
+   (answered by ``{"type": "pong", "t": x}``); ``{"type": "presence", "active": bool}``
+   (whether the table is in front of the person: the service's ``presence`` counts a socket
+   as there from its welcome until it says otherwise or closes; the bot writes turn messages
+   only to people away). An applied move is acknowledged by the
    mover's own copy of its update, which carries the move's ``"ref"`` (a socket that gets
    no update of its own, being resynced, gets ``{"type": "ack", "ref", "seq"}`` instead);
    an applied lobby intent gets that ack frame. A refused intent gets ``{"type":
@@ -184,9 +187,11 @@ class TableSocket:
             except Exception as error:  # the seat stays on autopilot; the table is still shown
                 await send(self.ws, error_of(_failed(error, "coming back", self.table_id), self.lang))
             await self.welcome()
+            self.service.presence.report(self.table_id, self.user_id, self, True)  # open: in front until it says not
             await room.announce(self)  # the others learn of a new spectator
             await self._read()
         finally:
+            self.service.presence.closed(self.table_id, self.user_id, self)
             await rooms.leave(self.table_id, self)
 
     async def _read(self) -> None:
@@ -236,6 +241,8 @@ class TableSocket:
             await self._lobby(frame)
         elif frame["type"] == "ping":
             await send(self.ws, pong_frame(frame["t"]))
+        elif frame["type"] == "presence":
+            self.service.presence.report(self.table_id, self.user_id, self, frame["active"])
         else:  # resync, or a repeated hello
             await self.welcome()
 

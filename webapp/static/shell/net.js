@@ -39,6 +39,12 @@ export class Api {
   post(path, body = {}) { return this.request("POST", path, body); }
 }
 
+// Whether the table is in front of the person: the page is visible and, inside Telegram, the Mini App is not put
+// aside (Bot API 8.0's activated/deactivated). The server counts an open socket as there until told otherwise.
+function inFront(tgActive) {
+  return document.visibilityState === "visible" && tgActive;
+}
+
 const PING_EVERY = 20000;
 const SILENT_LIMIT = 45000;
 
@@ -57,8 +63,21 @@ export class TableSocket {
     this.pending = new Map();
     this.lastHeard = Date.now();
     this.timer = setInterval(() => this.tick(), 5000);
-    this.onVisible = () => { if (document.visibilityState === "visible") this.ensure(); };
+    this.tg = (window.Telegram && window.Telegram.WebApp) || null;
+    this.tgActive = !(this.tg && this.tg.isActive === false);
+    this.onVisible = () => {
+      if (document.visibilityState === "visible") this.ensure();
+      this.reportPresence();
+    };
+    this.onActivated = () => { this.tgActive = true; this.reportPresence(); };
+    this.onDeactivated = () => { this.tgActive = false; this.reportPresence(); };
     document.addEventListener("visibilitychange", this.onVisible);
+    if (this.tg && typeof this.tg.onEvent === "function") {
+      try {
+        this.tg.onEvent("activated", this.onActivated);
+        this.tg.onEvent("deactivated", this.onDeactivated);
+      } catch { /* an older Telegram: visibility alone */ }
+    }
     this.connect();
   }
 
@@ -117,6 +136,7 @@ export class TableSocket {
       case "welcome":
         this.retry = 0;
         this.seq = frame.seq;
+        if (!inFront(this.tgActive)) this.reportPresence(); // a socket counts as in front until told otherwise
         this.handlers.onStatus && this.handlers.onStatus("open");
         this.handlers.onView(frame.view, [], "welcome");
         break;
@@ -145,6 +165,11 @@ export class TableSocket {
       default:
         break;
     }
+  }
+
+  // Tell the server whether the table is in front of the person (the bot writes turn messages only when not).
+  reportPresence() {
+    this.send({ type: "presence", active: inFront(this.tgActive) });
   }
 
   send(frame) {
@@ -188,6 +213,12 @@ export class TableSocket {
     clearInterval(this.timer);
     clearTimeout(this.reconnectTimer);
     document.removeEventListener("visibilitychange", this.onVisible);
+    if (this.tg && typeof this.tg.offEvent === "function") {
+      try {
+        this.tg.offEvent("activated", this.onActivated);
+        this.tg.offEvent("deactivated", this.onDeactivated);
+      } catch { /* nothing to undo */ }
+    }
     this.failPending();
     if (this.ws) {
       const ws = this.ws;
