@@ -72,7 +72,7 @@ async def test_coins_guided_game_to_its_end_following_the_coach(browser: Any, se
 
 
 async def test_coins_guided_game_speaks_russian(browser: Any, server: Server) -> None:
-    lesson = await play(server, browser, "ru-RU", "Научиться играть: Монеты", {0: "Вы", 1: "Ada", 2: "Basil"})
+    lesson = await play(server, browser, "ru-RU", "Научиться играть: Монеты", {0: "Ты", 1: "Ada", 2: "Basil"})
     assert "Кубки бьют Монеты" in lesson.texts["cycle"]
     await expect(lesson.page.locator(".sheet.game-over .real-game")).to_have_text("Сыграть настоящую партию")
     await finish(lesson, "coins")
