@@ -263,3 +263,9 @@ def named_suit(code: str, reader: NullTranslations, *, spanish: bool = False) ->
 def named_list(names: list[Named]) -> Named:
     """Names joined by commas, each in the form the sentence asks for (``пик, треф``)."""
     return Named(", ".join(names), {case: ", ".join(n.forms.get(case, n) for n in names) for case in CASES})
+
+
+def page_strings(reader: NullTranslations) -> dict[str, str]:
+    """Every suit's case forms as page strings (``suit_french_spades_gen``: ``пик``), for the page's sentences."""
+    return {f"suit_{deck}_{code}_{case}": reader.pgettext(*pair)
+            for (deck, code), forms in SUIT_CASES.items() for case, pair in forms.items()}

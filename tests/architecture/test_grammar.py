@@ -216,3 +216,12 @@ def test_no_korean_placeholder_takes_a_particle_that_depends_on_its_value() -> N
     glued = [text for message in catalog("ko") if message.id for text in texts(message) if GLUED_PARTICLE.search(text)]
     assert glued == []
     assert GLUED_PARTICLE.search("내가 {space}를 완성했어요.") and not GLUED_PARTICLE.search("라운드 {hand}에서 트릭")
+
+
+def test_the_page_gets_every_suits_case_forms_in_the_readers_language() -> None:
+    russian = words.page_strings(translations("ru"))
+    assert len(russian) == 8 * 5 and russian["suit_french_spades_gen"] == "пик"
+    assert russian["suit_spanish_clubs_ins"] == "булавами" and russian["suit_french_clubs_ins"] == "трефами"
+    assert words.page_strings(translations("lv"))["suit_french_hearts_loc"] == "erceņos"
+    assert set(words.page_strings(translations("ko")).values()) == {"컵", "코인", "소드", "클럽", "하트", "다이아몬드",
+                                                                    "클로버", "스페이드"}
