@@ -49,6 +49,12 @@ async def history(request: web.Request) -> web.Response:
     return web.json_response({"games": games, "next": games[-1]["finished_at"] if len(games) == limit else None})
 
 
+async def stats(request: web.Request) -> web.Response:
+    """GET /api/stats: the caller's own figures per game, wherever the games were played."""
+    user = current_user(request)
+    return web.json_response({"games": await request.app[SERVICE].record.stats(user.id)})
+
+
 async def groups(request: web.Request) -> web.Response:
     """GET /api/groups: the groups the caller finished games in, as opaque handles with a label."""
     user = current_user(request)
@@ -105,5 +111,6 @@ def setup_record_api(app: web.Application) -> None:
     """Add the record's routes."""
     app.router.add_get("/api/history", history)
     app.router.add_get("/api/groups", groups)
+    app.router.add_get("/api/stats", stats)
     app.router.add_get("/api/leaderboard", leaderboard)
     app.router.add_get("/api/replay/{table_id}", replay)

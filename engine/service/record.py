@@ -32,6 +32,13 @@ class Record:
         """A user's finished games, newest first (a page of ``limit`` finished before ``before``)."""
         return await self.store.records.history(user_id, min(max(limit, 1), 50), before)
 
+    async def stats(self, user_id: int) -> list[dict[str, Any]]:
+        """A user's own figures per game: games, wins, rating, and their last placements (newest first)."""
+        found = await self.store.records.stats(user_id)
+        for entry in found:
+            entry["rating"] = round(ratings.ordinal((entry.pop("mu"), entry.pop("sigma"))), 1)
+        return found
+
     async def groups(self, user_id: int) -> list[dict[str, Any]]:
         """The group chats where a user finished games, oldest first, with their games and people there."""
         return await self.store.records.groups(user_id)

@@ -49,6 +49,22 @@ class RecordRows:
                                   "score": r["score"], "you": r["user_id"] == user_id})
         return [games[table_id] for table_id in ids]
 
+    async def stats(self, user_id: int, recent: int = 10) -> list[dict[str, Any]]:
+        """A user's own figures per game (games, wins, rating), with their last ``recent`` placements, newest first."""
+        async with self._writer.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(ratings.c.game, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.wins)
+                .where(ratings.c.user_id == user_id).order_by(ratings.c.games.desc(), ratings.c.game)
+            )).mappings().all()
+            found: list[dict[str, Any]] = []
+            for r in rows:
+                places = (await conn.execute(
+                    select(results.c.placement).where(results.c.user_id == user_id, results.c.game == r["game"])
+                    .order_by(results.c.finished_at.desc()).limit(recent)
+                )).scalars().all()
+                found.append({**dict(r), "recent": list(places)})
+        return found
+
     async def leaderboard(self, chat_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
         """The people who played ``game`` in a chat: their rating and their games there, best first."""
         async with self._writer.engine.connect() as conn:

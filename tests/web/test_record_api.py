@@ -101,3 +101,23 @@ async def test_group_labels_follow_the_readers_language(
     answer = await client.get("/api/groups", headers=headers(client, ANN, "Ann"), cookies={"cardroom_lang": "ru"})
     label = (await answer.json())["groups"][0]["label"]
     assert label == "Группа 1"
+
+
+async def test_stats_give_a_persons_own_figures_per_game_wherever_they_played(
+    make_client: ClientFactory, settings: Settings, service: TableService
+) -> None:
+    client = await make_client(settings)
+    table_id = await finished(service)
+    alone = await service.create_table("coins", ANN, "Ann", {"target_score": 1})  # no chat: a local game
+    await service.start_game(alone.id, ANN)
+    await play_out(service, alone.id)
+    history = await (await client.get("/api/history", headers=headers(client, ANN, "Ann"))).json()
+    places = [next(s["placement"] for s in g["seats"] if s["you"]) for g in history["games"]]
+
+    stats = await (await client.get("/api/stats", headers=headers(client, ANN, "Ann"))).json()
+    [coins] = stats["games"]
+    assert (coins["game"], coins["games"], coins["wins"]) == ("coins", 2, places.count(1))
+    assert coins["recent"] == places and isinstance(coins["rating"], float)
+    assert table_id in [g["table_id"] for g in history["games"]]
+    nobody = await (await client.get("/api/stats", headers=headers(client, DAN, "Dan"))).json()
+    assert nobody == {"games": []}
