@@ -170,13 +170,20 @@ class TableSocket:
         await send(self.ws, welcome_frame(seat, self.public.view(snapshot, seat), watching, session))
 
     async def come_back(self) -> None:
-        """Opening the table is coming back: a seat on autopilot waits for its owner again."""
+        """Opening the table is coming back: a seat on autopilot waits for its owner again.
+
+        The look and the service's ``back`` are not one step: the game may end (its last move an
+        AI's, or another process's), be abandoned or lose this seat in between, and ``back`` is then
+        refused for the table as it is now. That is no failure: there is nothing to come back to,
+        and the welcome that follows shows the table as it is.
+        """
         snapshot = self.service.snapshot(self.table_id)
         if snapshot is None or snapshot.info.status != "playing":
             return
         seat = snapshot.info.seat_of(self.user_id)
         if seat is not None and not snapshot.info.seats[seat].is_ai:
-            await self.service.back(self.table_id, self.user_id)
+            with contextlib.suppress(Refusal):
+                await self.service.back(self.table_id, self.user_id)
 
     async def run(self, rooms: Rooms, transport: Any) -> None:
         """Serve the socket until it closes."""

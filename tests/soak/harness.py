@@ -38,6 +38,14 @@ class SoakFailure(AssertionError):
     """A property the soak checks did not hold."""
 
 
+class Refused(SoakFailure):
+    """An API call answered with a refusal: its ``code``."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def free_port() -> int:
     """A TCP port nobody listens on now."""
     with socket.socket() as s:
@@ -157,7 +165,7 @@ class Player:
         async with session.request(method, self.server.url + path, json=body, headers=headers) as resp:
             data = await resp.json()
             if resp.status != 200:
-                raise SoakFailure(f"{method} {path}: {resp.status} {data}")
+                raise Refused(f"{method} {path}: {resp.status} {data}", str(data.get("code")))
             return data
 
     async def new_table(self, session: aiohttp.ClientSession) -> None:
@@ -226,8 +234,13 @@ class Player:
                     return
                 you = view["you"]
                 if (self.leaves and you is not None and self.moves_here >= 2 and table["status"] == "playing"):
-                    self.stats.ai_only.add(table["id"])
-                    await self.api(session, "POST", f"/api/tables/{table['id']}/leave")
+                    try:
+                        await self.api(session, "POST", f"/api/tables/{table['id']}/leave")
+                    except Refused as refused:  # the AI players ended the game after the view read here
+                        if refused.code != "game_over":
+                            raise
+                    else:
+                        self.stats.ai_only.add(table["id"])
                     self.table_id = None
                     return
                 if pending is not None or you is None or view["state"] is None or you not in table["to_act"]:
@@ -381,6 +394,9 @@ async def run_kills(data_dir: Path, *, kills: int, players: int = 4, database: s
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(task, 5)
         server.kill()
+    # a person who met what the soak forbids (an error frame, an API call refused) stopped playing there
+    figures.problems += [str(task.exception()) for task in tasks
+                         if task.done() and not task.cancelled() and task.exception() is not None]
     if not figures.problems:
         await check_store(server, stats, figures)
     figures.moves_sent = len(stats.sent)
