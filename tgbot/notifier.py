@@ -227,11 +227,20 @@ class Notifier:
     # presence and reminders ------------------------------------------------------------
 
     def is_away(self, table_id: str, user_id: int) -> bool:
-        """Whether the person is away from the table: no page of theirs in front of them for ``grace`` seconds."""
+        """Whether the person is away from the table: no page of theirs in front of them since before their turn
+        began, or for ``grace`` seconds (someone who leaves mid-turn may only be glancing at another app)."""
         if self.presence.is_present(table_id, user_id):
             return False
         left = self.presence.left_at(table_id, user_id)
-        return left is None or self.presence.clock() - left >= self.grace
+        if left is None:
+            return True
+        now = self.presence.clock()
+        if now - left >= self.grace:
+            return True
+        latest = self._latest.get(table_id)
+        seat = latest.info.seat_of(user_id) if latest is not None else None
+        began = self.turns.began_at(table_id, seat) if seat is not None else None
+        return began is not None and left <= now - (self.clock() - began)  # gone before this turn began
 
     def _presence_changed(self, table_id: str, user_id: int, present: bool) -> None:
         """Back at the table: their turn message goes now; gone: it comes after the grace, if still away."""
@@ -386,6 +395,7 @@ class Notifier:
         if snapshot is None:
             return
         info, people = snapshot.info, self.bot_state.service.people.cache()
+        self._arm_reminder(info)  # a reminder come due by the table's clock is noted before the messages are drawn
         token = LANE.set(Lane.TURN)
         try:
             home = await self._home_of(info)
