@@ -1,9 +1,12 @@
-"""Browser fixtures: the real server on a loopback port, Debian's Chromium, phones signed in through a Telegram stub.
+"""Browser fixtures: the real server on a loopback port, Debian's Chromium, phones opened as Telegram opens a Mini App.
 
-``telegram-web-app.js`` is routed to a stub generated per player: it supplies initData
-signed with the test bot token (and the table id as ``start_param``), a theme, and
-MainButton, BackButton and HapticFeedback objects that record every call in
-``window.__tgCalls``. Every other request that leaves the loopback server is aborted.
+``telegram-web-app.js`` is routed to Telegram's own script (vendored in ``fixtures/telegram``), and the page is
+opened as Telegram's clients open it: launch parameters in the URL fragment (initData signed with the test bot
+token, the table id as ``start_param``; the client's version, platform and theme), and a
+``window.TelegramWebviewProxy`` installed before the script loads, which is how the script talks to the Android,
+iOS and desktop clients. The proxy records every event the script posts (``Phone.tg_calls``) and answers the
+requests a client answers at once (theme, viewport, safe areas, full screen); other events a client would send
+are delivered by the test with ``Phone.deliver``. Every other request that leaves the loopback server is aborted.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlencode
 
 import pytest
 from aiohttp import web
@@ -30,60 +34,68 @@ BOT_USERNAME = "cardroom_test_bot"
 SHORT_NAME = "play"  # the Mini App's short name, as BotFather set it
 CHROMIUM = "/usr/bin/chromium"
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
+TELEGRAM_SCRIPT = (Path(__file__).parent / "fixtures" / "telegram" / "telegram-web-app.js").read_text()
 PHONE: ViewportSize = {"width": 390, "height": 844}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+NO_INSET = {"top": 0, "bottom": 0, "left": 0, "right": 0}
 
-STUB = """(() => {
-  const calls = [];
-  window.__tgCalls = calls;
-  const record = (name) => (...args) => { calls.push([name, ...args]); };
-  const button = (name) => ({
-    isVisible: false, text: "", handler: null,
-    show() { this.isVisible = true; calls.push([name + ".show"]); },
-    hide() { this.isVisible = false; calls.push([name + ".hide"]); },
-    setText(text) { this.text = text; calls.push([name + ".setText", text]); },
-    onClick(fn) { this.handler = fn; }, offClick() { this.handler = null; },
-    enable() {}, disable() {},
-  });
-  window.Telegram = { WebApp: {
-    initData: %(init_data)s,
-    initDataUnsafe: %(unsafe)s,
-    version: "8.0", platform: "android", colorScheme: %(scheme)s,
-    themeParams: %(theme)s,
-    viewportHeight: %(height)d, viewportStableHeight: %(height)d,
-    safeAreaInset: {top: 0, bottom: 0, left: 0, right: 0},
-    contentSafeAreaInset: {top: 0, bottom: 0, left: 0, right: 0},
-    ready: record("ready"), expand: record("expand"), onEvent: record("onEvent"),
-    disableVerticalSwipes: record("disableVerticalSwipes"), openTelegramLink: record("openTelegramLink"),
-    MainButton: button("MainButton"), BackButton: button("BackButton"),
-    HapticFeedback: {
-      selectionChanged: record("haptic.selection"),
-      notificationOccurred: record("haptic.notification"),
-      impactOccurred: record("haptic.impact"),
+# The client's side of the bridge, run before any of the page's scripts: the launch fragment on every page of the
+# server's (as Telegram opens it; the script keeps it for the tab's later pages too), and the proxy that records
+# what the script posts and answers what a client answers at once.
+CLIENT = """(() => {
+  const client = %(client)s;
+  if (location.origin !== client.origin) return;
+  if (!location.hash.includes("tgWebAppData=")) {
+    history.replaceState(null, "", location.pathname + location.search + "#" + client.launch);
+  }
+  const events = [];
+  window.__tgCalls = events;
+  const answer = (name, data) => setTimeout(() => window.Telegram.WebView.receiveEvent(name, data), 0);
+  const mobile = client.platform === "android" || client.platform === "ios";
+  window.TelegramWebviewProxy = {
+    postEvent(name, data) {
+      let parsed = null;
+      try { parsed = data ? JSON.parse(data) : null; } catch { parsed = data; }
+      events.push([name, parsed]);
+      if (name === "web_app_request_theme") answer("theme_changed", { theme_params: client.theme });
+      else if (name === "web_app_request_viewport") {
+        answer("viewport_changed", { height: client.height, is_state_stable: true, is_expanded: true });
+      } else if (name === "web_app_request_safe_area") answer("safe_area_changed", client.safe);
+      else if (name === "web_app_request_content_safe_area") answer("content_safe_area_changed", client.content);
+      else if (name === "web_app_request_fullscreen") {
+        if (mobile) answer("fullscreen_changed", { is_fullscreen: true });
+        else answer("fullscreen_failed", { error: "UNSUPPORTED" });
+      }
     },
-  } };
+  };
 })();
 """
 
 
 LIGHT_THEME = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579", "link_color": "#2481cc",
                "button_color": "#2481cc", "button_text_color": "#ffffff", "secondary_bg_color": "#efeff3"}
+# Telegram saying dark with its background alone: the page fills every other colour itself
+DARK_THEME = {"bg_color": "#17212b"}
 
 
-def telegram_stub(user: dict[str, Any], start_param: str | None = None, scheme: str = "light",
-                  height: int = 844) -> str:
-    """The stand-in for telegram-web-app.js: this user's initData signed with the test bot token.
+def telegram_client(origin: str, user: dict[str, Any], start_param: str | None = None, scheme: str = "light",
+                    height: int = 844, *, platform: str = "android", version: str = "8.0",
+                    safe: dict[str, int] | None = None, content: dict[str, int] | None = None) -> str:
+    """The init script of a Telegram client opening the Mini App at ``origin`` for this user.
 
-    ``scheme`` "dark" is Telegram saying dark and sending no colours: the page fills every one itself;
-    ``height`` the viewport's height Telegram reports.
+    initData is signed with the test bot token now; ``scheme`` "dark" is Telegram's dark background and no other
+    colour; ``height`` the viewport's height the client reports; ``platform`` and ``version`` the client's;
+    ``safe`` and ``content`` the device's and Telegram's own safe-area insets it reports.
     """
     auth_date = int(time.time())
     extra = {"start_param": start_param} if start_param else {}
     init_data = sign_init_data(TEST_TOKEN, user, auth_date, **extra)
-    unsafe = {"user": user, "auth_date": auth_date, **extra}
-    theme = LIGHT_THEME if scheme == "light" else {}
-    return STUB % {"init_data": json.dumps(init_data), "unsafe": json.dumps(unsafe), "scheme": json.dumps(scheme),
-                   "theme": json.dumps(theme), "height": height}
+    theme = LIGHT_THEME if scheme == "light" else DARK_THEME
+    launch = urlencode({"tgWebAppData": init_data, "tgWebAppVersion": version, "tgWebAppPlatform": platform,
+                        "tgWebAppThemeParams": json.dumps(theme, separators=(",", ":"))}, quote_via=quote)
+    client = {"origin": origin, "launch": launch, "platform": platform, "theme": theme, "height": height,
+              "safe": safe or NO_INSET, "content": content or NO_INSET}
+    return CLIENT % {"client": json.dumps(client)}
 
 
 @dataclass
@@ -122,6 +134,18 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
         yield running
 
 
+SHORT_INIT_DATA_AGE = 3  # seconds
+
+
+@pytest.fixture
+async def short_server(tmp_path: Path) -> AsyncIterator[Server]:
+    """The app taking initData for a few seconds only: past that, a sign-in needs the session token it handed out."""
+    settings = Settings(data_dir=tmp_path, ai_delay=0.0, bot_token=TEST_TOKEN, bot_username=BOT_USERNAME,
+                        miniapp_short_name=SHORT_NAME, initdata_max_age=SHORT_INIT_DATA_AGE)
+    async for running in _serve(settings):
+        yield running
+
+
 @pytest.fixture
 async def local_server(tmp_path: Path) -> AsyncIterator[Server]:
     """The app with no bot token: local sign-in."""
@@ -151,9 +175,14 @@ class Phone:
     errors: list[str] = field(default_factory=list)
 
     async def tg_calls(self) -> list[list[Any]]:
-        """The calls the page made on the Telegram stub."""
+        """The events Telegram's script posted to the client, each ``[name, data]``, oldest first."""
         calls: list[list[Any]] = await self.page.evaluate("window.__tgCalls || []")
         return calls
+
+    async def deliver(self, name: str, data: dict[str, Any] | None = None) -> None:
+        """An event from the Telegram client to the page, as a client sends it (``popup_closed``, ...)."""
+        await self.page.evaluate("([name, data]) => window.Telegram.WebView.receiveEvent(name, data)",
+                                 [name, data or {}])
 
 
 async def _offline(route: Route) -> None:
@@ -163,19 +192,24 @@ async def _offline(route: Route) -> None:
 async def open_phone(
     browser: Browser, server: Server, user: dict[str, Any] | None = None, *, start_param: str | None = None,
     path: str = "/", locale: str = "en-US", scheme: str = "light", viewport: ViewportSize = PHONE,
+    platform: str = "android", version: str = "8.0", safe: dict[str, int] | None = None,
+    content: dict[str, int] | None = None,
 ) -> Phone:
-    """A new browser profile at phone size, signed in as ``user`` through the Telegram stub (or with no Telegram).
+    """A new browser profile at phone size, opened by a Telegram client as ``user`` (or with no Telegram).
 
-    ``locale`` is the browser's language (its Accept-Language); ``scheme`` the colour scheme Telegram says.
+    ``locale`` is the browser's language (its Accept-Language); ``scheme`` the colour scheme Telegram says;
+    ``platform``, ``version``, ``safe`` and ``content`` the client's (see ``telegram_client``).
     """
     context = await browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=True, has_touch=True,
                                         locale=locale)
     await context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server.url)
                         else _offline(route))
     if user is not None:
-        stub = telegram_stub(user, start_param, scheme, viewport["height"])
+        await context.add_init_script(telegram_client(server.url, user, start_param, scheme, viewport["height"],
+                                                      platform=platform, version=version, safe=safe,
+                                                      content=content))
         await context.route(TELEGRAM_JS, lambda route: route.fulfill(status=200, content_type="text/javascript",
-                                                                      body=stub))
+                                                                      body=TELEGRAM_SCRIPT))
     page = await context.new_page()
     phone = Phone(context, page, user or {})
     page.on("pageerror", lambda exc: phone.errors.append(str(exc)))

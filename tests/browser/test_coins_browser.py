@@ -123,8 +123,10 @@ async def test_coins_whole_game_by_tapping_ends_with_winner_and_seed(browser: An
     wanted = sorted("1 pt" if score == 1 else f"{score} pts" for score in info.result["scores"])  # never "1 pts"
     assert sorted(await page.locator(".placements .pscore").all_text_contents()) == wanted
     await page.screenshot(path=str(screenshot_path("coins-game-over-390x844.png")))
-    calls = [c[0] for c in await ann.tg_calls()]
-    assert "ready" in calls and "expand" in calls and "haptic.selection" in calls
+    calls = await ann.tg_calls()
+    names = [c[0] for c in calls]
+    assert "web_app_ready" in names and "web_app_expand" in names
+    assert ["web_app_trigger_haptic_feedback", {"type": "selection_change"}] in calls
 
     await page.locator(".play-again").tap()
     await expect(page.locator(".lobby")).to_be_visible()
@@ -175,7 +177,8 @@ async def test_coins_refused_move_shows_the_servers_message(browser: Any, server
     await expect(page.locator("#toast")).to_have_text(refusals[0]["message"])
     assert await seq_of(page) == seq
     assert await hand_of(page) == hand
-    assert ["haptic.notification", "error"] in await ann.tg_calls()
+    assert ["web_app_trigger_haptic_feedback", {"type": "notification", "notification_type": "error"}] \
+        in await ann.tg_calls()
 
     await expect(page.locator(f'.hand .card[data-card="{card}"]')).to_have_attribute("aria-pressed", "true")
     await page.locator(f'.hand .card[data-card="{card}"]').tap()  # still selected: one more tap plays it

@@ -38,7 +38,7 @@ async def move(lesson: Lesson) -> None:
             await page.locator(f'.hand .card[data-card="{card}"]').tap()
         # in Telegram the confirmation is Telegram's own main button
         await page.wait_for_function("() => window.Telegram.WebApp.MainButton.isVisible")
-        await page.evaluate("window.Telegram.WebApp.MainButton.handler()")
+        await page.evaluate("window.Telegram.WebView.receiveEvent('main_button_pressed')")
         await page.wait_for_function("() => !window.Telegram.WebApp.MainButton.isVisible")
     else:
         ringed = page.locator(".hand .card.coach-focus")

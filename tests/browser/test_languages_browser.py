@@ -245,7 +245,8 @@ async def check_refused_play(phone: Phone, server: Server, table_id: str, uid: i
     await page.wait_for_function(MY_TURN)
     before = await seq_of(page)
     await page.locator(f'.hand .card[data-card="{card}"]').tap()
-    await page.evaluate("window.Telegram.WebApp.MainButton.handler()")  # once: a tap is retried if the hand redraws
+    # once: a tap is retried if the hand redraws
+    await page.evaluate("window.Telegram.WebView.receiveEvent('main_button_pressed')")
     await expect(page.locator("#toast")).to_have_text(NOT_HELD[lang].format(card=names[lang]))
     assert not armed and await seq_of(page) == before
 
@@ -407,7 +408,7 @@ async def test_sergeant_major_in_each_language(browser: Any, server: Server, lan
     assert await page.evaluate("window.Telegram.WebApp.MainButton.text") == text["discard_btn"]
     await check_layout(page, f"sergeant-major-{lang}-kitty")
     before = await seq_of(page)
-    await page.evaluate("window.Telegram.WebApp.MainButton.handler()")
+    await page.evaluate("window.Telegram.WebView.receiveEvent('main_button_pressed')")
     await page.wait_for_function(SEQ_PAST, arg=before)
 
     for _ in range(2):  # two tricks by tapping

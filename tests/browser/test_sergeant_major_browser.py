@@ -164,7 +164,7 @@ class Game:
         assert await self.page.evaluate("window.Telegram.WebApp.MainButton.isVisible")
         assert await self.page.evaluate("window.Telegram.WebApp.MainButton.text") == label
         before = await seq_of(self.page)
-        await self.page.evaluate("window.Telegram.WebApp.MainButton.handler()")
+        await self.page.evaluate("window.Telegram.WebView.receiveEvent('main_button_pressed')")
         await self.page.wait_for_function(SEQ_PAST, arg=before)
 
     async def exchange_notes(self, state: dict[str, Any]) -> None:

@@ -54,7 +54,7 @@ async def test_title_names_the_sergeant_major_variant(browser: Any, server: Serv
     await expect(title.locator(".title-variant")).to_have_text("Penalty points to 50")
     await expect(page.locator(".kc-table")).to_be_visible()
     await shoot(page, "title-kings-scoring")
-    await page.evaluate("window.Telegram.WebApp.BackButton.handler()")
+    await page.evaluate("window.Telegram.WebView.receiveEvent('back_button_pressed')")
     items = page.locator(".my-tables .table-link .pname")
     await expect(items).to_have_text(["Kings in the Corner · Penalty points to 50", "Sergeant Major · 9-5-2"])
     await shoot(page, "your-tables-titles", page.locator(".my-tables"))
