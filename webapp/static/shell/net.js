@@ -1,5 +1,36 @@
 // The server contract: JSON over HTTP with "Authorization: tma <initData>", and one WebSocket per open table
-// that resumes from the last seq it saw, detects gaps and resyncs.
+// that resumes from the last seq it saw, detects gaps and resyncs. initData ages (the server takes it for a day),
+// so the server also hands out a session token of its own (each /api answer's X-Cardroom-Session header, each
+// welcome's ``session``): the latest is kept here and in sessionStorage and sent along, on every /api call and
+// in every hello, so a table left open for days still gets back in; a refused sign-in drops it.
+
+const SESSION_KEY = "cardroom.session";
+const SESSION_HEADER = "X-Cardroom-Session";
+let session = readSession();
+
+function readSession() {
+  try {
+    return sessionStorage.getItem(SESSION_KEY) || null;
+  } catch {
+    return null;
+  }
+}
+
+// The latest session token the server handed out, or null.
+export function currentSession() {
+  return session;
+}
+
+// Keep ``token`` (a fresh one from the server) as the session; null forgets it.
+export function keepSession(token) {
+  session = token || null;
+  try {
+    if (session) sessionStorage.setItem(SESSION_KEY, session);
+    else sessionStorage.removeItem(SESSION_KEY);
+  } catch {
+    // private mode: the token lives as long as the page
+  }
+}
 
 // ``message`` is the server's sentence in the reader's language, or "" when there is none (the network failed),
 // so the page can say its own ``err.message || t("error_generic")``; ``code`` is for the code, never for people.
@@ -20,6 +51,7 @@ export class Api {
     const headers = { Accept: "application/json" };
     const auth = this.getInitData();
     if (auth) headers.Authorization = `tma ${auth}`;
+    if (session) headers[SESSION_HEADER] = session;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let response;
     try {
@@ -27,8 +59,11 @@ export class Api {
     } catch (err) {
       throw new ApiError(0, "network", "");
     }
+    const fresh = response.headers.get(SESSION_HEADER);
+    if (fresh) keepSession(fresh);
     let data = null;
     try { data = await response.json(); } catch { data = null; }
+    if (response.status === 401) keepSession(null);
     if (!response.ok) {
       throw new ApiError(response.status, (data && data.code) || "http_error", (data && data.message) || "");
     }
@@ -92,7 +127,7 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.lastHeard = Date.now();
-      ws.send(JSON.stringify({ type: "hello", init_data: this.getInitData(), last_seq: this.seq }));
+      ws.send(JSON.stringify({ type: "hello", init_data: this.getInitData(), last_seq: this.seq, session }));
     };
     ws.onmessage = (msg) => {
       this.lastHeard = Date.now();
@@ -135,6 +170,7 @@ export class TableSocket {
     switch (frame.type) {
       case "welcome":
         this.retry = 0;
+        if (frame.session) keepSession(frame.session);
         this.seq = frame.seq;
         if (!inFront(this.tgActive)) this.reportPresence(); // a socket counts as in front until told otherwise
         this.handlers.onStatus && this.handlers.onStatus("open");
@@ -160,6 +196,7 @@ export class TableSocket {
         this.handlers.onRefused && this.handlers.onRefused(frame);
         break;
       case "error":
+        if (frame.code === "unauthorized") keepSession(null);
         this.handlers.onError && this.handlers.onError(frame);
         break;
       default:
