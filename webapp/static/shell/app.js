@@ -12,6 +12,7 @@ import { homeTabs } from "./tabs.js";
 import { ReplayScreen, replayFromStart } from "./replay.js";
 import { showWatching } from "./watching.js";
 import * as tg from "./tg.js";
+import { openSettings } from "./settings.js";
 import { optionHelpEl, rulesButton } from "./rules.js";
 
 const LOCAL_KEY = "cardroom.init_data";
@@ -64,6 +65,7 @@ class App {
       return;
     }
     saveChoicesWith((code) => this.api.post("/api/me/language", { language: code }));
+    tg.settingsButton(() => openSettings());
     const start = tg.startParam();
     if (start && !this.tableFromUrl() && !this.replayFromUrl()) {
       const replayId = replayFromStart(start);

@@ -109,7 +109,7 @@ export function renderLobby(container, view, ctx) {
     buttons.append(h("button", { class: "btn primary start-btn", type: "button",
       text: free > 0 ? t("start_with_ai") : t("start"), onclick: () => ctx.op("start") }));
     buttons.append(h("button", { class: "btn link danger", type: "button", text: t("cancel_table"),
-      onclick: () => { if (window.confirm(t("cancel_confirm"))) ctx.op("cancel"); } }));
+      onclick: async () => { if (await tg.confirm(t("cancel_confirm"), t("cancel_table"))) ctx.op("cancel"); } }));
   } else if (seated) {
     buttons.append(h("p", { class: "hint", text: t("waiting_for_host") }));
     buttons.append(h("button", { class: "btn link", type: "button", text: t("leave_seat"), onclick: () => ctx.op("leave") }));

@@ -58,6 +58,7 @@ export class TableScreen {
     this.loading = null;
     this.busy = false;
     this.sheetShownFor = null;
+    tg.fullscreen(); // on Telegram's phones the table takes the whole screen
     this.body = h("div", { class: "table-body" });
     this.conn = h("span", { class: "conn", role: "img", title: t("connecting"), "aria-label": t("connecting") });
     this.el = h("section", { class: "screen table-screen", dataset: { table: tableId } },
@@ -83,6 +84,7 @@ export class TableScreen {
   destroy() {
     if (this.coach) this.coach.destroy();
     this.socket.close();
+    tg.closingConfirmation(false);
     if (this.renderer) this.renderer.destroy();
     tg.mainButton(null);
     this.el.remove();
@@ -117,6 +119,8 @@ export class TableScreen {
     this.fair.hidden = !view.table.seed_hash || view.table.status === "lobby";
     this.el.dataset.seq = String(view.seq);
     this.el.dataset.status = view.table.status;
+    // closing the Mini App mid-game asks first
+    tg.closingConfirmation(view.table.status === "playing" && view.you !== null && view.you !== undefined);
     this.showTitle(view.table);
     if (view.table.lesson && !this.coach) {
       this.coach = new Coach(this, view.table.game);
@@ -243,6 +247,7 @@ export class TableScreen {
   }
 
   async lobbyOp(op, body = {}) {
+    if (op === "join") tg.askWriteAccess(); // taking a seat: the bot will need to write when it is their turn
     try {
       const info = await this.app.api.post(`/api/tables/${encodeURIComponent(this.tableId)}/${op}`, body);
       if (op === "leave" && info && info.status === "lobby") this.app.goHome();
@@ -265,6 +270,7 @@ export class TableScreen {
       tg.haptic("success");
     }
     this.showGameOver(view);
+    tg.offerHomeScreen();
   }
 
   showGameOver(view) {

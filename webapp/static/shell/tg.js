@@ -1,4 +1,6 @@
-// Telegram WebApp wrapper: theme, viewport, safe areas, buttons and haptics; every call is a no-op outside Telegram.
+// Telegram WebApp wrapper: theme, viewport, safe areas, buttons, haptics, popups and the client's own controls
+// (settings button, closing confirmation, full screen, home screen, write access, active state). Each is used
+// only where the client's version has it (isVersionAtLeast) and is a no-op, or the browser's own way, elsewhere.
 
 import { hex, parseColour, readable } from "./contrast.js";
 
@@ -14,6 +16,16 @@ const THEME = {
 
 function safe(fn) {
   try { return fn(); } catch { return undefined; }
+}
+
+// Whether the Telegram client opening the page speaks Bot API ``version`` or later.
+export function supports(version) {
+  return Boolean(inTelegram && typeof W.isVersionAtLeast === "function" && safe(() => W.isVersionAtLeast(version)));
+}
+
+// Telegram's phones, where the Mini App can take the whole screen (the desktop clients keep their window).
+function isPhone() {
+  return inTelegram && (W.platform === "android" || W.platform === "ios");
 }
 
 // Text colours that must read on the page's backgrounds (4.5:1), and the button colour that must carry its label.
@@ -65,7 +77,7 @@ export function init() {
   safe(() => W.expand());
   safe(() => W.disableVerticalSwipes && W.disableVerticalSwipes());
   safe(() => W.onEvent("themeChanged", applyTheme));
-  for (const name of ["viewportChanged", "safeAreaChanged", "contentSafeAreaChanged"]) {
+  for (const name of ["viewportChanged", "safeAreaChanged", "contentSafeAreaChanged", "fullscreenChanged"]) {
     safe(() => W.onEvent(name, applyViewport));
   }
 }
@@ -131,4 +143,96 @@ export function backButton(onClick) {
 export function openLink(url) {
   if (inTelegram && url.startsWith("https://t.me/") && W.openTelegramLink) safe(() => W.openTelegramLink(url));
   else window.open(url, "_blank", "noopener");
+}
+
+// Ask ``message`` (a yes/no question) in Telegram's own popup, its yes button ``yes`` (a destructive action) or
+// OK; outside Telegram, or on a client before popups (6.2), the browser's confirm(). Resolves true for yes.
+export function confirm(message, yes = "") {
+  if (!supports("6.2") || typeof W.showPopup !== "function") return Promise.resolve(window.confirm(message));
+  return new Promise((resolve) => {
+    const buttons = yes ? [{ id: "yes", type: "destructive", text: yes.slice(0, 64) }, { id: "no", type: "cancel" }]
+      : [{ id: "yes", type: "ok" }, { id: "no", type: "cancel" }];
+    try {
+      W.showPopup({ message: message.slice(0, 256), buttons }, (id) => resolve(id === "yes"));
+    } catch {
+      resolve(window.confirm(message)); // a popup already open, say
+    }
+  });
+}
+
+let settingsHandler = null;
+
+// Telegram's settings button (in the Mini App's menu) calling ``onClick``; null hides it. False where there is none.
+export function settingsButton(onClick) {
+  if (!supports("6.10") || !W.SettingsButton) return false;
+  safe(() => {
+    if (settingsHandler) W.offEvent("settingsButtonClicked", settingsHandler);
+    settingsHandler = onClick || null;
+    if (settingsHandler) {
+      W.onEvent("settingsButtonClicked", settingsHandler);
+      W.SettingsButton.show();
+    } else {
+      W.SettingsButton.hide();
+    }
+  });
+  return true;
+}
+
+// Telegram asks before closing the Mini App while ``on`` (a game is being played), and closes at once otherwise.
+export function closingConfirmation(on) {
+  if (!supports("6.2")) return;
+  if (Boolean(W.isClosingConfirmationEnabled) === Boolean(on)) return;
+  safe(() => (on ? W.enableClosingConfirmation() : W.disableClosingConfirmation()));
+}
+
+// The whole screen for the table on Telegram's phones (8.0); the safe areas keep clear of Telegram's controls.
+export function fullscreen() {
+  if (!supports("8.0") || !isPhone() || W.isFullscreen) return;
+  safe(() => W.requestFullscreen());
+}
+
+const HOME_SCREEN_KEY = "cardroom.home_screen_offered";
+
+// After a finished game, once per device: Telegram's own offer to put the Mini App on the home screen, when the
+// client can (8.0) and says it is not there yet.
+export function offerHomeScreen() {
+  if (!supports("8.0") || typeof W.checkHomeScreenStatus !== "function") return;
+  try {
+    if (localStorage.getItem(HOME_SCREEN_KEY)) return;
+    localStorage.setItem(HOME_SCREEN_KEY, "1");
+  } catch {
+    return; // nowhere to remember the offer: never repeat it
+  }
+  safe(() => W.checkHomeScreenStatus((status) => {
+    if (status === "missed") safe(() => W.addToHomeScreen());
+  }));
+}
+
+let writeAccessAsked = false;
+
+// A person the bot cannot write to yet (initData's ``allows_write_to_pm``) is asked in the page, once, with
+// Telegram's own request (6.9), so their turn messages can reach them; ``done(allowed)`` hears the answer.
+export function askWriteAccess(done = null) {
+  const user = inTelegram && W.initDataUnsafe && W.initDataUnsafe.user;
+  if (!user || user.allows_write_to_pm || writeAccessAsked || !supports("6.9")) return false;
+  writeAccessAsked = true;
+  safe(() => W.requestWriteAccess((allowed) => {
+    if (allowed) user.allows_write_to_pm = true;
+    if (done) done(allowed);
+  }));
+  return true;
+}
+
+// Whether the Mini App is in front of the person (Telegram puts it aside for another chat or app: 8.0).
+export function isActive() {
+  return !(inTelegram && W.isActive === false);
+}
+
+// ``cb(active)`` on each activated/deactivated from Telegram; returns the function that stops listening.
+export function onActiveChange(cb) {
+  if (!inTelegram || typeof W.onEvent !== "function") return () => {};
+  const on = () => cb(true);
+  const off = () => cb(false);
+  safe(() => { W.onEvent("activated", on); W.onEvent("deactivated", off); });
+  return () => safe(() => { W.offEvent("activated", on); W.offEvent("deactivated", off); });
 }
