@@ -4,14 +4,16 @@ Every deal (a seed: the same cards and the same first dealer) is played once per
 tested player in that seat and the other level in the rest, so each line-up meets the same
 cards from every chair, and every line-up uses the same seeds. For each line-up it prints
 the tested player's share of games won (placed first; par is one in the table size) with a 95%
-Wilson interval, and its decision time p50/p95 (decisions with a choice only). For Sergeant
+Wilson interval, and its decision time p50/p95/max in CPU time (decisions with a choice only). For Sergeant
 Major it also prints the mean tricks over target per hand with a 95% bootstrap interval, and
-the same figure for an easy player in the same chairs of the same deals (the ``easy`` line-up).
+the same figure for an easy player in the same chairs of the same deals (the ``easy`` line-up), and
+with ``--option woburn_first_bid=true`` the hand-1 auctions: the final bid and whether its bidder
+made it as dealer.
 
 A search level stops at its playout budget or its time cap per decision, whichever comes first;
 on a busy machine the cap cuts the search short, so the results depend on the load. With
 ``--uncapped`` the search levels always spend their whole playout budget (every figure then
-depends on the seeds alone) and decision times are the process's CPU time, which other
+depends on the seeds alone). Decision times are always the process's CPU time, which other
 processes on the machine do not inflate.
 
     python -m bench.ai --game sergeant_major --deals 10 --jobs 2
@@ -43,6 +45,7 @@ LINEUPS = {
     "easy-random": ("easy", "random"),
     "expert-easy": ("expert", "easy"),
     "expert-strong": ("expert", "strong"),
+    "strong-strong": ("strong", "strong"),
 }
 DEFAULT_LINEUPS = ("strong-random", "strong-easy", "easy-easy")
 MOVE_CAP = 20_000
@@ -55,7 +58,8 @@ class Tally:
     games: int = 0
     wins: float = 0.0
     hand_results: list[float] = field(default_factory=list)  # Sergeant Major: tricks over target per hand
-    times: list[float] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)  # CPU seconds per decision with a choice
+    auctions: list[tuple[int, bool, bool]] = field(default_factory=list)  # Woburn: (final bid, made, by subject)
 
     def add(self, other: Tally) -> None:
         """Merge another tally into this one."""
@@ -63,6 +67,7 @@ class Tally:
         self.wins += other.wins
         self.hand_results.extend(other.hand_results)
         self.times.extend(other.times)
+        self.auctions.extend(other.auctions)
 
 
 def make_player(game: str, level: str, playouts: int | None, uncapped: bool = False) -> AiPlayer:
@@ -83,11 +88,12 @@ Job = tuple[str, str, str, str, int, int, dict[str, Any], int | None, bool]
 def play_game(job: Job) -> Tally:
     """One game: the ``subject`` level in seat ``rot``, the ``opponent`` level in every other seat."""
     name, subject, opponent, seed, rot, n, options, playouts, uncapped = job
-    clock = time.process_time if uncapped else time.perf_counter
+    clock = time.process_time
     game = get(name)
     players = [make_player(name, subject if s == rot else opponent, playouts, uncapped) for s in range(n)]
     state = game.new_game(options, n, seed)
     tally = Tally(games=1)
+    bid: tuple[int, int] | None = None  # Woburn: the high bid of hand 1 and its bidder
     for move in range(MOVE_CAP):
         if game.outcome(state) is not None:
             break
@@ -99,8 +105,12 @@ def play_game(job: Job) -> Tally:
         elapsed = clock() - t0
         if seat == rot and (len(legal) > 1 or view.get("choose")):
             tally.times.append(elapsed)
+        if action.get("type") == "bid":
+            bid = (int(action["tricks"]), seat)
         state, _ = game.apply(state, seat, action)
     outcome = game.outcome(state)
+    if bid is not None:
+        tally.auctions.append(_auction(state, outcome, bid, rot))
     if outcome is None:
         return tally  # capped: counted as a game not won
     winners = [s for s in range(n) if outcome.placements[s] == 1]
@@ -109,6 +119,17 @@ def play_game(job: Job) -> Tally:
     if name == "sergeant_major":
         tally.hand_results = [float(r[rot]) for r in state.match.history]
     return tally
+
+
+def _auction(state: Any, outcome: Any, bid: tuple[int, int], rot: int) -> tuple[int, bool, bool]:
+    """A Woburn auction: the final bid, whether its bidder took that many tricks as dealer, by the subject."""
+    tricks, bidder = bid
+    history = state.match.history
+    if history:
+        made = history[0][bidder] >= 0  # hand 1's result against the bid
+    else:  # the game ended in hand 1: the dealer made it only by winning there with enough tricks
+        made = outcome is not None and outcome.placements[bidder] == 1 and tricks <= 12
+    return tricks, made, bidder == rot
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -143,13 +164,31 @@ def report(label: str, n: int, tally: Tally, seconds: float) -> str:
     """One row of the table."""
     low, high = wilson(tally.wins, tally.games)
     rate = tally.wins / tally.games if tally.games else 0.0
+    worst = max(tally.times, default=0.0)
     row = (f"| {label:28} | {n} | {tally.games:5} | {rate:6.1%} [{low:5.1%}, {high:5.1%}] | {1 / n:4.0%} "
-           f"| {percentile(tally.times, 0.5) * 1000:6.1f} | {percentile(tally.times, 0.95) * 1000:6.1f} |")
+           f"| {percentile(tally.times, 0.5) * 1000:6.1f} | {percentile(tally.times, 0.95) * 1000:6.1f} "
+           f"| {worst * 1000:6.0f} |")
     if tally.hand_results:
         mean = sum(tally.hand_results) / len(tally.hand_results)
         lo, hi = bootstrap(tally.hand_results)
         row += f" {mean:+5.2f} [{lo:+5.2f}, {hi:+5.2f}] ({len(tally.hand_results)} hands) |"
     return row + f" {seconds:5.0f} s"
+
+
+def auction_report(label: str, tally: Tally) -> str:
+    """The Woburn auctions of a line-up: how high the final bid went and how often its bidder made it."""
+    if not tally.auctions:
+        return ""
+    n = len(tally.auctions)
+    made = sum(1 for _b, m, _s in tally.auctions if m)
+    high = sum(1 for b, _m, _s in tally.auctions if b >= 12)
+    counts: dict[int, int] = {}
+    for b, _m, _s in tally.auctions:
+        counts[b] = counts.get(b, 0) + 1
+    spread = ", ".join(f"{b}: {counts[b]}" for b in sorted(counts))
+    low, hi = wilson(made, n)
+    return (f"  {label} Woburn auctions: {n}; final bids {{{spread}}}; 12 or more: {high}; "
+            f"bidder made it: {made} ({made / n:.0%} [{low:.0%}, {hi:.0%}])")
 
 
 def run(name: str, lineup: str, n: int, options: dict[str, Any], deals: int, seed: str, jobs: int,
@@ -190,11 +229,12 @@ def main(argv: list[str] | None = None) -> int:
     for item in args.option:
         key, _, value = item.partition("=")
         extra[key] = int(value) if value.isdigit() else {"true": True, "false": False}.get(value, value)
-    capped = "no time cap, decision times in CPU ms" if args.uncapped else "decision times in wall-clock ms"
-    print(f"{args.deals} deals per line-up, each played once per seat; {args.jobs} job(s); {capped}")
-    print("| game, line-up (tested vs others) | n | games | won [95% Wilson] | par | p50 ms | p95 ms |"
+    capped = "no time cap" if args.uncapped else "time caps on"
+    print(f"{args.deals} deals per line-up, each played once per seat; {args.jobs} job(s); {capped}; "
+          "decision times in CPU ms")
+    print("| game, line-up (tested vs others) | n | games | won [95% Wilson] | par | p50 ms | p95 ms | max ms |"
           " tricks over target per hand [95% bootstrap] | time")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in args.game:
         sizes = args.players if name == "kings_corner" else [3]
         options: dict[str, Any] = {"first_dealer": "seat:0", **extra} if name != "sergeant_major" else {
@@ -207,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
                                      args.uncapped)
                 label = f"{name if name != 'sergeant_major' else args.variant} {lineup}"
                 print(report(label, n, tally, seconds), flush=True)
+                if tally.auctions:
+                    print(auction_report(label, tally), flush=True)
     return 0
 
 

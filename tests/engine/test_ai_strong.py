@@ -49,6 +49,8 @@ def tiny(player: Any) -> Any:
     """A search player with a budget of a few playouts and no clock."""
     player.playouts = 4
     player.seconds = None
+    if hasattr(player, "samples"):
+        player.samples = 2
     return player
 
 

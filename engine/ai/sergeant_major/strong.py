@@ -31,8 +31,6 @@ from engine.games.sergeant_major.state import MISERE_MAX
 
 DEFAULT_PLAYOUTS = 500
 DEFAULT_SECONDS = 0.22
-EXPERT_PLAYOUTS = 2000
-EXPERT_SECONDS = 1.0
 GREEDY = 0.9  # chance of the policy card (not a random one) at each play of a playout
 # Usual dealer results of each alternate call, measured over 1500 random deals with ``sim.finish``
 # (a suit call with one fixed suit as trump): a call is used once per player (§5.3), so it is best
@@ -87,7 +85,7 @@ class StrongSergeantMajor:
             case "exchange":
                 action = self._give(seen, view, rnd, start)
             case "bid":
-                action = self._bid(seen, legal, rnd, start)
+                action = self._bid(seen, view, legal, rnd, start)
             case _:
                 action = self._swap(seen, view, rnd, start)
         self.seconds_spent += self.clock() - start
@@ -279,31 +277,42 @@ class StrongSergeantMajor:
         best = self._evaluate(seen, [make(c) for c in candidates], "exchange", rnd, start, inclusive=True)
         return {"type": "give", "cards": sorted(_texts(_mask(candidates[best])))}
 
-    def _bid(self, seen: Seen, legal: Sequence[Action], rnd: Callable[[], float], start: float) -> Action:
+    def _bid(self, seen: Seen, view: dict[str, Any], legal: Sequence[Action], rnd: Callable[[], float],
+             start: float) -> Action:
+        """Bid the lowest allowed only if being dealer at it beats passing, on the same sampled deals.
+
+        Passing leaves the high bidder so far dealer at that bid, with this seat at the target the
+        balancing table gives its place (§5.2.1); with no bid yet, a pass risks only a redeal (0).
+        """
         bids = [a["tricks"] for a in legal if a.get("type") == "bid"]
         if not bids:
             return {"type": "pass"}
         low = min(bids)
         me = seen.seat
-        e_target, m_target = WOBURN_TARGETS[low]
-        by_pos = (low, e_target, m_target)
-        targets = tuple(by_pos[(s - me) % N] for s in range(N))
+        bidding = view.get("bidding") or {}
+        holder = bidding.get("by")
+        high = int(bidding.get("high") or 0)
 
-        def as_dealer(w: World) -> None:
-            w.dealer = me
-            w.targets = targets
-            w.transfers = []
+        def table_targets(dealer: int, bid: int) -> tuple[int, ...]:
+            e_target, m_target = WOBURN_TARGETS[bid]
+            by_pos = (bid, e_target, m_target)
+            return tuple(by_pos[(s - dealer) % N] for s in range(N))
 
+        options = [(me, table_targets(me, low))]
+        if holder is not None and int(holder) != me and high in WOBURN_TARGETS:
+            options.append((int(holder), table_targets(int(holder), high)))
         sampler = Sampler(seen)
         todo = ["trump", *(["kitty"] if RULES[seen.variant].kitty_size else []), "play"]
 
         def score(i: int, world: World, stream: Callable[[], float]) -> float:
             w = world.copy()
-            as_dealer(w)
+            w.dealer, w.targets = options[i]
+            w.transfers = []
             return finish(w, todo, me, stream, self.greedy)
 
-        (mean,) = self._search(seen, 1, score, lambda r: self._world(seen, r, sampler), rnd, start)
-        return {"type": "bid", "tricks": low} if mean > 0 else {"type": "pass"}
+        means = self._search(seen, len(options), score, lambda r: self._world(seen, r, sampler), rnd, start)
+        passing = means[1] if len(means) > 1 else 0.0
+        return {"type": "bid", "tricks": low} if means[0] > passing else {"type": "pass"}
 
     def _swap(self, seen: Seen, view: dict[str, Any], rnd: Callable[[], float], start: float) -> Action:
         face_up = seen.face_up
@@ -364,9 +373,4 @@ def _void_discards(hand: list[Card], count: int, trump: int, have: list[list[Car
     return out
 
 
-def expert() -> StrongSergeantMajor:
-    """The same search with four times the playouts."""
-    return StrongSergeantMajor(playouts=EXPERT_PLAYOUTS, seconds=EXPERT_SECONDS)
-
-
-__all__ = ["StrongSergeantMajor", "expert"]
+__all__ = ["StrongSergeantMajor"]

@@ -1,0 +1,206 @@
+"""Double-dummy search of a Sergeant Major ending: every hand known, the exact result of each card.
+
+Once a deal is sampled the rest of the hand is a game of perfect information. ``Solver`` plays it
+by alpha-beta (sergeant_major/RULES.md §3.2 step 8: follow suit, the highest trump or the
+highest card of the suit led wins, the per-trick game end), the seat ``me`` against the other two
+(each opponent makes ``me``'s result as bad as it can: the paranoid reading of a three-player
+game). A position at the start of a trick is stored in a transposition table keyed by the three
+hands' masks, the leader and the trick counts; the cards a hand holds next to each other among
+the cards still out (the 9 and 10 of a suit whose 8 and J are elsewhere or gone) are one move.
+The value is ``me``'s result as ``sim.rollout`` scores it: ``tricks − target`` (``maximum − tricks``
+in a misère), or ``±WIN`` for a game won at once. ``brute_force`` is the same game searched
+without pruning, tables or merged cards, for the tests.
+"""
+
+from __future__ import annotations
+
+from engine.ai.sergeant_major.seen import SUIT_MASK, WIDTH, N
+from engine.ai.sergeant_major.sim import WIN
+from engine.core.cards import Card, Mask
+
+_SUIT_OF = tuple(c // WIDTH for c in range(52))
+_INF = float("inf")
+
+
+def _winner(trick: tuple[tuple[int, Card], ...], trump: int | None) -> int:
+    """The seat that wins a full trick."""
+    best_seat, best = trick[0]
+    led = _SUIT_OF[best]
+    best_trump = led == trump
+    for seat, card in trick[1:]:
+        suit = _SUIT_OF[card]
+        if suit == trump:
+            if not best_trump or card > best:
+                best_seat, best, best_trump = seat, card, True
+        elif suit == led and not best_trump and card > best:
+            best_seat, best = seat, card
+    return best_seat
+
+
+def legal_cards(hand: Mask, trick: tuple[tuple[int, Card], ...]) -> Mask:
+    """The cards of ``hand`` that may be played to ``trick`` (follow suit if you can)."""
+    if not trick:
+        return hand
+    follow = hand & SUIT_MASK[_SUIT_OF[trick[0][1]]]
+    return follow or hand
+
+
+class Solver:
+    """The exact paranoid value of a Sergeant Major ending for one seat."""
+
+    def __init__(
+        self, hands: list[Mask], trump: int | None, misere: bool, tricks: tuple[int, ...],
+        targets: tuple[int, ...], need: tuple[int, ...] | None, me: int,
+    ) -> None:
+        self.hands = list(hands)
+        self.trump = trump
+        self.misere = misere
+        self.tricks = list(tricks)
+        self.targets = targets
+        self.need = need
+        self.me = me
+        self.table: dict[tuple[int, ...], tuple[float, float]] = {}
+        self.nodes = 0
+
+    def _end(self) -> float:
+        me = self.me
+        if self.misere:
+            return float(self.targets[me] - self.tricks[me])
+        return float(self.tricks[me] - self.targets[me])
+
+    def _moves(self, seat: int, trick: tuple[tuple[int, Card], ...]) -> list[Card]:
+        """One card of each run of touching cards among the legal ones, the highest runs first."""
+        hand = self.hands[seat]
+        legal = legal_cards(hand, trick)
+        out: list[Card] = []
+        out_mask = self.hands[0] | self.hands[1] | self.hands[2]
+        for _s, c in trick:
+            out_mask |= 1 << c
+        for s in range(4):
+            mine = legal & SUIT_MASK[s]
+            if not mine:
+                continue
+            present = out_mask & SUIT_MASK[s]
+            in_run = False
+            c = present.bit_length() - 1
+            while c >= s * WIDTH:
+                bit = 1 << c
+                if present & bit:
+                    if mine & bit:
+                        if not in_run:
+                            out.append(c)
+                            in_run = True
+                    else:
+                        in_run = False
+                c -= 1
+        out.sort(key=lambda card: -(card % WIDTH))
+        return out
+
+    def value(self, card: Card, trick: tuple[tuple[int, Card], ...]) -> float:
+        """``me``'s exact result if it plays ``card`` to ``trick`` (it is ``me``'s turn)."""
+        return self._play(self.me, card, trick, -_INF, _INF)
+
+    def _play(self, seat: int, card: Card, trick: tuple[tuple[int, Card], ...], alpha: float, beta: float) -> float:
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        now = (*trick, (seat, card))
+        try:
+            if len(now) < N:
+                return self._search((seat + 1) % N, now, alpha, beta)
+            w = _winner(now, self.trump)
+            self.tricks[w] += 1
+            try:
+                need = self.need
+                if need is not None and self.tricks[w] >= need[w]:
+                    return WIN if w == self.me else -WIN
+                return self._search(w, (), alpha, beta)
+            finally:
+                self.tricks[w] -= 1
+        finally:
+            self.hands[seat] ^= bit
+
+    def _search(self, seat: int, trick: tuple[tuple[int, Card], ...], alpha: float, beta: float) -> float:
+        self.nodes += 1
+        key: tuple[int, ...] | None = None
+        if not trick:
+            if not self.hands[seat]:
+                return self._end()
+            key = (*self.hands, seat, *self.tricks)
+            entry = self.table.get(key)
+            if entry is not None:
+                lo, hi = entry
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                alpha, beta = max(alpha, lo), min(beta, hi)
+        a0, b0 = alpha, beta
+        maximizing = seat == self.me
+        best = -_INF if maximizing else _INF
+        for card in self._moves(seat, trick):
+            v = self._play(seat, card, trick, alpha, beta)
+            if maximizing:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        if key is not None:
+            lo, hi = self.table.get(key, (-_INF, _INF))
+            if best <= a0:
+                hi = min(hi, best)
+            elif best >= b0:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            self.table[key] = (lo, hi)
+        return best
+
+
+def solve(
+    hands: list[Mask], trick: tuple[tuple[int, Card], ...], trump: int | None, misere: bool,
+    tricks: tuple[int, ...], targets: tuple[int, ...], need: tuple[int, ...] | None, me: int,
+    cards: list[Card],
+) -> list[float]:
+    """``me``'s exact result after each of ``cards`` (``me`` to play to ``trick``, every hand known)."""
+    solver = Solver(hands, trump, misere, tricks, targets, need, me)
+    return [solver.value(card, trick) for card in cards]
+
+
+def brute_force(
+    hands: list[Mask], trick: tuple[tuple[int, Card], ...], trump: int | None, misere: bool,
+    tricks: tuple[int, ...], targets: tuple[int, ...], need: tuple[int, ...] | None, me: int, card: Card,
+) -> float:
+    """The same value as ``solve`` by plain minimax over every legal card (for tests)."""
+    h = list(hands)
+    t = list(tricks)
+
+    def end() -> float:
+        return float(targets[me] - t[me]) if misere else float(t[me] - targets[me])
+
+    def play(seat: int, c: Card, tr: tuple[tuple[int, Card], ...]) -> float:
+        h[seat] ^= 1 << c
+        now = (*tr, (seat, c))
+        if len(now) < N:
+            v = search((seat + 1) % N, now)
+        else:
+            w = _winner(now, trump)
+            t[w] += 1
+            v = (WIN if w == me else -WIN) if need is not None and t[w] >= need[w] else search(w, ())
+            t[w] -= 1
+        h[seat] ^= 1 << c
+        return v
+
+    def search(seat: int, tr: tuple[tuple[int, Card], ...]) -> float:
+        if not tr and not h[seat]:
+            return end()
+        legal = legal_cards(h[seat], tr)
+        values = [play(seat, c, tr) for c in range(52) if legal >> c & 1]
+        return max(values) if seat == me else min(values)
+
+    return play(me, card, trick)

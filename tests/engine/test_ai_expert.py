@@ -1,0 +1,223 @@
+"""The expert level of the trick-taking games: its double-dummy search agrees with plain minimax on
+random endings, the deals it samples never put a card where the seat knows it is not, and the
+Woburn bid is made only when it beats passing."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.ai import player_for
+from engine.ai.coins import solve as coins_solve
+from engine.ai.coins.expert import ExpertCoins
+from engine.ai.coins.seen import read_view as coins_read_view
+from engine.ai.coins.seen import sample_hands
+from engine.ai.sergeant_major import EasySergeantMajor, StrongSergeantMajor
+from engine.ai.sergeant_major import solve as sm_solve
+from engine.ai.sergeant_major.expert import ExpertSergeantMajor
+from engine.ai.sergeant_major.seen import SUIT_MASK, WIDTH, Sampler, read_view
+from engine.ai.sergeant_major.sim import WIN
+from engine.core.cards import FRENCH, SPANISH
+from engine.games import get
+from engine.games.sergeant_major import GAME as SM
+
+ENDINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _deal(rng: random.Random, deck: int, tricks: int) -> list[int]:
+    hands = [0, 0, 0]
+    for i, card in enumerate(rng.sample(range(deck), 3 * tricks)):
+        hands[i % 3] |= 1 << card
+    return hands
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(mask.bit_length()) if mask >> c & 1]
+
+
+@ENDINGS
+@given(seed=st.integers(0, 10**9), tricks=st.integers(1, 4), started=st.integers(0, 2),
+       trump=st.sampled_from([None, 0, 1, 2, 3]), misere=st.booleans(), end_at=st.sampled_from([None, 1, 2, 3]))
+def test_ai_sm_double_dummy_agrees_with_brute_force(
+    seed: int, tricks: int, started: int, trump: int | None, misere: bool, end_at: int | None,
+) -> None:
+    rng = random.Random(seed)
+    hands = _deal(rng, 52, tricks)
+    leader = rng.randrange(3)
+    trick: tuple[tuple[int, int], ...] = ()
+    for i in range(started):
+        seat = (leader + i) % 3
+        card = rng.choice(_cards(sm_solve.legal_cards(hands[seat], trick)))
+        hands[seat] ^= 1 << card
+        trick = (*trick, (seat, card))
+    me = (leader + started) % 3
+    counts = tuple(rng.randrange(0, 4) for _ in range(3))
+    targets = (8, 5, 3)
+    # A game that ends at once ``end_at`` tricks from now for whoever gets there first.
+    need = None if end_at is None else tuple(n + end_at for n in counts)
+    cards = _cards(sm_solve.legal_cards(hands[me], trick))
+    fast = sm_solve.solve(hands, trick, trump, misere, counts, targets, need, me, cards)
+    slow = [sm_solve.brute_force(hands, trick, trump, misere, counts, targets, need, me, c) for c in cards]
+    assert fast == slow
+
+
+@ENDINGS
+@given(seed=st.integers(0, 10**9), tricks=st.integers(1, 4), started=st.integers(0, 2),
+       target=st.integers(3, 12))
+def test_ai_coins_double_dummy_agrees_with_brute_force(seed: int, tricks: int, started: int, target: int) -> None:
+    rng = random.Random(seed)
+    hands = _deal(rng, 48, tricks)
+    leader = rng.randrange(3)
+    trick: tuple[tuple[int, int], ...] = ()
+    for i in range(started):
+        seat = (leader + i) % 3
+        card = rng.choice(_cards(hands[seat]))
+        hands[seat] ^= 1 << card
+        trick = (*trick, (seat, card))
+    me = (leader + started) % 3
+    scores = tuple(rng.randrange(0, target) for _ in range(3))
+    cards = _cards(hands[me])
+    fast = coins_solve.solve(hands, trick, scores, target, me, cards)
+    slow = [coins_solve.brute_force(hands, trick, scores, target, me, c) for c in cards]
+    assert fast == slow
+
+
+def _sm_position(options: dict[str, Any], seed: int, moves: int) -> Any:
+    state = SM.new_game(options, 3, f"expert:{seed}")
+    easy = EasySergeantMajor()
+    for move in range(moves):
+        if SM.outcome(state) is not None:
+            break
+        (seat,) = SM.to_act(state)
+        state, _ = SM.apply(state, seat, easy.choose(SM.view(state, seat), SM.legal_actions(state, seat), str(move)))
+    return state
+
+
+@settings(max_examples=30, deadline=None)
+@given(variant=st.sampled_from(["classic", "alternate", "nine_five_two_variation", "nine_five_three_single_kitty"]),
+       seed=st.integers(0, 10**6), moves=st.integers(0, 200))
+def test_ai_sm_sampled_deals_never_put_a_card_where_the_seat_knows_it_is_not(variant: str, seed: int,
+                                                                              moves: int) -> None:
+    state = _sm_position({"variant": variant}, seed, moves)
+    if SM.outcome(state) is not None:
+        return
+    (seat,) = SM.to_act(state)
+    view = SM.view(state, seat)
+    seen = read_view(view)
+    a, b = seen.others
+    # Voids shown by failing to follow suit, read straight from the tricks the seat saw.
+    void = [0, 0, 0]
+    for done in [*(view.get("played") or ()), view.get("trick") or []]:
+        if not done:
+            continue
+        led = FRENCH.parse(done[0]["card"]) // WIDTH
+        for item in done[1:]:
+            if FRENCH.parse(item["card"]) // WIDTH != led:
+                void[int(item["seat"])] |= SUIT_MASK[led]
+    sampler = Sampler(seen)
+    rnd = random.Random(seed).random
+    for _ in range(25):
+        sample = sampler.sample(rnd)
+        hands = sample.hands
+        assert hands[seat] == seen.hand
+        for other in (a, b):
+            assert hands[other].bit_count() == seen.counts[other]
+            assert not hands[other] & seen.not_in[other]
+            assert not hands[other] & void[other]
+            assert not hands[other] & ~seen.unseen
+        assert not hands[a] & hands[b]
+        assert not seen.not_away & ~(hands[a] | hands[b])
+        assert len(sample.away) == seen.away_count()
+
+
+def _coins_position(seed: int, moves: int) -> Any:
+    game = get("coins")
+    state = game.new_game({"target_score": 99}, 3, f"expert:{seed}")
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if game.outcome(state) is not None:
+            break
+        seat = min(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        state, _ = game.apply(state, seat, legal[rng.randrange(len(legal))])
+    return state
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), moves=st.integers(0, 47))
+def test_ai_coins_sampled_deals_never_put_a_card_where_the_seat_knows_it_is_not(seed: int, moves: int) -> None:
+    game = get("coins")
+    state = _coins_position(seed, moves)
+    if game.outcome(state) is not None:
+        return
+    seat = min(game.to_act(state))
+    view = game.view(state, seat)
+    seen = coins_read_view(view)
+    known = set(seen.hand) | set(seen.trick)
+    if int(view.get("trick_no", 1)) > 1:
+        known |= {SPANISH.parse(item["card"] if isinstance(item, dict) else item) for item in view["last_trick"]}
+    rnd = random.Random(seed).random
+    for _ in range(25):
+        hands = sample_hands(seen, rnd)
+        assert hands[seat] == list(seen.hand)
+        sampled = [card for other in seen.others for card in hands[other]]
+        assert not known & set(sampled)
+        assert len(set(sampled)) == len(sampled)
+        for other in seen.others:
+            assert len(hands[other]) == seen.counts[other]
+        assert sum(1 for card in sampled if SPANISH.suit_name(card) == "coins") == seen.coins_out
+
+
+@pytest.mark.parametrize(("bid_value", "pass_value", "expected"), [(2.0, 0.5, "bid"), (0.5, 2.0, "pass"),
+                                                                   (-0.5, -1.0, "bid"), (1.0, 1.0, "pass")])
+def test_ai_sm_woburn_bids_only_when_being_dealer_beats_passing(
+    monkeypatch: pytest.MonkeyPatch, bid_value: float, pass_value: float, expected: str,
+) -> None:
+    state = SM.new_game({"variant": "classic", "woburn_first_bid": True, "first_dealer": "seat:0"}, 3, "woburn")
+    (seat,) = SM.to_act(state)
+    state, _ = SM.apply(state, seat, {"type": "bid", "tricks": 9})  # the first seat holds the high bid
+    (seat,) = SM.to_act(state)
+    view, legal = SM.view(state, seat), SM.legal_actions(state, seat)
+    asked: list[int] = []
+
+    def fake_search(self: StrongSergeantMajor, seen: Any, n_moves: int, *args: Any) -> list[float]:
+        asked.append(n_moves)
+        return [bid_value, pass_value][:n_moves]
+
+    monkeypatch.setattr(StrongSergeantMajor, "_search", fake_search)
+    action = StrongSergeantMajor().choose(view, legal, "s")
+    assert asked == [2]  # being dealer at 10 and passing (the bidder of 9 dealer), on the same deals
+    assert action["type"] == expected
+    if expected == "bid":
+        assert action["tricks"] == 10
+
+
+def test_ai_sm_woburn_first_bid_with_nothing_to_beat_weighs_a_redeal_at_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = SM.new_game({"variant": "classic", "woburn_first_bid": True, "first_dealer": "seat:0"}, 3, "woburn")
+    (seat,) = SM.to_act(state)
+    view, legal = SM.view(state, seat), SM.legal_actions(state, seat)
+    for value, expected in ((0.3, "bid"), (-0.3, "pass")):
+        monkeypatch.setattr(StrongSergeantMajor, "_search", lambda self, seen, n, *a, v=value: [v] * n)
+        assert StrongSergeantMajor().choose(view, legal, "s")["type"] == expected
+
+
+def test_ai_expert_levels_are_the_exact_ending_players() -> None:
+    assert isinstance(player_for("coins", "expert"), ExpertCoins)
+    assert isinstance(player_for("sergeant_major", "expert"), ExpertSergeantMajor)
+
+
+def test_ai_sm_double_dummy_counts_the_tricks_a_simple_ending_gives() -> None:
+    f = FRENCH.parse
+    # Spades trump. Seat 0 holds the two top trumps: two tricks whichever it leads.
+    hands = [1 << f("A-spades") | 1 << f("K-spades"), 1 << f("2-spades") | 1 << f("A-hearts"),
+             1 << f("3-hearts") | 1 << f("4-hearts")]
+    assert sm_solve.solve(hands, (), 3, False, (0, 0, 0), (0, 0, 0), None, 0, [f("A-spades"), f("K-spades")]) == [2, 2]
+    # Seat 1 leading: seat 0, void in hearts, ruffs the A of hearts and draws the 2 of spades; a trump lead
+    # falls under the Ace. Seat 1 takes nothing either way.
+    assert sm_solve.solve(hands, (), 3, False, (0, 0, 0), (0, 0, 0), None, 1, [f("A-hearts"), f("2-spades")]) == [0, 0]
+    # A game won at once (12 tricks) counts as WIN, whatever the target.
+    assert sm_solve.solve(hands, (), 3, False, (10, 0, 0), (8, 5, 3), (12, 12, 12), 0, [f("A-spades")]) == [WIN]
