@@ -193,6 +193,7 @@ async def test_settings_button_opens_the_persons_settings(browser: Any, server: 
     await expect(sound).to_have_attribute("aria-pressed", "false")
     await sound.tap()
     await expect(sound).to_have_attribute("aria-pressed", "true")
+    await page.screenshot(path=str(screenshot_path(f"settings-sheet-{platform}-390x844.png")))
     assert await page.evaluate("localStorage.getItem('cardroom.sound')") == "on"
     await sheet.get_by_label("Language").select_option("ru")
     await expect(page.locator("html")).to_have_attribute("lang", "ru")
