@@ -15,6 +15,7 @@ from engine.i18n import DEFAULT_LOCALE, LANGUAGES, gettext_for, negotiate, trans
 from engine.option_words import page_strings
 from webapp.assets import import_map
 from webapp.keys import BOT, LANG_COOKIE, SETTINGS, STATIC
+from webapp.telegram_link import telegram_app_link
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
@@ -84,6 +85,7 @@ async def page(request: web.Request) -> web.StreamResponse:
     context: dict[str, Any] = {
         "local_mode": settings.local_mode,
         "bot_username": settings.bot_username,
+        "telegram_link": telegram_app_link(request),  # for the page opened outside Telegram
         "static_version": version,
         "static_url": static_url_for(version),
         "import_map": import_map(static),

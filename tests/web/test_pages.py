@@ -160,3 +160,18 @@ async def test_static_refuses_paths_outside_the_folder_and_unknown_files(
     for path in ("/static/../secret.txt", "/static/%2e%2e/secret.txt", "/static/img/../../secret.txt",
                  "/static/missing.js", "/static/.hidden.js"):
         assert (await client.get(path)).status == 404, path
+
+
+async def test_page_outside_telegram_carries_the_mini_apps_telegram_link(
+    make_client: ClientFactory, bot_settings: Settings, client: Client
+) -> None:
+    short = await make_client(replace(bot_settings, miniapp_short_name="play"))
+    page = await (await short.get("/", headers={"Accept-Language": "ru"})).text()
+    assert 'data-telegram-link="https://t.me/cardroom_test_bot/play"' in page
+    found = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page, re.S)
+    assert found is not None
+    strings = json.loads(found.group(1))
+    assert strings["open_in_telegram_btn"] == "Открыть в Telegram"  # the button's words in the reader's language
+    main = await (await make_client(replace(bot_settings, miniapp_short_name=None))).get("/")
+    assert 'data-telegram-link="https://t.me/cardroom_test_bot"' in await main.text()
+    assert 'data-telegram-link=""' in await (await client.get("/")).text()  # local play: no bot to open it through
