@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
+import contextvars
 import itertools
 import logging
 from collections import deque
@@ -169,7 +170,7 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
         """Wait until the pump lets the call through (raises Dropped when it is no longer wanted)."""
         loop = asyncio.get_running_loop()
         if self._pump is None or self._pump.done():
-            self._pump = loop.create_task(self._run(), name="bot-rate-limiter")
+            self._pump = loop.create_task(self._run(), name="bot-rate-limiter", context=contextvars.Context())
         waiting.admitted = loop.create_future()
         bisect.insort(self._queue, (waiting.key, waiting), key=lambda item: item[0])
         self._wake.set()

@@ -10,6 +10,7 @@ changes of the same table never race each other.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Hashable
 
@@ -33,7 +34,9 @@ class Outbox:
             return
         self._pending.setdefault(lane, {})[key] = None
         if lane not in self._workers:
-            self._workers[lane] = asyncio.create_task(self._drain(lane), name=f"outbox-{lane}")
+            # a context of its own: nothing the submitter had set (a call's lane or check) leaks into the lane
+            self._workers[lane] = asyncio.create_task(self._drain(lane), name=f"outbox-{lane}",
+                                                      context=contextvars.Context())
 
     @property
     def busy(self) -> bool:

@@ -20,6 +20,7 @@ its inline_message_id, and deleting it only forgets it.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
@@ -28,7 +29,7 @@ from telegram import InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
-from tgbot.limits import LANE, Dropped, Lane
+from tgbot.limits import LANE, WANTED, Dropped, Lane
 from tgbot.records import SENDING, SENT, UNCERTAIN, Ledger, Record, Records
 
 log = logging.getLogger(__name__)
@@ -186,6 +187,13 @@ class Postings:
             settled = record.but(state=SENT)
             await self.records.put(table_id, settled)
             return settled
+        token = WANTED.set(None)  # finding out is never stale, whatever the send it follows was waiting for
+        try:
+            return await self._settle(table_id, record)
+        finally:
+            WANTED.reset(token)
+
+    async def _settle(self, table_id: str, record: Record) -> Record | None:
         chat_id, after = record.chat_id, int(record.data.get("after") or 0)
         raw = record.data.get("markup")
         markup = InlineKeyboardMarkup.de_json(raw, None) if raw else None
@@ -290,7 +298,7 @@ class Sweeper:
         self._waiting.setdefault(record.chat_id, {})[record.message_id] = (table_id, record, over)
         if record.chat_id not in self._workers:
             self._workers[record.chat_id] = asyncio.get_running_loop().create_task(
-                self._drain(record.chat_id), name=f"sweep-{record.chat_id}")
+                self._drain(record.chat_id), name=f"sweep-{record.chat_id}", context=contextvars.Context())
 
     @property
     def busy(self) -> bool:

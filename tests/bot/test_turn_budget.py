@@ -14,6 +14,7 @@ from telegram.ext import ExtBot
 from tests.bot.notifier_fakes import ANN, Parts
 from tests.fakes.botapi import Call, FakeBotApi
 from tgbot.limits import LANE, ORDER, WANTED, ChatPacedRateLimiter, Dropped, Lane, rate_limiter
+from tgbot.outbox import Outbox
 from tgbot.postings import Postings, Sweeper
 from tgbot.records import SENDING, SENT, Ledger, Record, turn_purpose
 
@@ -187,3 +188,21 @@ async def test_a_429_holds_its_own_chat_and_the_call_keeps_its_place() -> None:
     assert at["b1"] < 0.1
     assert 0.3 <= at["a1"] <= at["a2"]
     assert [name for name, _ in done] == ["b1", "a1", "a2"]
+
+
+async def test_work_asked_for_while_a_turn_message_waits_carries_none_of_its_lane_or_check() -> None:
+    seen: list[tuple[Lane | None, object]] = []
+
+    async def work(_lane: object, _key: object) -> None:
+        seen.append((LANE.get(), WANTED.get()))
+
+    outbox = Outbox(work)
+
+    async def turn_pass() -> None:  # a refusal met in a turn pass asks for the table's other passes
+        LANE.set(Lane.TURN)
+        WANTED.set(lambda: False)
+        outbox.submit("t1")
+
+    await asyncio.create_task(turn_pass())
+    await outbox.idle()
+    assert seen == [(None, None)], "the table's pass would be dropped with the turn message's check"
