@@ -5,7 +5,8 @@ when their turn begins, or when they leave the table mid-turn; it is removed whe
 is over or when they come back to the table. Each is written in the person's language
 (``Person.reads``), not the group's. A turn is known by the seq it began at
 (``tgbot.turn_book``), so a message left from before a restart is adopted when it is this
-turn's, and replaced when it is not. A reminder edits the turn's message in place. Nobody the
+turn's, and replaced when it is not. A reminder replaces the turn's message with a fresh one
+(an edit does not make the phone buzz; a new message does). Nobody the
 bot may not write to, or who turned turn messages off, gets one.
 
 A message of a turn that is over is removed by ``sweep`` when given (in the background, at
@@ -70,12 +71,8 @@ class TurnMessages:
             self.turns.adopt(info.id, seat, turn)
         reminder = self.turns.reminder_due(info, seat)
         if record is not None:
-            if turn is not None and record.data.get("turn") == turn:
-                if reminder and not record.data.get("reminder"):
-                    text, markup = self._message(info, snapshot, home, seat, person, reminder=True)
-                    if await self.postings.edit(record, text, markup):
-                        await self.records.put(info.id, record.but(data={**record.data, "reminder": True}))
-                return
+            if turn is not None and record.data.get("turn") == turn and (not reminder or record.data.get("reminder")):
+                return  # this turn's message, reminded if due
             done = render("over.html", person.reads or home_locale(home), table=info, turn=True)
             if turn is None and self._sweep is not None:  # nothing replaces it: removed in the background
                 await self.records.drop(info.id, record.purpose)

@@ -128,16 +128,19 @@ async def test_turn_messages_replace_a_stored_message_of_another_turn_seen_later
     assert turns.calls()[0] == ("delete", ANN, 77) and turns.calls()[1][:2] == ("send", ANN)
 
 
-async def test_turn_messages_remind_by_editing_the_turns_message(parts: Parts) -> None:
+async def test_turn_messages_remind_with_a_fresh_message_in_place_of_the_turns_message(parts: Parts) -> None:
     turns, people = Turns(parts), People(person(ANN), person(BOB))
     await turns.sync(table(deadline=1000.0), people)
+    first = parts.bot.next_id
     turns.book.reminded("t1", 1000.0, [0])
     await turns.sync(table(deadline=1000.0), people)
-    [_send, (kind, chat, message_id, text)] = parts.bot.calls
-    assert (kind, chat, message_id) == ("edit", ANN, parts.bot.next_id) and "Time is nearly up" in text
-    assert (await parts.records.get("t1", turn_purpose(ANN))).data["reminder"] is True  # type: ignore[union-attr]
+    [_send, delete, (kind, chat, text, _thread)] = parts.bot.calls  # an edit would not make the phone buzz
+    assert delete == ("delete", ANN, first)
+    assert (kind, chat) == ("send", ANN) and "Time is nearly up" in text
+    record = await parts.records.get("t1", turn_purpose(ANN))
+    assert record is not None and record.message_id == parts.bot.next_id and record.data["reminder"] is True
     await turns.sync(table(deadline=1000.0), people)
-    assert len(parts.bot.calls) == 2, "reminded once"
+    assert len(parts.bot.calls) == 3, "reminded once"
 
 
 async def test_turn_messages_removed_when_a_stand_in_or_the_autopilot_plays_the_turn(parts: Parts) -> None:
