@@ -90,6 +90,8 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
                                              clock=clock if clock is not None else time.monotonic)
     if isinstance(limiter, ChatPacedRateLimiter):
         limiter.on_message = notifier.ledger.saw
+        if service.bot_budget is not None:  # several processes: Telegram counts their calls together
+            limiter.share(service.bot_budget)
 
     add = application.add_handler
     add(TypeHandler(Update, _note_message), group=-2)

@@ -16,6 +16,14 @@ a newer edit supersedes it) is never sent: it raises ``Dropped``. A 429 blocks o
 it came from (a call with no chat: every call) for its ``retry_after``, and the call waits
 again in the place it had.
 
+Telegram counts the bot's calls together, whichever process makes them: with several
+processes on one database, a call that fits every limit here also takes its room from the
+whole bot's budget (``share``: ``engine.service.bot_budget``), which spaces every process's
+calls so that no window of the overall period holds more than the overall figure; a posting
+call also takes its room in its chat's shared pace first, so two processes writing to one
+chat keep to one call a second there. A group's minute window stays each process's own (a
+group's posts come from the process that drives its table).
+
 Every message id the bot gets back from Telegram is handed to ``on_message`` (the
 notifier's ledger uses it to tell its own messages from others').
 """
@@ -33,7 +41,7 @@ from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
+from typing import Any, Protocol
 
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
@@ -52,6 +60,13 @@ class Lane(IntEnum):
     TURN = 1  # a turn message
     STATUS = 2  # a lobby or status edit in the table's chat
     CLEANUP = 3  # deleting what is over
+
+
+class Budget(Protocol):
+    """The whole bot's budget, shared with other processes."""
+
+    async def take(self, interval: float, key: str = "overall") -> float:
+        """Take one call's room from budget ``key`` (its calls ``interval`` seconds apart): seconds to wait for it."""
 
 
 class Dropped(Exception):
@@ -76,6 +91,7 @@ class Waiting:
     group: bool
     wanted: Callable[[], bool] | None
     admitted: asyncio.Future[None] | None = None
+    chat_taken: bool = False  # its room in its chat's shared pace is taken
 
     @property
     def key(self) -> tuple[int, float, int]:
@@ -111,8 +127,20 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
         self._wake = asyncio.Event()
         self._pump: asyncio.Task[None] | None = None
         self.on_message: Callable[[int, int], None] | None = None
+        self._shared: Budget | None = None
+        self._slot_at: float | None = None  # when the room taken from the shared budget may be used
         self.dropped = 0
         self.calls = 0
+
+    def share(self, budget: Budget) -> None:
+        """Take every call's room from the whole bot's ``budget`` too (other processes take from it)."""
+        self._shared = budget
+
+    @property
+    def interval(self) -> float:
+        """Seconds between two calls of the bot so that no window of the overall period holds more than its figure."""
+        limit, period = self._overall
+        return period / max(1, limit - 1)
 
     async def initialize(self) -> None:
         """Nothing to set up: the pump starts with the first call."""
@@ -172,6 +200,7 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
         if self._pump is None or self._pump.done():
             self._pump = loop.create_task(self._run(), name="bot-rate-limiter", context=contextvars.Context())
         waiting.admitted = loop.create_future()
+        waiting.chat_taken = False
         bisect.insort(self._queue, (waiting.key, waiting), key=lambda item: item[0])
         self._wake.set()
         try:
@@ -269,6 +298,23 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
                 if overall > now:  # the bot's budget is spent: the first in line takes the next room
                     wake_at = min(wake_at, overall)
                     break
+                if self._shared is not None and waiting.paced and waiting.chat is not None and not waiting.chat_taken:
+                    wait = await self._take(self._shared, self._chat_period, f"chat:{waiting.chat}")
+                    waiting.chat_taken = True  # another process's call in the chat may have gone: then it waits
+                    chat = self._chat(waiting.chat)
+                    chat.free_at = max(chat.free_at, loop.time() + wait)
+                    wake_at = min(wake_at, chat.free_at)
+                    break  # the queue may have changed meanwhile: look again
+                if self._shared is not None:  # the whole bot's room, taken once; the first in line uses it
+                    if self._slot_at is None:
+                        wait = await self._take(self._shared)
+                        self._slot_at = loop.time() + wait
+                        wake_at = min(wake_at, self._slot_at)  # the queue may have changed meanwhile: look again
+                        break
+                    if self._slot_at > now:
+                        wake_at = min(wake_at, self._slot_at)
+                        break
+                    self._slot_at = None
                 self._queue.remove(item)
                 self._in_flight += 1
                 self.calls += 1
@@ -286,6 +332,13 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(max(0.0, wake_at - loop.time())):
                         await self._wake.wait()
+
+    async def _take(self, budget: Budget, interval: float | None = None, key: str = "overall") -> float:
+        try:
+            return max(0.0, await budget.take(self.interval if interval is None else interval, key))
+        except Exception:
+            log.exception("taking from the shared budget failed: the call goes on this process's budget alone")
+            return 0.0
 
     def _seen(self, result: JSONResult) -> JSONResult:
         if self.on_message is not None and isinstance(result, dict) and "message_id" in result:

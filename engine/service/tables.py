@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.service.autoplay import Autoplay
+from engine.service.bot_budget import budget_for
 from engine.service.bus import Listener, Listening, MemoryBus, Subscription
 from engine.service.chats import Chats
 from engine.service.due import HEAL_EVERY, DueWork
@@ -60,6 +61,7 @@ class TableService:
         self.people = People(store)
         self.chats = Chats(store)
         self.presence = Presence()  # who has each table open and in front of them (this process's sockets)
+        self.bot_budget = budget_for(store)  # the whole bot's Bot API budget, on a shared database
         # the AI and the timers call back into due work, built last: through this facade, so nothing is cyclic
         self.autoplay = Autoplay(self._ai_step, delay=ai_delay, claim=self.peers.lease)
         self.timers = TurnTimers(clock, self._timer_due, run_loop=run_timers)
@@ -138,6 +140,8 @@ class TableService:
         deadlines are kept as they were, so a restart gives nobody extra time.
         """
         await self.peers.start(self.sharing.heard, self.due.resume)
+        if self.bot_budget is not None:
+            await self.bot_budget.start()
         self.store.origin = self.peers.origin
         await self.due.start()
 
@@ -145,6 +149,8 @@ class TableService:
         """Stop the supervisor, the AI and the timers."""
         await self.due.close()
         await self.peers.close()
+        if self.bot_budget is not None:
+            await self.bot_budget.close()
 
     def subscribe(self, table_id: str | None = None) -> Subscription:
         """Receive updates of one table (or every table)."""

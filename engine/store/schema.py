@@ -167,3 +167,12 @@ snapshots = Table(
     Column("seq", Integer, nullable=False),
     Column("data", Text, nullable=False),
 )
+
+# The bot's Bot API budgets shared by every process on a PostgreSQL database (Telegram counts a bot's calls
+# together): per budget, the earliest time the next call may go, by the database's clock (engine.store.budget_rows).
+bot_budget = Table(
+    "bot_budget",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("next_at", Float, nullable=False),
+)

@@ -1,0 +1,86 @@
+"""The bot's budget of Bot API calls in the store, shared by every process on one PostgreSQL database.
+
+Telegram counts all of a bot's calls together (about 30 a second), whichever process makes
+them. Each budget is one row (``bot_budget``): the earliest time its next call may go, by the
+database's clock, so the processes' clocks never need to agree. Taking a call's room is one
+statement that moves that time on by the call's interval and says how long to wait for the
+room it took (0: go now); calls so taken are spaced evenly, whoever takes them. Nothing of it
+needs to outlive a crash, so the table is unlogged and a take does not wait for the disk. Only on a
+shared database: PostgreSQL's driver is imported when a connection is first opened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+APPLICATION_NAME = "cardroom-bot-budget"  # every process taking from the budget, as PostgreSQL lists its connections
+NOW = "extract(epoch from statement_timestamp())::float8"
+TAKE = f"""
+INSERT INTO bot_budget AS b (key, next_at) VALUES ($1, {NOW} + $2::float8)
+ON CONFLICT (key) DO UPDATE SET next_at = greatest(b.next_at, {NOW}) + $2::float8
+RETURNING greatest(0.0, next_at - $2::float8 - {NOW})
+"""
+FORGET = f"DELETE FROM bot_budget WHERE key <> 'overall' AND next_at < {NOW} - $1::float8"
+TAKERS = "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()"
+
+
+class BudgetRows:
+    """The shared budgets, over one connection of this process's own (a take is one round trip)."""
+
+    def __init__(self, dsn: str, *, connect_timeout: float = 2.0) -> None:
+        self.dsn = dsn
+        self.connect_timeout = connect_timeout
+        self._conn: Any = None  # asyncpg.Connection, opened on first use
+        self._lock = asyncio.Lock()
+
+    @property
+    def connected(self) -> bool:
+        """Whether the connection is open (a take is then one round trip)."""
+        return self._conn is not None and not self._conn.is_closed()
+
+    async def connect(self) -> None:
+        """Open the connection, if it is not open."""
+        async with self._lock:
+            await self._connection()
+
+    async def take(self, key: str, interval: float) -> float:
+        """Take the room of one call from budget ``key`` (calls ``interval`` seconds apart): seconds to wait for it."""
+        async with self._lock:
+            conn = await self._connection()
+            return float(await conn.fetchval(TAKE, key, interval))
+
+    async def forget_idle(self, seconds: float) -> None:
+        """Remove the chats' budgets not used for ``seconds`` (one comes back with the chat's next call)."""
+        async with self._lock:
+            conn = await self._connection()
+            await conn.execute(FORGET, seconds)
+
+    async def takers(self) -> int:
+        """How many processes take from the budgets now (each holds one connection to them)."""
+        async with self._lock:
+            conn = await self._connection()
+            return int(await conn.fetchval(TAKERS, APPLICATION_NAME))
+
+    async def _connection(self) -> Any:
+        if self._conn is None or self._conn.is_closed():
+            import asyncpg  # only a shared database takes from the budget
+
+            self._conn = await asyncpg.connect(self.dsn, timeout=self.connect_timeout,
+                                               server_settings={"application_name": APPLICATION_NAME,
+                                                                "synchronous_commit": "off"})
+        return self._conn
+
+    def drop(self) -> None:
+        """Forget the connection (it failed or a query on it was cut short): the next take opens a fresh one."""
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            conn.terminate()
+
+    async def close(self) -> None:
+        """Close the connection."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close(timeout=2.0)

@@ -1,0 +1,80 @@
+"""The bot's shared budget in the store: calls spaced evenly whoever takes them, and its migration up and down."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from engine.store.budget_rows import BudgetRows
+from engine.store.migrating import migrate
+from engine.store.writer import Writer, database_url
+from tests.postgres import fresh_database
+from tests.service.conftest import BACKENDS
+from tests.service.test_migrations import migrate_down
+
+
+@pytest.fixture(params=[b for b in BACKENDS if b != "sqlite"])
+async def budget(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[BudgetRows, BudgetRows]]:
+    """Two processes' connections to the budget of one PostgreSQL database (brought up to date)."""
+    async with fresh_database("cardroom_budget") as url:
+        writer = Writer(database_url(url, tmp_path))
+        await writer.open()
+        pair = (BudgetRows(writer.dsn), BudgetRows(writer.dsn))
+        yield pair
+        for rows in pair:
+            await rows.close()
+        await writer.close()
+
+
+async def test_takes_are_spaced_by_their_interval_whichever_process_takes(
+    budget: tuple[BudgetRows, BudgetRows],
+) -> None:
+    first, second = budget
+    waits = [await (first, second)[i % 2].take("overall", 10.0) for i in range(6)]  # six at once, 10 s apart
+    assert waits[0] == 0.0
+    for i, wait in enumerate(waits[1:], 1):
+        assert i * 10.0 - 1.0 < wait <= i * 10.0, waits  # each in the room after the one before, however taken
+    assert await first.take("chat:7", 10.0) == 0.0, "a chat's budget is its own"
+    assert 9.0 < await second.take("chat:7", 10.0) <= 10.0
+
+
+async def test_idle_chats_are_forgotten_and_the_takers_counted(budget: tuple[BudgetRows, BudgetRows]) -> None:
+    first, second = budget
+    await first.take("chat:7", 0.001)
+    await first.take("overall", 0.001)
+    await second.connect()
+    assert await first.takers() == 2
+    await first.forget_idle(0.0)
+    assert await first.take("chat:7", 10.0) == 0.0, "forgotten: the chat starts afresh"
+    assert await first.take("overall", 10.0) == 0.0
+    assert await first.take("overall", 10.0) > 9.0, "the overall budget is never forgotten"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_the_budget_migration_goes_up_and_down(backend: str, tmp_path: Path) -> None:
+    async def tables(url: str) -> set[str]:
+        engine = create_async_engine(url)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(migrate, "0010")
+                before = await conn.run_sync(lambda sync: set(sa.inspect(sync).get_table_names()))
+                await conn.run_sync(migrate, "0011")
+                after = await conn.run_sync(lambda sync: set(sa.inspect(sync).get_table_names()))
+                await conn.execute(sa.text("INSERT INTO bot_budget (key, next_at) VALUES ('overall', 1.5)"))
+                await conn.run_sync(migrate_down, "0010")
+                down = await conn.run_sync(lambda sync: set(sa.inspect(sync).get_table_names()))
+        finally:
+            await engine.dispose()
+        assert "bot_budget" not in before and "bot_budget" in after and "bot_budget" not in down
+        assert after - before == {"bot_budget"} and down == before
+        return after
+
+    if backend == "sqlite":
+        await tables(database_url(None, tmp_path))
+        return
+    async with fresh_database("cardroom_budget_migration") as url:
+        await tables(database_url(url, tmp_path))
