@@ -128,8 +128,8 @@ async def test_coins_whole_game_by_tapping_ends_with_winner_and_seed(browser: An
     assert "web_app_ready" in names and "web_app_expand" in names
     assert ["web_app_trigger_haptic_feedback", {"type": "selection_change"}] in calls
 
-    await page.locator(".play-again").tap()
-    await expect(page.locator(".lobby")).to_be_visible()
+    await page.locator(".play-again").tap()  # alone with AI players: the new game starts at once
+    await expect(page.locator(".table-screen")).to_have_attribute("data-status", "playing")
     new_id = await page.locator(".table-screen").get_attribute("data-table")
     assert new_id and new_id != table_id
     assert (await server.service.info(new_id)).game == "coins"
@@ -270,6 +270,7 @@ async def test_local_mode_sign_in_lobby_link_and_second_profile_takes_a_seat(
     await page.locator(".signin button[type=submit]").tap()
     await expect(page.locator(".new-game")).to_be_visible()
     await page.screenshot(path=str(screenshot_path("local-home-390x844.png")))
+    await page.locator(".options-summary").tap()  # the rules' options are folded under Options
     await page.locator("#opt-timer").select_option("live")
     await page.locator(".create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()

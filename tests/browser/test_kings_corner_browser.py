@@ -51,6 +51,7 @@ async def start_two_player_game(phone: Phone) -> str:
     """From home: a Kings in the Corner table for two, one AI added, started; the table id."""
     page = phone.page
     await page.locator("#game-select").select_option("kings_corner")
+    await page.locator(".options-summary").tap()  # the rules' options are folded under Options
     await expect(page.locator("#opt-players")).to_have_value("4")  # the form offers 2, 3 or 4 players
     await expect(page.locator("#opt-players option")).to_have_text(["2", "3", "4"])
     await expect(page.locator("#opt-scoring option:checked")).to_have_text("First out wins")
@@ -193,8 +194,8 @@ async def test_kings_corner_whole_two_player_game_by_tapping(browser: Any, serve
     await check_board_matches_server(page, server, table_id)
     await page.screenshot(path=str(screenshot_path("kings-corner-end-390x844.png")))
 
-    await page.locator(".kc-again").tap()
-    await expect(page.locator(".lobby")).to_be_visible()
+    await page.locator(".kc-again").tap()  # alone with an AI player: the new game starts at once
+    await expect(page.locator(".table-screen")).to_have_attribute("data-status", "playing")
     new_id = await page.locator(".table-screen").get_attribute("data-table")
     assert new_id and new_id != table_id
     again = await server.service.info(new_id)

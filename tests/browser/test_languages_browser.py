@@ -593,6 +593,7 @@ async def test_home_and_lobby_fit_a_small_phone_in_each_language(browser: Any, s
     ann = await open_in_language(browser, server, user_for(lang, 5), lang)
     page = ann.page
     await page.set_viewport_size(SMALL)
+    await page.locator(".options-summary").tap()  # the rules' options are folded under Options
     for game in ("coins", "sergeant_major", "kings_corner"):
         await page.locator("#game-select").select_option(game)
         assert await page.evaluate(OVERFLOW_JS) == [], game

@@ -289,8 +289,8 @@ async def test_sergeant_major_whole_classic_game_by_tapping(
     await expect(page.locator(".sm-final tr.win")).to_contain_text(f"12/{final['targets'][winner]}")
     await game.shot("end-table")
     await page.locator(".sm-result-btn").tap()
-    await page.locator(".play-again").tap()
-    await expect(page.locator(".lobby")).to_be_visible()
+    await page.locator(".play-again").tap()  # alone with AI players: the new game starts at once
+    await expect(page.locator(".table-screen")).to_have_attribute("data-status", "playing")
     new_id = await page.locator(".table-screen").get_attribute("data-table")
     assert new_id and new_id != table_id
     again = await server.service.info(new_id)

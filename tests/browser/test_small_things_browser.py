@@ -65,6 +65,7 @@ async def test_options_that_do_not_apply_to_the_variant_are_hidden(browser: Any,
     phone = await open_phone(browser, server, user(2))
     page = phone.page
     await page.locator("#game-select").select_option("sergeant_major")
+    await page.locator(".options-summary").tap()  # the rules' options are folded under Options
     removed, win_score = page.locator("#opt-removed_card"), page.locator("#opt-win_score")
     # sergeant_major/RULES.md §2.2: classic takes no removed card and no winning score; 6-3-8 removes a card
     await expect(removed).to_be_hidden()

@@ -2,13 +2,14 @@
 // and replays (?replay=<table id>, or Telegram's start parameter r_<table id>).
 
 import { h, clear, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { followAccount, languageSelect, saveChoicesWith, settleLanguage } from "./language.js";
 import { Api } from "./net.js";
 import { installSprite } from "./cards.js";
 import { TableScreen, gameTitle, seatLabel, tableTitle } from "./table.js";
 import { applies, optionLabel, valueLabel } from "./lobby.js";
 import { homeTabs } from "./tabs.js";
+import { facts as factsOf } from "./games.js";
 import { ReplayScreen, replayFromStart } from "./replay.js";
 import { showWatching } from "./watching.js";
 import * as tg from "./tg.js";
@@ -166,12 +167,19 @@ class App {
     this.show(h("div", { class: "notice" }, h("p", { text: t("session_expired") })));
   }
 
+  // A page opened outside Telegram while a bot serves it: what Cardroom is, and the way into it through Telegram
+  // (the Mini App's t.me link, at this page's table or replay when it names one).
   showOpenInTelegram() {
-    const bot = this.config.bot_username;
-    this.show(h("div", { class: "notice" },
-      h("h1", { text: t("app_name") }),
-      h("p", { text: t("open_in_telegram") }),
-      bot ? h("a", { class: "btn primary", href: `https://t.me/${bot}`, text: `@${bot}` }) : null));
+    const base = this.root.dataset.telegramLink || (this.config.bot_username ? `https://t.me/${this.config.bot_username}` : "");
+    const start = this.tableFromUrl() || (this.replayFromUrl() ? `r_${this.replayFromUrl()}` : "");
+    const link = base && start ? `${base}?startapp=${encodeURIComponent(start)}` : base;
+    this.show(h("section", { class: "screen home outside" },
+      h("header", { class: "hero" }, h("div", { class: "hero-top" }, h("h1", { text: t("app_name") }), languageSelect())),
+      h("div", { class: "outside-card" },
+        h("div", { class: "outside-suits", "aria-hidden": "true" }, h("span", { text: "♠" }), h("span", { class: "red", text: "♥" }),
+          h("span", { text: "♣" }), h("span", { class: "red", text: "♦" })),
+        h("p", { class: "outside-what", text: t("what_cardroom_is") }),
+        link ? h("a", { class: "btn primary open-telegram", href: link, rel: "noopener", text: t("open_in_telegram_btn") }) : null)));
   }
 
   showSignIn() {
@@ -207,12 +215,15 @@ class App {
     tg.backButton(null);
     tg.mainButton(null);
     const list = h("div", { class: "my-tables" });
+    const name = (this.user && this.user.first_name) || "";
+    const [before, after] = t("hello", { name: "\u0001" }).split("\u0001");
     const home = h("section", { class: "screen home" },
       h("header", { class: "hero" },
         h("div", { class: "hero-top" }, h("h1", { text: t("app_name") }), languageSelect()),
-        h("p", { class: "hint", text: t("hello", { name: (this.user && this.user.first_name) || "" }) })),
-      homeTabs(this, h("div", { class: "tab-tables" }, this.newGameForm(), list)));
+        h("p", { class: "hint hello" }, before, h("bdi", { text: name }), after ?? "")),
+      homeTabs(this, h("div", { class: "tab-tables" }, list, this.newGameForm())));
     this.show(home);
+    this.renderTables(list); // the list from sign-in at once, then the fresh one
     try {
       const me = await this.api.get("/api/me");
       this.tables = me.tables || [];
@@ -223,19 +234,31 @@ class App {
   }
 
   renderTables(list) {
-    const open = (this.tables || []).filter((x) => x.status === "lobby" || x.status === "playing");
-    clear(list);
-    if (!open.length) return;
     // a table waiting for the caller's move says so
     const myTurn = (x) => x.status === "playing" && typeof x.you === "number" && (x.to_act || []).includes(x.you);
-    list.append(h("h2", { text: t("your_tables") }), h("ul", { class: "tables" }, open.map((x) => h("li", {},
+    const all = (this.tables || []).filter((x) => x.status === "lobby" || x.status === "playing");
+    clear(list);
+    if (!all.length) return;
+    // newest first; past the first few (more would push the new game off a phone's first screen) only the tables
+    // waiting for the caller's move show, the others one tap away
+    const FIRST = 3;
+    const shown = all.filter((x, i) => i < FIRST || myTurn(x));
+    const hidden = all.filter((x) => !shown.includes(x));
+    const item = (x) => h("li", {},
       h("button", { class: `table-link${myTurn(x) ? " my-turn" : ""}`, type: "button", onclick: () => this.openTable(x.id) },
         h("span", { class: "table-link-top" },
           h("span", { class: "table-link-title" }, h("span", { class: "pname", text: tableTitle(x) }),
             // a guided first game says so: it goes on no record
             x.lesson ? h("span", { class: "badge lesson", text: t("coach_lesson_badge") }) : null),
           myTurn(x) ? h("span", { class: "badge turn", text: t("your_turn") }) : null),
-        h("span", { class: "hint", text: `${t(`status_${x.status}`)} · ${x.seats.map((s) => seatLabel(s) || "–").join(", ")}` }))))));
+        h("span", { class: "hint" }, `${t(`status_${x.status}`)} · `,
+          x.seats.flatMap((s, i) => [i ? ", " : "", h("bdi", { text: seatLabel(s) || "–" })]))));
+    const ul = h("ul", { class: "tables" }, shown.map(item));
+    list.append(h("h2", { text: t("your_tables") }), ul);
+    if (hidden.length) {
+      list.append(h("button", { class: "btn link more-tables", type: "button", text: tn("more_tables", hidden.length),
+        onclick: (ev) => { ul.append(...hidden.map(item)); ev.target.remove(); } }));
+    }
   }
 
   newGameForm() {
@@ -244,9 +267,17 @@ class App {
     const gameSelect = h("select", { name: "game", id: "game-select", onchange: () => { renderFields(); nameLesson(); } },
       games.map((g) => h("option", { value: g.name, text: gameTitle(g.name, g.title) })));
     const error = h("p", { class: "error", role: "alert" });
+    // the folded options name the chosen variant, so what Create makes is never a surprise
+    const headline = h("span", { class: "options-headline" });
+    const summary = h("summary", { class: "options-summary" }, h("span", { text: t("options") }), headline);
+    const showHeadline = () => {
+      const info = factsOf(gameSelect.value);
+      const select = info && info.headline ? fields.querySelector(`[data-option="${info.headline}"]`) : null;
+      headline.textContent = select ? select.options[select.selectedIndex].text : "";
+    };
     const pick = (name, label, choices, value) => h("div", { class: "field", dataset: { field: name } },
       h("label", { for: `opt-${name}`, text: label }),
-      h("select", { id: `opt-${name}`, name, dataset: { option: name }, onchange: () => showApplying() },
+      h("select", { id: `opt-${name}`, name, dataset: { option: name }, onchange: () => { showApplying(); showHeadline(); } },
         choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value), text: valueLabel(name, c) }))),
       optionHelpEl(name));
     const renderFields = () => {
@@ -263,6 +294,7 @@ class App {
       }
       for (const o of TABLE_OPTIONS) fields.append(pick(o.name, optionLabel(o.name), o.choices, o.default));
       showApplying();
+      showHeadline();
     };
     // only the settings that apply to the chosen variant show (and are sent)
     const showApplying = () => {
@@ -301,11 +333,11 @@ class App {
       }
     } },
       h("h2", { text: t("new_game") }),
-      h("div", { class: "field" }, h("label", { for: "game-select", text: t("game") }), gameSelect,
+      h("div", { class: "field game-field" }, h("label", { class: "sr-only", for: "game-select", text: t("game") }), gameSelect,
         rulesButton(() => gameSelect.value, () => null, { label: true })),
-      fields,
       h("button", { class: "btn primary create-btn", type: "submit", text: t("create_table") }),
       h("div", { class: "learn" }, learn, h("p", { class: "hint", text: t("coach_learn_hint") })),
+      h("details", { class: "options-fold" }, summary, fields),
       error);
     return form;
   }

@@ -1,7 +1,7 @@
 // The History tab: the player's finished games, newest first, each with its placements and a Replay button.
 
 import { h, clear } from "./dom.js";
-import { lang, t, tOr } from "./i18n.js";
+import { lang, t, tn, tOr } from "./i18n.js";
 import { aiName, valueLabel } from "./lobby.js";
 import { facts as factsOf, game as gameOf } from "./games.js";
 
@@ -37,6 +37,12 @@ export function scoreText(game, score) {
   return desc && desc.scoreText ? desc.scoreText(score) : String(score);
 }
 
+// Places shared by several seats are shown as shared ("=2"), never as an order the rules did not make.
+export function placeLabel(placement, placements) {
+  const shared = placements.filter((p) => p === placement).length > 1;
+  return shared ? `=${placement}` : String(placement);
+}
+
 function gameItem(app, game) {
   const seats = [...game.seats].sort((a, b) => a.placement - b.placement || a.seat - b.seat);
   const mine = game.seats.find((s) => s.you);
@@ -49,27 +55,53 @@ function gameItem(app, game) {
       h("time", { class: "record-date", datetime: new Date(game.finished_at * 1000).toISOString(),
         text: finishedAt(game.finished_at) })),
     h("ol", { class: "record-seats" }, seats.map((s) => h("li", { class: s.you ? "you" : "" },
-      h("span", { class: `place p${s.placement}`, text: String(s.placement), "aria-label": t("place_n", { n: s.placement }) }),
-      h("span", { class: "pname", text: s.you ? t("you") : aiName(s.name) }),
+      h("span", { class: `place p${s.placement}`, text: placeLabel(s.placement, seats.map((x) => x.placement)),
+        "aria-label": t("place_n", { n: s.placement }) }),
+      s.you ? h("span", { class: "pname", text: t("you") }) : h("span", { class: "pname", dir: "auto", text: aiName(s.name) }),
       h("span", { class: "pscore", text: scoreText(game.game, s.score) })))),
     h("button", { class: "btn small replay-btn", type: "button", text: t("replay"),
       onclick: () => app.openReplay(game.table_id) }));
 }
 
+// The person's own figures per game, wherever they played: games, wins, rating, and the last games' places.
+function statsCard(entries) {
+  if (!entries.length) return null;
+  return h("section", { class: "my-stats", "aria-labelledby": "my-stats-title" },
+    h("h2", { id: "my-stats-title", text: t("my_stats") }),
+    h("ul", {}, entries.map((x) => h("li", { class: "stat-game", dataset: { game: x.game } },
+      h("span", { class: "record-game", text: gameTitle(x.game) }),
+      h("span", { class: "stat-figures" },
+        h("span", { class: "stat", text: tn("games_n", x.games) }),
+        h("span", { class: "stat stat-wins", text: tn("wins_n", x.wins) }),
+        h("span", { class: "stat stat-rating", text: t("rating_n", { n: x.rating.toFixed(1) }) })),
+      x.recent.length ? h("span", { class: "form", role: "img", "aria-label": t("recent_form",
+        { n: x.recent.length, wins: x.recent.filter((p) => p === 1).length }) },
+      // oldest first, so the row reads towards the latest game
+      [...x.recent].reverse().map((p) => h("span", { class: `form-dot${p === 1 ? " win" : ""}` }))) : null))));
+}
+
 export function historyPanel(app) {
   const list = h("ul", { class: "records" });
+  const stats = h("div", { class: "stats-slot" });
   const status = h("p", { class: "hint history-status", role: "status", text: t("loading") });
   const more = h("button", { class: "btn more-btn", type: "button", hidden: true, text: t("load_more") });
   let before = null;
+  let done = false;
+  app.api.get("/api/stats").then((data) => {
+    const card = statsCard((data && data.games) || []);
+    if (card) stats.append(card);
+  }).catch(() => {}); // the list below still shows
   const load = async () => {
+    if (done) return;
     more.disabled = true;
     try {
       const query = new URLSearchParams({ limit: String(PAGE) });
       if (before !== null) query.set("before", String(before));
       const page = await app.api.get(`/api/history?${query}`);
       list.append(...page.games.map((game) => gameItem(app, game)));
-      before = page.next;
-      more.hidden = page.next === null || page.next === undefined;
+      done = page.next === null || page.next === undefined;
+      if (!done) before = page.next;
+      more.hidden = done || !list.children.length;
       status.textContent = list.children.length ? "" : t("history_empty");
       status.hidden = Boolean(list.children.length);
     } catch (err) {
@@ -82,5 +114,5 @@ export function historyPanel(app) {
   };
   more.addEventListener("click", load);
   load();
-  return h("div", { class: "history" }, clear(list), status, more);
+  return h("div", { class: "history" }, stats, clear(list), status, more);
 }

@@ -29,7 +29,7 @@ function boardList(board) {
       h("th", { class: "num", scope: "col", text: t("lb_wins") }))),
     h("tbody", {}, board.players.map((p) => h("tr", { class: p.you ? "you" : "" },
       h("td", { class: "place", text: String(p.place) }),
-      h("td", { class: "pname", text: p.you ? t("you") : p.name }),
+      h("td", { class: "pname" }, h("bdi", { text: p.you ? t("you") : p.name })),
       h("td", { class: "num rating", text: p.rating.toFixed(1) }),
       h("td", { class: "num", text: String(p.games) }),
       h("td", { class: "num", text: String(p.wins) })))));

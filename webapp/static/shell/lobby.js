@@ -70,6 +70,82 @@ function optionRow(setting, value, { editable, ctx, seats, change = (name, v) =>
   return h("li", {}, h("label", { class: "label", text: label }), select, optionHelpEl(setting.name));
 }
 
+const WEB_APP = () => (window.Telegram && window.Telegram.WebApp) || null;
+
+// The link copied; where the clipboard is refused, the link itself in the toast.
+async function copyLink(link, said = "link_copied") {
+  try {
+    await navigator.clipboard.writeText(link);
+    toast(t(said));
+  } catch {
+    toast(link);
+  }
+}
+
+// The t.me link of the table when the server could not give one: the page's own Mini App link with the table.
+function fallbackLink(tableId, ctx) {
+  const base = document.getElementById("app")?.dataset.telegramLink;
+  return base ? `${base}?startapp=${encodeURIComponent(tableId)}` : shareLink(tableId, ctx.config);
+}
+
+// Without Telegram's own sharing: the link to a chat picker in Telegram, the system's share sheet, or the clipboard.
+async function shareTableLink(link, said = "") {
+  const w = WEB_APP();
+  if (w && w.initData && w.openTelegramLink && link.startsWith("https://t.me/")) {
+    try {
+      w.openTelegramLink(`https://t.me/share/url?url=${encodeURIComponent(link)}&text=${encodeURIComponent(t("invite_text"))}`);
+      toast(said ? `${t(said)} ${t("invite_pick_chat")}` : t("invite_pick_chat"));
+      return;
+    } catch {
+      // on to the system's share sheet
+    }
+  }
+  if (navigator.share) {
+    try {
+      await navigator.share({ url: link, text: t("invite_text") });
+      toast(t("invite_shared"));
+      return;
+    } catch (err) {
+      if (err && err.name === "AbortError") return; // the person closed the share sheet
+    }
+  }
+  await copyLink(link, said ? "invite_link_copied_instead" : "link_copied");
+}
+
+// Invite: Telegram's own share of a prepared invitation (Bot API 8.0), else the table's link; local play shares
+// this page's own table address.
+export async function inviteFriend(tableId, ctx, button) {
+  if (ctx.config && ctx.config.local_mode) {
+    await shareTableLink(shareLink(tableId, ctx.config));
+    return;
+  }
+  if (button) button.disabled = true;
+  let prepared = null;
+  try {
+    prepared = await ctx.invite();
+  } catch {
+    prepared = null;
+  } finally {
+    if (button) button.disabled = false;
+  }
+  const link = (prepared && prepared.link) || fallbackLink(tableId, ctx);
+  const w = WEB_APP();
+  const canShare = Boolean(prepared && prepared.id && w && w.initData && w.shareMessage
+    && (!w.isVersionAtLeast || w.isVersionAtLeast("8.0")));
+  if (!canShare) {
+    await shareTableLink(link);
+    return;
+  }
+  try {
+    w.shareMessage(prepared.id, (sent) => {
+      if (sent) toast(t("invite_sent"));
+      else shareTableLink(link, "invite_not_sent");
+    });
+  } catch {
+    await shareTableLink(link, "invite_not_sent");
+  }
+}
+
 export function renderLobby(container, view, ctx) {
   const table = view.table;
   const seated = typeof view.you === "number";
@@ -86,11 +162,11 @@ export function renderLobby(container, view, ctx) {
     let who;
     if (s.is_ai) {
       const name = aiName(s.name);
-      who = h("span", {}, h("span", { class: "pname", text: name }),
+      who = h("span", {}, h("span", { class: "pname", dir: "auto", text: name }),
         name.includes(t("ai")) ? null : h("span", { class: "badge ai", text: t("ai") }));
     }
     else if (s.handle !== null) {
-      who = h("span", {}, h("span", { class: "pname", text: s.name }),
+      who = h("span", {}, h("span", { class: "pname", dir: "auto", text: s.name }),
         s.seat === table.host_seat ? h("span", { class: "badge", text: t("host") }) : null,
         s.seat === view.you ? h("span", { class: "badge you", text: t("you") }) : null);
     } else who = h("span", { class: "empty", text: t("empty_seat") });
@@ -115,14 +191,13 @@ export function renderLobby(container, view, ctx) {
     buttons.append(h("button", { class: "btn link", type: "button", text: t("leave_seat"), onclick: () => ctx.op("leave") }));
   }
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      toast(t("link_copied"));
-    } catch {
-      toast(link);
-    }
-  };
+  const local = Boolean(ctx.config && ctx.config.local_mode);
+  const invite = local
+    ? [h("div", { class: "share" },
+      h("input", { class: "share-link", type: "text", readonly: true, value: link, "aria-label": t("invite"),
+        onfocus: (ev) => ev.target.select() }),
+      h("button", { class: "btn small", type: "button", text: t("copy"), onclick: () => copyLink(link) }))]
+    : [h("button", { class: "btn invite-btn", type: "button", text: t("invite"), onclick: (ev) => inviteFriend(table.id, ctx, ev.target) })];
 
   clear(container).append(h("div", { class: "lobby" },
     h("div", { class: "lobby-head" }, h("h2", { text: t("lobby") }),
@@ -139,9 +214,6 @@ export function renderLobby(container, view, ctx) {
       h("li", {}, h("span", { class: "label", text: t("setting_timer") }),
         h("span", { class: "value", text: valueLabel("timer", table.timer) }))),
     h("h3", { text: t("invite") }),
-    h("div", { class: "share" },
-      h("input", { class: "share-link", type: "text", readonly: true, value: link, "aria-label": t("invite"),
-        onfocus: (ev) => ev.target.select() }),
-      h("button", { class: "btn small", type: "button", text: t("copy"), onclick: copy })),
+    ...invite,
     h("p", { class: "hint", text: t("invite_explained") })));
 }

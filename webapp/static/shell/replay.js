@@ -167,7 +167,7 @@ export class ReplayScreen {
         h("h2", { text: t("game_over") }),
         h("ol", { class: "placements" }, order.map((seat) => h("li", { class: d.result.placements[seat] === 1 ? "first" : "" },
           h("span", { class: "place", text: String(d.result.placements[seat] || "") }),
-          h("span", { class: "pname", text: this.seatName(seat) }),
+          h("span", { class: "pname", dir: "auto", text: this.seatName(seat) }),
           h("span", { class: "pscore", text: scoreText(d.game, d.result.scores[seat] ?? 0) }))))) : null,
       h("div", { class: "seed rp-seed" },
         h("h2", { text: t("rp_seed_check") }),
@@ -352,7 +352,7 @@ export class ReplayScreen {
       const scores = this.rp.seatFacts ? this.rp.seatFacts(view, seat, hand) : [];
       facts.push(...scores.map((text) => h("span", { class: "rp-score", text })));
       this.seatsEl.append(h("div", { class: `rp-seat${turn ? " turn" : ""}`, dataset: { seat: String(seat) } },
-        h("div", { class: "pline" }, h("span", { class: "pname", text: this.seatName(seat) }), ...facts),
+        h("div", { class: "pline" }, h("span", { class: "pname", dir: "auto", text: this.seatName(seat) }), ...facts),
         h("div", { class: "rp-hand", dataset: { cards: hand.join(" ") } }, chips(hand, this.deck))));
     });
   }

@@ -1,16 +1,38 @@
 // One open table: its socket, the lobby or the game renderer chosen by the game's name, refusals and game over.
 
 import { h, clear, toast } from "./dom.js";
-import { t, tn, tNames, tOr, you } from "./i18n.js";
+import { t, tn, tOr, you } from "./i18n.js";
 import { languageButton } from "./language.js";
 import { TableSocket } from "./net.js";
 import { aiName, renderLobby, valueLabel } from "./lobby.js";
+import { placeLabel } from "./history.js";
 import * as tg from "./tg.js";
 import { rulesButton } from "./rules.js";
 import { DealBook, fairBadge, fairPanel } from "./fair.js";
 import { soundButton } from "./sound.js";
 import { Coach } from "./coach.js";
 import { facts as factsOf, game as gameOf, loadAll, setting as settingOf } from "./games.js";
+
+// A sentence about people (``param`` one name, or "names" for several): each name in its own <bdi>.
+function withNames(key, param, names) {
+  const marks = names.map((_, i) => `\u0001${i}\u0002`);
+  const text = t(key, { [param]: param === "names" ? marks.join(", ") : marks[0] || "" });
+  return text.split(/\u0001(\d+)\u0002/).map((part, i) => (i % 2 ? h("bdi", { text: String(names[Number(part)]) }) : part));
+}
+
+// A trophy drawn in the page (no emoji font needed).
+function trophy() {
+  const span = h("span", { class: "go-icon", "aria-hidden": "true" });
+  span.innerHTML = '<svg viewBox="0 0 24 24" width="44" height="44"><path d="M7 2h10v2h4v3a5 5 0 01-4.6 5A5 5 0 0113 15.9V19h3v3H8v-3h3v-3.1A5 5 0 017.6 12 5 5 0 013 7V4h4zm0 4H5v1a3 3 0 002 2.8zm10 0v3.8A3 3 0 0019 7V6z" fill="#e3a81b" stroke="#9a6b00" stroke-width=".6"/></svg>';
+  return span;
+}
+
+// A few pieces of confetti over a win (the stylesheet keeps them still when motion is reduced).
+function confetti() {
+  const colours = ["#e3a81b", "#e5534b", "#3e9bd6", "#5cb85c", "#b36ae2"];
+  return h("div", { class: "confetti", "aria-hidden": "true" }, Array.from({ length: 18 }, (_, i) => h("i", {
+    style: `--x:${(i * 37) % 100}%;--d:${(i % 6) * 0.08}s;--r:${(i * 47) % 360}deg;background:${colours[i % colours.length]}` })));
+}
 
 // A game's title in the page's language (the server's English title when the page has none).
 export function gameTitle(game, fallback) {
@@ -243,6 +265,8 @@ export class TableScreen {
       config: this.app.config,
       games: (this.app.config && this.app.config.games) || [],
       op: (op, body) => this.lobbyOp(op, body),
+      // a prepared invitation and the table's link ({id, expires, link}); throws where there is no bot
+      invite: () => this.app.api.post(`/api/tables/${encodeURIComponent(this.tableId)}/invite`, {}),
     };
   }
 
@@ -277,33 +301,56 @@ export class TableScreen {
     const table = view.table;
     const result = table.result || { scores: [], placements: [], winners: [] };
     const order = table.seats.map((s) => s.seat).sort((a, b) => (result.placements[a] || 9) - (result.placements[b] || 9));
-    const winners = (result.winners || []).map((seat) => this.seatName(seat));
-    const headline = winners.length > 1 ? tNames("co_winners", winners) : t("winner_is", { name: winners[0] || "" });
+    const places = order.map((seat) => result.placements[seat]);
     const target = view.state && view.state.target_score;
+    const me = view.you;
+    const seated = me !== null && me !== undefined;
+    const won = seated && (result.winners || []).includes(me);
     const close = () => sheet.remove();
+    const fair = h("details", { class: "fair-details" },
+      h("summary", { class: "fair-summary", text: t("check_deal") }),
+      h("div", { class: "seed" }, fairPanel(view, this.deals, (seat) => this.seatName(seat))));
     const sheet = h("div", { class: "sheet-backdrop", role: "dialog", "aria-modal": "true", "aria-labelledby": "go-title" },
-      h("div", { class: "sheet game-over" },
+      h("div", { class: `sheet game-over${won ? " won" : ""}` },
+        won ? confetti() : null,
         h("h2", { id: "go-title", text: t("game_over") }),
-        h("p", { class: "winner", text: headline }),
+        h("div", { class: "go-moment" },
+          won ? trophy() : null,
+          h("p", { class: "winner" }, this.winnerLine(result.winners || [], me)),
+          seated && !won && result.placements[me] ? h("p", { class: "go-place",
+            text: t("your_place", { place: placeLabel(result.placements[me], places) }) }) : null),
         h("ol", { class: "placements" },
-          order.map((seat) => h("li", { class: result.placements[seat] === 1 ? "first" : "" },
-            h("span", { class: "place", text: String(result.placements[seat] || "") }),
-            h("span", { class: "pname", text: this.seatName(seat) }),
+          order.map((seat) => h("li", { class: `${result.placements[seat] === 1 ? "first" : ""}${seat === me ? " you" : ""}`.trim() },
+            h("span", { class: "place", "aria-label": t("place_n", { n: result.placements[seat] || "" }),
+              text: result.placements[seat] ? placeLabel(result.placements[seat], places) : "" }),
+            h("span", { class: "pname", dir: "auto", text: this.seatName(seat) }),
             h("span", { class: "pscore", text: this.renderer && this.renderer.scoreText
               ? this.renderer.scoreText(seat, result.scores[seat] ?? 0) : tn("points_n", result.scores[seat] ?? 0) })))),
-        target ? h("p", { class: "hint", text: tn("target_was", target) }) : null,
-        h("div", { class: "seed" }, fairPanel(view, this.deals, (seat) => this.seatName(seat))),
-        this.renderer && this.renderer.showScores ? h("button", { class: "btn link score-btn", type: "button",
-          text: t("score_sheet"), onclick: () => this.renderer.showScores() }) : null,
+        target ? h("p", { class: "hint go-target", text: tn("target_was", target) }) : null,
         table.lesson ? h("p", { class: "lesson-done", text: t("coach_lesson_done") }) : null,
-        h("div", { class: "row" },
-          table.lesson
-            ? h("button", { class: "btn primary real-game", type: "button", onclick: () => this.realGame(), text: t("coach_real_game") })
-            : this.againButton(view),
-          h("button", { class: "btn", type: "button", onclick: close, text: t("view_table") })),
-        h("button", { class: "btn link", type: "button", onclick: () => this.app.goHome(), text: t("home") })));
+        table.lesson
+          ? h("button", { class: "btn primary real-game", type: "button", onclick: () => this.realGame(), text: t("coach_real_game") })
+          : this.againButton(view),
+        h("div", { class: "row go-more" },
+          h("button", { class: "btn", type: "button", onclick: close, text: t("view_table") }),
+          this.renderer && this.renderer.showScores ? h("button", { class: "btn score-btn", type: "button",
+            text: t("score_sheet"), onclick: () => this.renderer.showScores() }) : null,
+          h("button", { class: "btn go-home", type: "button", onclick: () => this.app.goHome(), text: t("home") })),
+        fair));
     document.querySelectorAll(".sheet-backdrop").forEach((el) => el.remove());
     this.el.append(sheet);
+  }
+
+  // Who won, as a line whose names are each isolated (a right-to-left name keeps the sentence in order).
+  winnerLine(winners, me) {
+    const people = (seats) => seats.map((seat) => this.seatName(seat));
+    if (winners.length === 1 && winners[0] === me) return t("you_won");
+    if (winners.length > 1) {
+      const others = winners.filter((seat) => seat !== me);
+      return others.length < winners.length
+        ? withNames("co_winners_you", "names", people(others)) : withNames("co_winners", "names", people(winners));
+    }
+    return withNames("winner_is", "name", people(winners.slice(0, 1)));
   }
 
   // After a guided game: a real table of the same game with its usual settings, in the lobby to start.
@@ -351,6 +398,14 @@ export class TableScreen {
       const game = factsOf(table.game);
       if (game && game.min_players !== game.max_players) options.players = table.size;
       const info = await this.app.api.post("/api/tables", { game: table.game, options });
+      // alone with AI players there is nobody to wait for: the new game starts at once (the AI fill the seats)
+      if (this.view.you !== null && this.view.you !== undefined) {
+        try {
+          await this.app.api.post(`/api/tables/${encodeURIComponent(info.id)}/start`, {});
+        } catch {
+          // the lobby then offers Start itself
+        }
+      }
       this.app.openTable(info.id);
     } catch (err) {
       toast(err.message || t("error_generic"), "error");

@@ -149,7 +149,7 @@ class CoinsTable extends TableRenderer {
     const aiTag = t("ai");
     return h("div", { class: `player ${where}${turn ? " turn" : ""}${winner ? " winner" : ""}`, dataset: { seat: String(seat) } },
       h("div", { class: "pline" },
-        h("span", { class: "pname", text: name }),
+        h("span", { class: "pname", dir: "auto", text: name }),
         (info.is_ai || info.autopilot) && !name.includes(aiTag) ? h("span", { class: "badge ai", text: aiTag }) : null,
         h("span", { class: "points", text: t("score_of", { n: score, target: s.target_score }) })),
       h("div", { class: "pline small" },

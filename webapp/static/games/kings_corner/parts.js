@@ -100,7 +100,7 @@ export function seatEl(seat, { name, info, count, turn, winner, figure }) {
   const aiTag = t("ai");
   return h("div", { class: `player kc-seat${turn ? " turn" : ""}${winner ? " winner" : ""}`, dataset: { seat: String(seat) } },
     h("div", { class: "pline" },
-      h("span", { class: "pname", text: name }),
+      h("span", { class: "pname", dir: "auto", text: name }),
       info && (info.is_ai || info.autopilot) && !name.includes(aiTag) ? h("span", { class: "badge ai", text: aiTag }) : null,
       winner ? h("span", { class: "kc-crown", "aria-label": t("kc_winner"), text: "♛" }) : null),
     h("div", { class: "pline small" },
@@ -193,7 +193,7 @@ export function resultEl(s, name, scoreText, { again, show }) {
     h("p", { class: "kc-how", text: how }),
     h("ol", { class: "kc-places" }, order.map((seat) => h("li", { class: s.winners.includes(seat) ? "first" : "" },
       h("span", { class: "place", text: String(s.placements[seat] || "") }),
-      h("span", { class: "pname", text: name(seat) }),
+      h("span", { class: "pname", dir: "auto", text: name(seat) }),
       h("span", { class: "pscore", text: scoreText(seat, s.scores[seat]) })))),
     h("div", { class: "row" },
       h("button", { class: "btn primary kc-again", type: "button", text: t("play_again"), onclick: again }),

@@ -97,7 +97,7 @@ export function playerPanel(tb, seat, where) {
   return h("div", { class: `player ${where} sm-player${turn ? " turn" : ""}${winner ? " winner" : ""}`, dataset: { seat: String(seat) } },
     h("div", { class: "pline" },
       h("span", { class: `sm-pos pos-${pos}`, title: t(`sm_pos_${pos}_long`), text: t(`sm_pos_${pos}`) }),
-      h("span", { class: "pname", text: tb.ctx.name(seat) }),
+      h("span", { class: "pname", dir: "auto", text: tb.ctx.name(seat) }),
       (info.is_ai || info.autopilot) && !tb.ctx.name(seat).includes(t("ai")) ? h("span", { class: "badge ai", text: t("ai") }) : null,
       bidTag(s, seat)),
     h("div", { class: "pline small" },
@@ -297,6 +297,6 @@ function overPanel(tb, s, panel) {
     h("thead", {}, h("tr", {}, h("th", {}), h("th", { text: t("sm_col_tricks") }),
       h("th", { text: t(s.score_kind === "running" ? "sm_col_score" : "sm_col_stakes") }))),
     h("tbody", {}, [0, 1, 2].map((seat) => h("tr", { class: winners.includes(seat) ? "win" : "" },
-      h("td", { text: tb.ctx.name(seat) }), h("td", { text: `${s.tricks[seat]}/${s.targets[seat]}` }),
+      h("td", {}, h("bdi", { text: tb.ctx.name(seat) })), h("td", { text: `${s.tricks[seat]}/${s.targets[seat]}` }),
       h("td", { text: signed(s.totals[seat]) }))))));
 }

@@ -111,7 +111,9 @@ class SergeantMajorTable extends TableRenderer {
       this.log.push(line);
       if (this.log.length > LOG_SIZE) this.log.shift();
     }
-    this.flashed = { text: line.text, until: Date.now() + 2500 };
+    // the caption is text: a line that shows cards ("You discarded:") names them there
+    const cards = (line.cards || []).map((card) => cardName(card, DECK)).join(", ");
+    this.flashed = { text: cards ? `${line.text} ${cards}` : line.text, until: Date.now() + 2500 };
   }
 
 
