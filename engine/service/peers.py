@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from engine.service.presence import Presence
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,14 @@ class Peers(Protocol):
 
     def holds(self, table_id: str) -> bool:
         """Whether this process holds the table's lease now (no I/O)."""
+
+
+@runtime_checkable
+class SharesPresence(Protocol):
+    """Peers that carry who is at each table between the processes (``engine.service.presence``)."""
+
+    def share_presence(self, presence: Presence) -> None:
+        """Tell the others of ``presence``'s own changes, and it of theirs."""
 
 
 class LocalPeers:

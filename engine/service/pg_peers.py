@@ -15,6 +15,14 @@ things keep them in step, both on PostgreSQL itself, so there is nothing more to
   another process takes the table over. Moves from any process still go through the
   optimistic ``(table_id, seq)`` guard, so nothing is applied twice during a hand-over.
 
+* **Presence.** Who is at a table is known by the process holding their socket, and the
+  turn message is sent by the process driving the table. Each process tells the others
+  of its own changes only (``PRESENCE``: a person came to or left a table), in order on
+  this connection; on (re)connecting it says hello, upon which the others forget what it
+  said before and tell it who is at their tables, and it tells them who is at its own. A
+  process that dies says nothing more: every ``ORIGINS_EVERY`` seconds the others drop
+  the people they counted present through a process whose connection is gone.
+
 That connection may be lost (PostgreSQL restarted, the connection killed, a network
 that stops answering a ping). PostgreSQL then frees every lease it held, so this
 process forgets them at once; it reconnects with a growing pause, listens again and
@@ -34,14 +42,19 @@ from typing import Any
 import asyncpg
 
 from engine.service.peers import Notice, OnNotice, OnResume
+from engine.service.presence import Presence
 from engine.store.database import CHANNEL
 from engine.store.reach import unreachable_errors
 
 log = logging.getLogger(__name__)
 UNREACHABLE = unreachable_errors()
+LOST: tuple[type[BaseException], ...] = (*UNREACHABLE, ConnectionError)  # out of reach, or not connected just now
 RECONNECT_FIRST, RECONNECT_MAX = 0.1, 5.0  # seconds between tries to reconnect: doubling up to the longest
 PING_EVERY = 15.0  # seconds between checks that an idle connection still answers
 QUERY_TIMEOUT = 5.0  # seconds a connect, ping or lease query may take before the connection counts as lost
+PRESENCE = "cardroom_presence"  # NOTIFY channel: "<origin>|+|<table>|<user>" (came), "-" (left), "hello", "bye"
+APPLICATION = "cardroom-peers:"  # each process's listening connection is named this and its origin
+ORIGINS_EVERY = 5.0  # seconds between looks for processes gone without a word, while someone is present through one
 
 
 def lease_key(table_id: str) -> int:
@@ -64,15 +77,31 @@ class PostgresPeers:
         self._keeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.resumed = 0  # times the connection was lost and this process caught up again
+        self._presence: Presence | None = None
+        self._said: asyncio.Queue[str] = asyncio.Queue()  # presence notices to send, in order
 
     async def start(self, on_notice: OnNotice, on_resume: OnResume) -> None:
         """Open the connection, listen on the change channel, and keep the connection from now on."""
         self._on_notice, self._on_resume = on_notice, on_resume
         await self._connect()
         self._keeper = asyncio.create_task(self._keep(), name="peers-keeper")
+        if self._presence is not None:
+            for name, work in (("peers-presence", self._say), ("peers-origins", self._watch_origins)):
+                task: asyncio.Task[None] = asyncio.create_task(work(), name=name)
+                self._tasks.add(task)
+                task.add_done_callback(self._done)
+
+    def share_presence(self, presence: Presence) -> None:
+        """Tell the other processes who comes to and leaves tables here, and tell ``presence`` what they say."""
+        self._presence = presence
+        presence.follow_local(lambda table_id, user_id, present: self._tell("+" if present else "-", table_id,
+                                                                             user_id))
 
     async def close(self) -> None:
         """Close the connection: PostgreSQL frees every lease it held."""
+        if self._presence is not None and self._conn is not None:  # the others stop counting people here at once
+            with contextlib.suppress(Exception):
+                await self._query("SELECT pg_notify($1, $2)", PRESENCE, f"{self.origin}|bye")
         tasks = [task for task in (self._keeper, *self._tasks) if task is not None]
         for task in tasks:
             task.cancel()
@@ -85,15 +114,68 @@ class PostgresPeers:
         self._held.clear()
 
     async def _connect(self) -> None:
-        conn = await asyncpg.connect(self.dsn, timeout=QUERY_TIMEOUT)
+        conn = await asyncpg.connect(self.dsn, timeout=QUERY_TIMEOUT,
+                                     server_settings={"application_name": APPLICATION + self.origin})
         try:
             await conn.add_listener(CHANNEL, self._heard)
+            if self._presence is not None:
+                await conn.add_listener(PRESENCE, self._heard_presence)
         except BaseException:
             conn.terminate()
             raise
         conn.add_termination_listener(self._terminated)
         self._conn = conn
         self._gone.clear()
+        if self._presence is not None:  # what the others said may have been missed: they say it again
+            self._presence.forget_remote()
+            while not self._said.empty():
+                self._said.get_nowait()
+            self._said.put_nowait(f"{self.origin}|hello")
+            self._announce()
+
+    def _tell(self, kind: str, table_id: str, user_id: int) -> None:
+        self._said.put_nowait(f"{self.origin}|{kind}|{table_id}|{user_id}")
+
+    def _announce(self) -> None:
+        """Tell the others who is at a table here."""
+        if self._presence is not None:
+            for table_id, user_id in self._presence.local():
+                self._tell("+", table_id, user_id)
+
+    async def _say(self) -> None:
+        """Send the presence notices in order; one that cannot be sent is dropped (a reconnection says it all again)."""
+        while True:
+            payload = await self._said.get()
+            with contextlib.suppress(*LOST):
+                await self._query("SELECT pg_notify($1, $2)", PRESENCE, payload)
+
+    def _heard_presence(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        origin, kind, table_id, user = [*payload.split("|", 3), "", "", ""][:4]
+        presence = self._presence
+        if origin == self.origin or presence is None:
+            return
+        if kind in ("hello", "bye"):
+            presence.forget_origin(origin)
+            if kind == "hello":
+                self._announce()
+        elif kind in ("+", "-") and user.lstrip("-").isdigit():
+            presence.heard(origin, table_id, int(user), kind == "+")
+
+    async def _watch_origins(self) -> None:
+        """Now and then, drop the people counted present through a process whose connection is gone."""
+        while True:
+            await asyncio.sleep(ORIGINS_EVERY)
+            if self._presence is None or not self._presence.origins() or self._conn is None:
+                continue
+            try:
+                live = await self._query(
+                    "SELECT coalesce(array_agg(substr(application_name, $1)), '{}') FROM pg_stat_activity "
+                    "WHERE application_name LIKE $2 AND datname = current_database()",
+                    len(APPLICATION) + 1, APPLICATION + "%")
+            except LOST:
+                continue
+            for origin in self._presence.origins() - set(live):
+                self._presence.forget_origin(origin)
 
     def _terminated(self, conn: Any) -> None:
         if conn is self._conn:

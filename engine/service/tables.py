@@ -25,7 +25,7 @@ from engine.service.loading import MAX_LOADED, Tables, peers_for
 from engine.service.lobby import AI_NAMES, Lobby
 from engine.service.moves import ActResult, Moves
 from engine.service.open_tables import MAX_OPEN_TABLES, OpenTablesCap
-from engine.service.peers import Peers
+from engine.service.peers import Peers, SharesPresence
 from engine.service.people import People
 from engine.service.presence import Presence
 from engine.service.record import Record
@@ -60,7 +60,9 @@ class TableService:
         self.record = Record(store)
         self.people = People(store)
         self.chats = Chats(store)
-        self.presence = Presence()  # who has each table open and in front of them (this process's sockets)
+        self.presence = Presence()  # who has each table open and in front of them (on any process)
+        if isinstance(self.peers, SharesPresence):
+            self.peers.share_presence(self.presence)
         self.bot_budget = budget_for(store)  # the whole bot's Bot API budget, on a shared database
         # the AI and the timers call back into due work, built last: through this facade, so nothing is cyclic
         self.autoplay = Autoplay(self._ai_step, delay=ai_delay, claim=self.peers.lease)
