@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
 PACED_PREFIXES = ("send", "edit", "copy", "forward")
+CHAT_MARGIN = 1.1  # a chat's shared pace counts calls as they leave, not from answers: a tenth more
 UNLIMITED = ("getUpdates",)  # the long poll: it waits on Telegram, not on a budget
 
 
@@ -138,9 +139,13 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
 
     @property
     def interval(self) -> float:
-        """Seconds between two calls of the bot so that no window of the overall period holds more than its figure."""
+        """Seconds between two calls of the bot so that no window of the overall period holds more than its figure.
+
+        Evenly spaced as they leave, ``limit - 1`` of them fill a window; one call more of margin, since calls
+        may arrive closer together than they left (a process's loop busy for a moment, the network).
+        """
         limit, period = self._overall
-        return period / max(1, limit - 1)
+        return period / max(1, limit - 2)
 
     async def initialize(self) -> None:
         """Nothing to set up: the pump starts with the first call."""
@@ -299,12 +304,12 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
                     wake_at = min(wake_at, overall)
                     break
                 if self._shared is not None and waiting.paced and waiting.chat is not None and not waiting.chat_taken:
-                    wait = await self._take(self._shared, self._chat_period, f"chat:{waiting.chat}")
+                    wait = await self._take(self._shared, self._chat_period * CHAT_MARGIN, f"chat:{waiting.chat}")
                     waiting.chat_taken = True  # another process's call in the chat may have gone: then it waits
                     chat = self._chat(waiting.chat)
                     chat.free_at = max(chat.free_at, loop.time() + wait)
-                    wake_at = min(wake_at, chat.free_at)
-                    break  # the queue may have changed meanwhile: look again
+                    wake_at = loop.time()  # look again at once: the queue may have changed, others may go first
+                    break
                 if self._shared is not None:  # the whole bot's room, taken once; the first in line uses it
                     if self._slot_at is None:
                         wait = await self._take(self._shared)
