@@ -303,13 +303,6 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
                 if overall > now:  # the bot's budget is spent: the first in line takes the next room
                     wake_at = min(wake_at, overall)
                     break
-                if self._shared is not None and waiting.paced and waiting.chat is not None and not waiting.chat_taken:
-                    wait = await self._take(self._shared, self._chat_period * CHAT_MARGIN, f"chat:{waiting.chat}")
-                    waiting.chat_taken = True  # another process's call in the chat may have gone: then it waits
-                    chat = self._chat(waiting.chat)
-                    chat.free_at = max(chat.free_at, loop.time() + wait)
-                    wake_at = loop.time()  # look again at once: the queue may have changed, others may go first
-                    break
                 if self._shared is not None:  # the whole bot's room, taken once; the first in line uses it
                     if self._slot_at is None:
                         wait = await self._take(self._shared)
@@ -319,6 +312,16 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
                     if self._slot_at > now:
                         wake_at = min(wake_at, self._slot_at)
                         break
+                    if waiting.paced and waiting.chat is not None and not waiting.chat_taken:
+                        # its chat's room, taken as it is about to leave: another process's call there may be
+                        # just gone, and then this one waits and the bot's room goes to the next in line
+                        wait = await self._take(self._shared, self._chat_period * CHAT_MARGIN, f"chat:{waiting.chat}")
+                        waiting.chat_taken = True
+                        if wait > 0 or item not in self._queue:
+                            chat = self._chat(waiting.chat)
+                            chat.free_at = max(chat.free_at, loop.time() + wait)
+                            wake_at = loop.time()
+                            break
                     self._slot_at = None
                 self._queue.remove(item)
                 self._in_flight += 1
