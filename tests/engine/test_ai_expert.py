@@ -63,6 +63,11 @@ def test_ai_sm_double_dummy_agrees_with_brute_force(
     fast = sm_solve.solve(hands, trick, trump, misere, counts, targets, need, me, cards)
     slow = [sm_solve.brute_force(hands, trick, trump, misere, counts, targets, need, me, c) for c in cards]
     assert fast == slow
+    selfish = sm_solve.solve_selfish(hands, trick, trump, misere, counts, targets, need, me, cards)
+    plain = [sm_solve.brute_force_selfish(hands, trick, trump, misere, counts, targets, need, me, c) for c in cards]
+    assert selfish == plain
+    # Everyone for themselves is never worse for ``me`` than the other two against it.
+    assert all(s >= f for s, f in zip(selfish, fast, strict=True))
 
 
 @ENDINGS
@@ -84,6 +89,11 @@ def test_ai_coins_double_dummy_agrees_with_brute_force(seed: int, tricks: int, s
     fast = coins_solve.solve(hands, trick, scores, target, me, cards)
     slow = [coins_solve.brute_force(hands, trick, scores, target, me, c) for c in cards]
     assert fast == slow
+    selfish = coins_solve.solve_selfish(hands, trick, scores, target, me, cards)
+    plain = [coins_solve.brute_force_selfish(hands, trick, scores, target, me, c) for c in cards]
+    assert selfish == pytest.approx(plain, abs=1e-9)
+    # Everyone for themselves is never worse for ``me`` than the other two against it.
+    assert all(s >= f - 1e-9 for s, f in zip(selfish, fast, strict=True))
 
 
 def _sm_position(options: dict[str, Any], seed: int, moves: int) -> Any:

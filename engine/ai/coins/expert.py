@@ -3,7 +3,9 @@
 Once the seat holds ``ENDGAME`` cards or fewer, each of its cards is judged by sampling deals that
 agree with the seat's view (``seen.sample_hands``: the unseen cards spread over the other hands and
 the won piles, with the Coins cards still out counted exactly) and solving each deal exactly
-(``solve``): the card with the best total value over the deals is played. Earlier cards are the
+with every seat playing for its own chance (``solve.SelfishSolver``; the paranoid reading, the other two
+seats both against this one, measured 24.0 % [15.8, 34.8] against two strong players over 75 games):
+the card with the best total chance over the deals is played. Earlier cards are the
 strong player's playout search. The number of deals is the budget; the clock check between deals
 returns the best so far.
 """
@@ -15,7 +17,7 @@ import time
 from collections.abc import Callable
 
 from engine.ai.coins.seen import Seen, sample_hands
-from engine.ai.coins.solve import solve
+from engine.ai.coins.solve import solve_selfish
 from engine.ai.coins.strong import DEFAULT_PLAYOUTS, StrongCoins
 from engine.core.rng import deal_rng
 
@@ -47,7 +49,7 @@ class ExpertCoins(StrongCoins):
         totals = [0.0] * len(moves)
         for _ in range(max(1, self.samples)):
             hands = [sum(1 << c for c in hand) for hand in sample_hands(seen, rnd)]
-            values = solve(hands, trick, seen.scores, seen.target, me, moves)
+            values = solve_selfish(hands, trick, seen.scores, seen.target, me, moves)
             totals = [t + v for t, v in zip(totals, values, strict=True)]
             self.playouts_done += 1
             if deadline is not None and self.clock() >= deadline:

@@ -134,6 +134,130 @@ class Solver:
         return best
 
 
+Values = tuple[float, float, float]
+_EPS = 1e-9
+
+
+def end_values(scores: list[int], target: int) -> Values:
+    """Every seat's chance to reach the target first once the hand is over."""
+    v0, v1, v2 = (end_value(scores, target, s) for s in range(N))
+    return v0, v1, v2
+
+
+def _better(new: Values, best: Values, seat: int, me: int) -> bool:
+    """Whether ``seat`` prefers ``new``: its own chance first, then (a tie) the worse for ``me``."""
+    if new[seat] > best[seat] + _EPS:
+        return True
+    return new[seat] >= best[seat] - _EPS and new[me] < best[me] - _EPS
+
+
+class SelfishSolver(Solver):
+    """The exact value of a Coins ending when every seat plays for its own chance (max^n).
+
+    Each seat picks the card that is best for itself (its chance to reach the target first);
+    between cards alike for it, the one worse for ``me``. Values are one chance per seat, so
+    there is no alpha-beta pruning: only a seat sure to win stops looking.
+    """
+
+    def __init__(self, hands: list[int], scores: tuple[int, ...], target: int, me: int) -> None:
+        super().__init__(hands, scores, target, me)
+        self.vectors: dict[tuple[int, ...], Values] = {}
+
+    def value(self, card: int, trick: tuple[tuple[int, int], ...]) -> float:
+        """``me``'s chance if it plays ``card`` to ``trick`` and everyone then plays for themselves."""
+        return self._play_all(self.me, card, trick)[self.me]
+
+    def _play_all(self, seat: int, card: int, trick: tuple[tuple[int, int], ...]) -> Values:
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        now = (*trick, (seat, card))
+        try:
+            if len(now) < N:
+                return self._search_all((seat + 1) % N, now)
+            w = _winner(now)
+            points = COIN[now[0][1]] + COIN[now[1][1]] + COIN[now[2][1]]
+            self.scores[w] += points
+            try:
+                if points and self.scores[w] >= self.target:
+                    return _WON[w]
+                return self._search_all(w, ())
+            finally:
+                self.scores[w] -= points
+        finally:
+            self.hands[seat] ^= bit
+
+    def _search_all(self, seat: int, trick: tuple[tuple[int, int], ...]) -> Values:
+        self.nodes += 1
+        key: tuple[int, ...] | None = None
+        if not trick:
+            if not self.hands[seat]:
+                return end_values(self.scores, self.target)
+            key = (*self.hands, seat, *self.scores)
+            found = self.vectors.get(key)
+            if found is not None:
+                return found
+        best: Values | None = None
+        for card in self._moves(seat, trick):
+            v = self._play_all(seat, card, trick)
+            if best is None or _better(v, best, seat, self.me):
+                best = v
+                if v[seat] >= 1.0:
+                    break
+        assert best is not None
+        if key is not None:
+            self.vectors[key] = best
+        return best
+
+
+_WON: tuple[Values, ...] = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+
+
+def solve_selfish(
+    hands: list[int], trick: tuple[tuple[int, int], ...], scores: tuple[int, ...], target: int, me: int,
+    cards: list[int],
+) -> list[float]:
+    """``me``'s chance after each of ``cards`` when every seat plays for itself (every hand known)."""
+    solver = SelfishSolver(hands, scores, target, me)
+    return [solver.value(card, trick) for card in cards]
+
+
+def brute_force_selfish(
+    hands: list[int], trick: tuple[tuple[int, int], ...], scores: tuple[int, ...], target: int, me: int,
+    card: int,
+) -> float:
+    """The same value as ``solve_selfish`` by plain max^n over every card (for tests)."""
+    h = list(hands)
+    sc = list(scores)
+
+    def play(seat: int, c: int, tr: tuple[tuple[int, int], ...]) -> Values:
+        h[seat] ^= 1 << c
+        now = (*tr, (seat, c))
+        if len(now) < N:
+            v = search((seat + 1) % N, now)
+        else:
+            w = _winner(now)
+            points = sum(COIN[x] for _s, x in now)
+            sc[w] += points
+            v = _WON[w] if points and sc[w] >= target else search(w, ())
+            sc[w] -= points
+        h[seat] ^= 1 << c
+        return v
+
+    def search(seat: int, tr: tuple[tuple[int, int], ...]) -> Values:
+        if not tr and not h[seat]:
+            return end_values(sc, target)
+        best: Values | None = None
+        for c in range(SIZE):
+            if h[seat] >> c & 1:
+                v = play(seat, c, tr)
+                if best is None or _better(v, best, seat, me):
+                    best = v
+        assert best is not None
+        return best
+
+    return play(me, card, trick)[me]
+
+
 def solve(
     hands: list[int], trick: tuple[tuple[int, int], ...], scores: tuple[int, ...], target: int, me: int,
     cards: list[int],

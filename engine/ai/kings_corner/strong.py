@@ -26,8 +26,6 @@ from engine.core.rng import deal_rng
 from engine.core.rules import Action
 
 DEFAULT_PLAYOUTS = 256
-EXPERT_PLAYOUTS = 1024
-EXPERT_SECONDS = 1.0
 DEFAULT_SECONDS = 0.22
 PLANS = 8  # end-of-turn positions judged by playouts
 NODES = 800  # positions the turn enumeration may visit
@@ -180,9 +178,4 @@ class StrongKingsCorner:
         return candidates[best][0]
 
 
-def expert() -> StrongKingsCorner:
-    """The same search with four times the playouts."""
-    return StrongKingsCorner(playouts=EXPERT_PLAYOUTS, seconds=EXPERT_SECONDS)
-
-
-__all__ = ["Plan", "StrongKingsCorner", "expert", "judged", "plans"]
+__all__ = ["Plan", "StrongKingsCorner", "judged", "plans"]

@@ -162,6 +162,138 @@ class Solver:
         return best
 
 
+Values = tuple[float, float, float]
+_EPS = 1e-9
+
+
+def _better(new: Values, best: Values, seat: int, me: int) -> bool:
+    """Whether ``seat`` prefers ``new``: its own result first, then (a tie) the worse for ``me``."""
+    if new[seat] > best[seat] + _EPS:
+        return True
+    return new[seat] >= best[seat] - _EPS and new[me] < best[me] - _EPS
+
+
+class SelfishSolver(Solver):
+    """The exact result of an ending when every seat plays for its own result (max^n).
+
+    Each seat picks the card best for its own result; between cards alike for it, the one worse
+    for ``me``. Values are one result per seat, so there is no alpha-beta pruning.
+    """
+
+    def __init__(
+        self, hands: list[Mask], trump: int | None, misere: bool, tricks: tuple[int, ...],
+        targets: tuple[int, ...], need: tuple[int, ...] | None, me: int,
+    ) -> None:
+        super().__init__(hands, trump, misere, tricks, targets, need, me)
+        self.vectors: dict[tuple[int, ...], Values] = {}
+
+    def _ends(self) -> Values:
+        t, g = self.tricks, self.targets
+        if self.misere:
+            return float(g[0] - t[0]), float(g[1] - t[1]), float(g[2] - t[2])
+        return float(t[0] - g[0]), float(t[1] - g[1]), float(t[2] - g[2])
+
+    def value(self, card: Card, trick: tuple[tuple[int, Card], ...]) -> float:
+        """``me``'s result if it plays ``card`` to ``trick`` and everyone then plays for themselves."""
+        return self._play_all(self.me, card, trick)[self.me]
+
+    def _play_all(self, seat: int, card: Card, trick: tuple[tuple[int, Card], ...]) -> Values:
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        now = (*trick, (seat, card))
+        try:
+            if len(now) < N:
+                return self._search_all((seat + 1) % N, now)
+            w = _winner(now, self.trump)
+            self.tricks[w] += 1
+            try:
+                need = self.need
+                if need is not None and self.tricks[w] >= need[w]:
+                    return _WON[w]
+                return self._search_all(w, ())
+            finally:
+                self.tricks[w] -= 1
+        finally:
+            self.hands[seat] ^= bit
+
+    def _search_all(self, seat: int, trick: tuple[tuple[int, Card], ...]) -> Values:
+        self.nodes += 1
+        key: tuple[int, ...] | None = None
+        if not trick:
+            if not self.hands[seat]:
+                return self._ends()
+            key = (*self.hands, seat, *self.tricks)
+            found = self.vectors.get(key)
+            if found is not None:
+                return found
+        best: Values | None = None
+        for card in self._moves(seat, trick):
+            v = self._play_all(seat, card, trick)
+            if best is None or _better(v, best, seat, self.me):
+                best = v
+                if v[seat] >= WIN:
+                    break
+        assert best is not None
+        if key is not None:
+            self.vectors[key] = best
+        return best
+
+
+_WON: tuple[Values, ...] = ((WIN, -WIN, -WIN), (-WIN, WIN, -WIN), (-WIN, -WIN, WIN))
+
+
+def solve_selfish(
+    hands: list[Mask], trick: tuple[tuple[int, Card], ...], trump: int | None, misere: bool,
+    tricks: tuple[int, ...], targets: tuple[int, ...], need: tuple[int, ...] | None, me: int,
+    cards: list[Card],
+) -> list[float]:
+    """``me``'s result after each of ``cards`` when every seat plays for itself (every hand known)."""
+    solver = SelfishSolver(hands, trump, misere, tricks, targets, need, me)
+    return [solver.value(card, trick) for card in cards]
+
+
+def brute_force_selfish(
+    hands: list[Mask], trick: tuple[tuple[int, Card], ...], trump: int | None, misere: bool,
+    tricks: tuple[int, ...], targets: tuple[int, ...], need: tuple[int, ...] | None, me: int, card: Card,
+) -> float:
+    """The same value as ``solve_selfish`` by plain max^n over every legal card (for tests)."""
+    h = list(hands)
+    t = list(tricks)
+
+    def ends() -> Values:
+        if misere:
+            return float(targets[0] - t[0]), float(targets[1] - t[1]), float(targets[2] - t[2])
+        return float(t[0] - targets[0]), float(t[1] - targets[1]), float(t[2] - targets[2])
+
+    def play(seat: int, c: Card, tr: tuple[tuple[int, Card], ...]) -> Values:
+        h[seat] ^= 1 << c
+        now = (*tr, (seat, c))
+        if len(now) < N:
+            v = search((seat + 1) % N, now)
+        else:
+            w = _winner(now, trump)
+            t[w] += 1
+            v = _WON[w] if need is not None and t[w] >= need[w] else search(w, ())
+            t[w] -= 1
+        h[seat] ^= 1 << c
+        return v
+
+    def search(seat: int, tr: tuple[tuple[int, Card], ...]) -> Values:
+        if not tr and not h[seat]:
+            return ends()
+        legal = legal_cards(h[seat], tr)
+        best: Values | None = None
+        for c in range(52):
+            if legal >> c & 1:
+                v = play(seat, c, tr)
+                if best is None or _better(v, best, seat, me):
+                    best = v
+        assert best is not None
+        return best
+
+    return play(me, card, trick)[me]
+
+
 def solve(
     hands: list[Mask], trick: tuple[tuple[int, Card], ...], trump: int | None, misere: bool,
     tricks: tuple[int, ...], targets: tuple[int, ...], need: tuple[int, ...] | None, me: int,
