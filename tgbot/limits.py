@@ -20,9 +20,9 @@ Telegram counts the bot's calls together, whichever process makes them: with sev
 processes on one database, a call that fits every limit here also takes its room from the
 whole bot's budget (``share``: ``engine.service.bot_budget``), which spaces every process's
 calls so that no window of the overall period holds more than the overall figure; a posting
-call also takes its room in its chat's shared pace first, so two processes writing to one
-chat keep to one call a second there. A group's minute window stays each process's own (a
-group's posts come from the process that drives its table).
+call also takes its room in its chat's shared pace as it is about to leave, so two processes
+writing to one chat keep to one call a second there. A group's minute window stays each
+process's own (a group's posts come from the process that drives its table).
 
 Every message id the bot gets back from Telegram is handed to ``on_message`` (the
 notifier's ledger uses it to tell its own messages from others').
