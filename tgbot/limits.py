@@ -141,11 +141,12 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
     def interval(self) -> float:
         """Seconds between two calls of the bot so that no window of the overall period holds more than its figure.
 
-        Evenly spaced as they leave, ``limit - 1`` of them fill a window; one call more of margin, since calls
-        may arrive closer together than they left (a process's loop busy for a moment, the network).
+        Evenly spaced as they leave, ``limit - 2`` of them fill a window; two calls more of margin, since calls
+        may arrive closer together than they left (a process's loop busy for a moment, the network: a call that
+        leaves late brings it nearer the next, whose room was taken by the clock).
         """
         limit, period = self._overall
-        return period / max(1, limit - 2)
+        return period / max(1, limit - 3)
 
     async def initialize(self) -> None:
         """Nothing to set up: the pump starts with the first call."""
