@@ -159,6 +159,7 @@ async def test_fair_deal_checked_in_the_page_and_refused_for_an_altered_seed(bro
             break
         await play_first_card(page)
     sheet = page.locator(".sheet.game-over")
+    await sheet.locator(".fair-summary").tap()  # the check of the deal is folded under "Check the deal"
     await expect(sheet.locator(".seed-value")).to_have_text(SEED)
     result = sheet.locator(".fair-result")
     await expect(result).to_have_attribute("data-ok", "true")

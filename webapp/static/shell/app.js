@@ -332,9 +332,9 @@ class App {
         else error.textContent = err.message || t("error_generic");
       }
     } },
-      h("h2", { text: t("new_game") }),
-      h("div", { class: "field game-field" }, h("label", { class: "sr-only", for: "game-select", text: t("game") }), gameSelect,
+      h("div", { class: "new-game-head" }, h("h2", { text: t("new_game") }),
         rulesButton(() => gameSelect.value, () => null, { label: true })),
+      h("div", { class: "field game-field" }, h("label", { class: "sr-only", for: "game-select", text: t("game") }), gameSelect),
       h("button", { class: "btn primary create-btn", type: "submit", text: t("create_table") }),
       h("div", { class: "learn" }, learn, h("p", { class: "hint", text: t("coach_learn_hint") })),
       h("details", { class: "options-fold" }, summary, fields),
