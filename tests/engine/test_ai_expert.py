@@ -231,3 +231,27 @@ def test_ai_sm_double_dummy_counts_the_tricks_a_simple_ending_gives() -> None:
     assert sm_solve.solve(hands, (), 3, False, (0, 0, 0), (0, 0, 0), None, 1, [f("A-hearts"), f("2-spades")]) == [0, 0]
     # A game won at once (12 tricks) counts as WIN, whatever the target.
     assert sm_solve.solve(hands, (), 3, False, (10, 0, 0), (8, 5, 3), (12, 12, 12), 0, [f("A-spades")]) == [WIN]
+
+
+def test_ai_solvers_stop_at_their_deadline() -> None:
+    rng = random.Random(5)
+    late = iter(range(10**9)).__next__  # a clock past the deadline from its first look
+    hands = _deal(rng, 52, 6)
+    with pytest.raises(sm_solve.OutOfTime):
+        sm_solve.solve(hands, (), 0, False, (0, 0, 0), (8, 5, 3), None, 0, _cards(hands[0]), deadline=0.5, clock=late)
+    hands = _deal(rng, 48, 5)
+    with pytest.raises(coins_solve.OutOfTime):
+        coins_solve.solve_selfish(hands, (), (0, 0, 0), 10, 0, _cards(hands[0]), deadline=0.5, clock=late)
+
+
+def test_ai_experts_out_of_time_still_play_a_legal_card() -> None:
+    game = get("coins")
+    state = _coins_position(11, 36)  # 12 tricks played: four cards left each
+    seat = min(game.to_act(state))
+    view, legal = game.view(state, seat), game.legal_actions(state, seat)
+    ticks = iter(range(10**9)).__next__
+    assert ExpertCoins(clock=lambda: float(ticks())).choose(view, legal, "s") in legal
+    state = _sm_position({"variant": "classic"}, 3, 40)
+    (seat,) = SM.to_act(state)
+    view, legal = SM.view(state, seat), SM.legal_actions(state, seat)
+    assert ExpertSergeantMajor(clock=lambda: float(ticks())).choose(view, legal, "s") in legal

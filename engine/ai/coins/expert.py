@@ -7,7 +7,7 @@ with every seat playing for its own chance (``solve.SelfishSolver``; the paranoi
 seats both against this one, measured 24.0 % [15.8, 34.8] against two strong players over 75 games):
 the card with the best total chance over the deals is played. Earlier cards are the
 strong player's playout search. The number of deals is the budget; the clock check between deals
-returns the best so far.
+returns the best so far, and a deal still being solved at the deadline is dropped.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ import random
 import time
 from collections.abc import Callable
 
+from engine.ai.coins.easy import easy_card
 from engine.ai.coins.seen import Seen, sample_hands
-from engine.ai.coins.solve import solve_selfish
+from engine.ai.coins.solve import OutOfTime, solve_selfish
 from engine.ai.coins.strong import DEFAULT_PLAYOUTS, StrongCoins
 from engine.core.rng import deal_rng
 
@@ -47,14 +48,22 @@ class ExpertCoins(StrongCoins):
         me = seen.seat
         trick = tuple(((seen.leader + i) % 3, card) for i, card in enumerate(seen.trick))
         totals = [0.0] * len(moves)
+        solved = 0
         for _ in range(max(1, self.samples)):
             hands = [sum(1 << c for c in hand) for hand in sample_hands(seen, rnd)]
-            values = solve_selfish(hands, trick, seen.scores, seen.target, me, moves)
+            try:
+                values = solve_selfish(hands, trick, seen.scores, seen.target, me, moves, deadline, self.clock)
+            except OutOfTime:
+                break
             totals = [t + v for t, v in zip(totals, values, strict=True)]
+            solved += 1
             self.playouts_done += 1
             if deadline is not None and self.clock() >= deadline:
                 break
         self.seconds_spent += self.clock() - start
+        if not solved:  # out of time inside the first deal: the easy player's card
+            pick = easy_card(seen.hand, seen.trick)
+            return pick if pick in moves else moves[0]
         return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
 
 

@@ -14,10 +14,18 @@ searched without pruning, tables or merged cards, for the tests.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from engine.ai.coins.fast import COIN, SIZE, STRIDE0, STRIDE1, WINNERS, race_odds
 from engine.games.coins.state import WIDTH, N
 
 _INF = float("inf")
+_CLOCK_EVERY = 512  # nodes between two looks at the clock
+
+
+class OutOfTime(Exception):
+    """The search passed its deadline; the caller keeps what it had."""
 _SUIT_MASK = tuple(((1 << WIDTH) - 1) << (s * WIDTH) for s in range(SIZE // WIDTH))
 
 
@@ -35,13 +43,18 @@ def end_value(scores: list[int], target: int, me: int) -> float:
 class Solver:
     """The exact paranoid value of a Coins ending for one seat."""
 
-    def __init__(self, hands: list[int], scores: tuple[int, ...], target: int, me: int) -> None:
+    def __init__(
+        self, hands: list[int], scores: tuple[int, ...], target: int, me: int,
+        deadline: float | None = None, clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.hands = list(hands)
         self.scores = list(scores)
         self.target = target
         self.me = me
         self.table: dict[tuple[int, ...], tuple[float, float]] = {}
         self.nodes = 0
+        self.deadline = deadline
+        self.clock = clock
 
     def _moves(self, seat: int, trick: tuple[tuple[int, int], ...]) -> list[int]:
         """One card of each run of touching cards of a suit in the hand, Coins and high ranks first."""
@@ -93,6 +106,8 @@ class Solver:
 
     def _search(self, seat: int, trick: tuple[tuple[int, int], ...], alpha: float, beta: float) -> float:
         self.nodes += 1
+        if self.deadline is not None and self.nodes % _CLOCK_EVERY == 0 and self.clock() >= self.deadline:
+            raise OutOfTime
         key: tuple[int, ...] | None = None
         if not trick:
             if not self.hands[seat]:
@@ -159,8 +174,11 @@ class SelfishSolver(Solver):
     there is no alpha-beta pruning: only a seat sure to win stops looking.
     """
 
-    def __init__(self, hands: list[int], scores: tuple[int, ...], target: int, me: int) -> None:
-        super().__init__(hands, scores, target, me)
+    def __init__(
+        self, hands: list[int], scores: tuple[int, ...], target: int, me: int,
+        deadline: float | None = None, clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        super().__init__(hands, scores, target, me, deadline, clock)
         self.vectors: dict[tuple[int, ...], Values] = {}
 
     def value(self, card: int, trick: tuple[tuple[int, int], ...]) -> float:
@@ -188,6 +206,8 @@ class SelfishSolver(Solver):
 
     def _search_all(self, seat: int, trick: tuple[tuple[int, int], ...]) -> Values:
         self.nodes += 1
+        if self.deadline is not None and self.nodes % _CLOCK_EVERY == 0 and self.clock() >= self.deadline:
+            raise OutOfTime
         key: tuple[int, ...] | None = None
         if not trick:
             if not self.hands[seat]:
@@ -214,10 +234,10 @@ _WON: tuple[Values, ...] = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 
 def solve_selfish(
     hands: list[int], trick: tuple[tuple[int, int], ...], scores: tuple[int, ...], target: int, me: int,
-    cards: list[int],
+    cards: list[int], deadline: float | None = None, clock: Callable[[], float] = time.perf_counter,
 ) -> list[float]:
-    """``me``'s chance after each of ``cards`` when every seat plays for itself (every hand known)."""
-    solver = SelfishSolver(hands, scores, target, me)
+    """``me``'s chance after each of ``cards`` when every seat plays for itself (``OutOfTime`` past ``deadline``)."""
+    solver = SelfishSolver(hands, scores, target, me, deadline, clock)
     return [solver.value(card, trick) for card in cards]
 
 

@@ -5,7 +5,8 @@ that agree with everything the seat has seen (``seen.Sampler``: voids shown by f
 the cards played, the exchange and the reveal) and solving each deal exactly (``solve``): the
 card with the best total result over the deals is played. Earlier card plays and every other
 decision (trump, call, discard, give, bid, swap) are the strong player's playout search. The
-number of deals is the budget; the clock check between deals returns the best so far.
+number of deals is the budget; the clock check between deals returns the best so far,
+and a deal still being solved at the deadline is dropped.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from engine.ai.sergeant_major.seen import Sampler, Seen
 from engine.ai.sergeant_major.sim import end_need
-from engine.ai.sergeant_major.solve import solve
+from engine.ai.sergeant_major.solve import OutOfTime, solve
 from engine.ai.sergeant_major.strong import DEFAULT_PLAYOUTS, StrongSergeantMajor
 from engine.core.cards import FRENCH
 from engine.core.rules import Action
@@ -46,13 +47,21 @@ class ExpertSergeantMajor(StrongSergeantMajor):
         trick = tuple(seen.trick)
         deadline = self._deadline(start)
         totals = [0.0] * len(cards)
+        solved = 0
         for _ in range(max(1, self.samples)):
             hands = sampler.sample(rnd).hands
-            values = solve(hands, trick, seen.trump, misere, seen.tricks, seen.targets, need, seen.seat, cards)
+            try:
+                values = solve(hands, trick, seen.trump, misere, seen.tricks, seen.targets, need, seen.seat, cards,
+                               deadline, self.clock)
+            except OutOfTime:
+                break
             totals = [t + v for t, v in zip(totals, values, strict=True)]
+            solved += 1
             self.playouts_done += 1
             if deadline is not None and self.clock() >= deadline:
                 break
+        if not solved:  # out of time inside the first deal: strong's search stops after its first deal
+            return super()._play(seen, legal, rnd, start)
         best = max(range(len(cards)), key=lambda i: (totals[i], -i))
         return {"type": "play", "card": FRENCH.text(cards[best])}
 

@@ -14,12 +14,20 @@ without pruning, tables or merged cards, for the tests.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from engine.ai.sergeant_major.seen import SUIT_MASK, WIDTH, N
 from engine.ai.sergeant_major.sim import WIN
 from engine.core.cards import Card, Mask
 
 _SUIT_OF = tuple(c // WIDTH for c in range(52))
 _INF = float("inf")
+_CLOCK_EVERY = 512  # nodes between two looks at the clock
+
+
+class OutOfTime(Exception):
+    """The search passed its deadline; the caller keeps what it had."""
 
 
 def _winner(trick: tuple[tuple[int, Card], ...], trump: int | None) -> int:
@@ -51,6 +59,7 @@ class Solver:
     def __init__(
         self, hands: list[Mask], trump: int | None, misere: bool, tricks: tuple[int, ...],
         targets: tuple[int, ...], need: tuple[int, ...] | None, me: int,
+        deadline: float | None = None, clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.hands = list(hands)
         self.trump = trump
@@ -61,6 +70,8 @@ class Solver:
         self.me = me
         self.table: dict[tuple[int, ...], tuple[float, float]] = {}
         self.nodes = 0
+        self.deadline = deadline
+        self.clock = clock
 
     def _end(self) -> float:
         me = self.me
@@ -121,6 +132,8 @@ class Solver:
 
     def _search(self, seat: int, trick: tuple[tuple[int, Card], ...], alpha: float, beta: float) -> float:
         self.nodes += 1
+        if self.deadline is not None and self.nodes % _CLOCK_EVERY == 0 and self.clock() >= self.deadline:
+            raise OutOfTime
         key: tuple[int, ...] | None = None
         if not trick:
             if not self.hands[seat]:
@@ -183,8 +196,9 @@ class SelfishSolver(Solver):
     def __init__(
         self, hands: list[Mask], trump: int | None, misere: bool, tricks: tuple[int, ...],
         targets: tuple[int, ...], need: tuple[int, ...] | None, me: int,
+        deadline: float | None = None, clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        super().__init__(hands, trump, misere, tricks, targets, need, me)
+        super().__init__(hands, trump, misere, tricks, targets, need, me, deadline, clock)
         self.vectors: dict[tuple[int, ...], Values] = {}
 
     def _ends(self) -> Values:
@@ -218,6 +232,8 @@ class SelfishSolver(Solver):
 
     def _search_all(self, seat: int, trick: tuple[tuple[int, Card], ...]) -> Values:
         self.nodes += 1
+        if self.deadline is not None and self.nodes % _CLOCK_EVERY == 0 and self.clock() >= self.deadline:
+            raise OutOfTime
         key: tuple[int, ...] | None = None
         if not trick:
             if not self.hands[seat]:
@@ -297,10 +313,10 @@ def brute_force_selfish(
 def solve(
     hands: list[Mask], trick: tuple[tuple[int, Card], ...], trump: int | None, misere: bool,
     tricks: tuple[int, ...], targets: tuple[int, ...], need: tuple[int, ...] | None, me: int,
-    cards: list[Card],
+    cards: list[Card], deadline: float | None = None, clock: Callable[[], float] = time.perf_counter,
 ) -> list[float]:
-    """``me``'s exact result after each of ``cards`` (``me`` to play to ``trick``, every hand known)."""
-    solver = Solver(hands, trump, misere, tricks, targets, need, me)
+    """``me``'s exact result after each of ``cards`` (raises ``OutOfTime`` past ``deadline``)."""
+    solver = Solver(hands, trump, misere, tricks, targets, need, me, deadline, clock)
     return [solver.value(card, trick) for card in cards]
 
 
