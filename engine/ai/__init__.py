@@ -5,24 +5,23 @@ uses. A player never sees the hidden state: it gets exactly what ``view(state, s
 shows that seat, like a person would.
 
 Levels: ``easy`` is a one-look heuristic (legal, sensible, beatable); ``strong`` searches over
-deals that agree with the view within about a quarter of a second; ``expert``, in the trick-taking
-games, solves the last tricks exactly on each sampled deal (a double-dummy search) where strong plays
-them out with a policy. In Kings in the Corner no deeper search has been shown to beat strong, so
-expert plays as strong there.
+deals that agree with the view within about a quarter of a second; ``expert``, in Sergeant Major,
+solves the last tricks exactly on each sampled deal (a double-dummy search) where strong plays them
+out with a policy. In Coins that player (``engine.ai.coins.expert``) measured below strong, and in
+Kings in the Corner no deeper search has been shown to beat strong, so expert plays as strong there.
 """
 
 from __future__ import annotations
 
 from engine.ai.base import LEVELS, AiPlayer, choose, player_for, register
 from engine.ai.coins import EasyCoins, StrongCoins
-from engine.ai.coins.expert import expert as expert_coins
 from engine.ai.kings_corner import EasyKingsCorner, StrongKingsCorner
 from engine.ai.sergeant_major import EasySergeantMajor, StrongSergeantMajor
 from engine.ai.sergeant_major.expert import expert as expert_sergeant_major
 
 register("coins", "easy", EasyCoins)
 register("coins", "strong", StrongCoins)
-register("coins", "expert", expert_coins)
+register("coins", "expert", StrongCoins)  # the exact-ending player measured below strong
 register("sergeant_major", "easy", EasySergeantMajor)
 register("sergeant_major", "strong", StrongSergeantMajor)
 register("sergeant_major", "expert", expert_sergeant_major)
