@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from engine.i18n import gettext_for, ngettext_for, translations
 from engine.option_words import value_name
@@ -31,11 +31,17 @@ def _ngettext(singular: str, plural: str, n: int) -> str:
     return ngettext_for(_locale.get())(singular, plural, n)
 
 
+def person(name: str) -> Markup:
+    """A person's name isolated from the text around it (U+2068 … U+2069), so right-to-left letters in it
+    cannot reorder what follows."""
+    return Markup("\u2068{}\u2069").format(name)
+
+
 def mention(name: str, user_id: int | None) -> Markup:
-    """A name that notifies its user when posted: a text mention when the user is known."""
+    """A name that notifies its user when posted: a text mention when the user is known; isolated like ``person``."""
     if user_id is None or user_id <= 0:
-        return escape(name)
-    return Markup('<a href="tg://user?id={}">{}</a>').format(user_id, name)
+        return person(name)
+    return Markup('\u2068<a href="tg://user?id={}">{}</a>\u2069').format(user_id, name)
 
 
 def setting_value(name: str, value: Any, seats: Mapping[int, str] | None = None) -> str:
@@ -61,6 +67,7 @@ def _environment() -> Environment:
     env.globals["mention"] = mention
     env.globals["setting_value"] = setting_value
     env.filters["game"] = title
+    env.filters["person"] = person
     return env
 
 

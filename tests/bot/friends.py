@@ -60,7 +60,7 @@ def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
 
 def turn_messages(bot: Harness, user_id: int, table_id: str) -> list[FakeMessage]:
     """The turn messages a person got for a table (deleted ones too)."""
-    return [m for m in bot.fake.messages(user_id) if TURN_TEXT in m.plain and table_id in str(m.reply_markup)]
+    return [m for m in bot.fake.messages(user_id) if TURN_TEXT in m.shown and table_id in str(m.reply_markup)]
 
 
 async def open_table(bot: Harness, friends: Friends, chat_id: int, *, thread: int | None = None) -> str:
@@ -72,7 +72,7 @@ async def open_table(bot: Harness, friends: Friends, chat_id: int, *, thread: in
         await bot.send(fake.message(user_id, user_id, "/start"))
     host = friends.ids[0]
     await bot.send(fake.message(chat_id, host, "/new kings players=4", message_thread_id=thread))
-    lobby = next(m for m in fake.messages(chat_id) if "new table" in m.plain)
+    lobby = next(m for m in fake.messages(chat_id) if "new table" in m.shown)
     assert lobby.thread_id == thread
     callback_data: str = lobby.button("Join")["callback_data"]
     table_id = callback_data.split(":")[1]
@@ -124,7 +124,7 @@ async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, s
                     assert not [m for m in turn_messages(bot, other, table_id) if not m.deleted], "one turn at a time"
         elif settle:
             status = fake.last_message(played.chat_id)
-            assert f"Your turn, {info.seats[seat].name}." in status.plain
+            assert f"Your turn, {info.seats[seat].name}." in status.shown
             assert f'<a href="tg://user?id={user_id}">' in status.text
         view = await service.view(table_id, user_id)
         action = choose(view["state"]["legal"])
@@ -185,11 +185,11 @@ async def check_record(bot: Harness, friends: Friends, played: Played, *, thread
         # which the bot can no longer change, and only the summary is in the supergroup
         [status] = [m for m in bot.fake.messages(played.moved_from) if played.table_id in str(m.reply_markup)]
         summary = table_messages[-1]
-        assert "playing" in status.plain
+        assert "playing" in status.shown
     else:
         status, summary = table_messages[-2:]
         assert len(table_messages) == chat_messages
-        assert "playing" in status.plain and status.edits and status.deleted
-    assert "game over" in summary.plain and not summary.deleted
+        assert "playing" in status.shown and status.edits and status.deleted
+    assert "game over" in summary.shown and not summary.deleted
     assert status.thread_id == summary.thread_id == thread
     return delivered

@@ -21,7 +21,7 @@ SEED = "5eed" * 16
 
 
 def live_turns(bot: Harness, user_id: int) -> list[FakeMessage]:
-    return [m for m in bot.fake.messages(user_id) if "Your turn" in m.plain and not m.deleted]
+    return [m for m in bot.fake.messages(user_id) if "Your turn" in m.shown and not m.deleted]
 
 
 async def people(bot: Harness, *starters: int) -> None:
@@ -78,13 +78,13 @@ async def test_each_turn_gets_its_own_message_even_when_it_comes_straight_back(
         previous[mover] = live.message_id
         scores = (await bot.service.view(table_id, mover))["state"]["scores"]
         shown = " · ".join(f"{s.name} {scores[s.seat]}" for s in info.seats)
-        assert f"Scores: {shown}" in live.plain, "the turn message shows the scores of this turn"
+        assert f"Scores: {shown}" in live.shown, "the turn message shows the scores of this turn"
         assert all(live_turns(bot, other) == [] for other in moves if other != mover)
         last_mover = await move(bot, table_id)
         moves[last_mover] += 1
     assert straight_back >= 1, "the seed deals at least one turn that comes straight back"
     for user_id, count in moves.items():
-        messages = [m for m in bot.fake.messages(user_id) if "Your turn" in m.plain]
+        messages = [m for m in bot.fake.messages(user_id) if "Your turn" in m.shown]
         assert len(messages) == count and all(m.deleted for m in messages)
 
 
@@ -98,14 +98,14 @@ async def test_a_person_who_blocked_the_bot_and_starts_it_again_gets_turn_messag
                       (await bot.service.info(table_id)).to_act]:
         await bot.settle()
     assert not (await bot.service.store.people.user_settings(BOB) or {})["can_message"]
-    assert "Your turn, Bob." in bot.fake.last_message(GROUP).plain
+    assert "Your turn, Bob." in bot.fake.last_message(GROUP).shown
     refused = len([c for c in bot.fake.calls if c.status == 403])
 
     await bot.send(bot.fake.message(BOB, BOB, "/start"))  # unblocking: Telegram shows the Start button again
 
     [again] = live_turns(bot, BOB)
     assert again.message_id != turn.message_id
-    assert "Your turn, Bob." not in bot.fake.last_message(GROUP).plain
+    assert "Your turn, Bob." not in bot.fake.last_message(GROUP).shown
     assert len([c for c in bot.fake.calls if c.status == 403]) == refused
 
     await bot.send(bot.fake.user_blocks_bot(BOB))  # this time Telegram says so
@@ -130,9 +130,9 @@ async def test_a_lobby_whose_answer_was_lost_is_posted_once(bot: Harness) -> Non
     [lobby] = bot.fake.messages(GROUP)
     await bot.send(bot.fake.press(BOB, lobby, "Join"))
     await bot.send(bot.fake.message(GROUP, CID, "/join"))
-    lobbies = [m for m in bot.fake.messages(GROUP) if "new table" in m.plain]
+    lobbies = [m for m in bot.fake.messages(GROUP) if "new table" in m.shown]
     assert lobbies == [lobby], "one lobby, edited in place"
-    assert "2. Bob" in lobby.plain and "3. Cid" in lobby.plain
+    assert "2. Bob" in lobby.shown and "3. Cid" in lobby.shown
 
 
 async def test_a_group_that_removed_the_bot_hears_nothing_more_until_it_is_added_back(bot: Harness) -> None:
@@ -148,7 +148,7 @@ async def test_a_group_that_removed_the_bot_hears_nothing_more_until_it_is_added
     group_calls = [c for c in bot.fake.calls[writes:] if c.params.get("chat_id") == GROUP]
     assert group_calls == [] and not [c for c in bot.fake.calls if c.status == 403]
     await bot.send(bot.fake.bot_added(GROUP, ANN))
-    assert bot.fake.last_message(GROUP).message_id != lobby.message_id or "playing" in lobby.plain
+    assert bot.fake.last_message(GROUP).message_id != lobby.message_id or "playing" in lobby.shown
 
 
 async def test_cancel_and_leave_ask_which_table_when_there_are_several(bot: Harness) -> None:
@@ -161,7 +161,7 @@ async def test_cancel_and_leave_ask_which_table_when_there_are_several(bot: Harn
 
     await bot.send(bot.fake.message(GROUP, ANN, "/cancel"))
     question = bot.fake.last_message(GROUP)
-    assert "Which table?" in question.plain
+    assert "Which table?" in question.shown
     assert [b["text"] for b in question.buttons] == ["Kings in the Corner, lobby, host Ann", "Coins, lobby, host Ann"]
     await bot.send(bot.fake.press(ANN, question, "Coins, lobby, host Ann"))
     assert (await bot.service.info(first_id)).status == "abandoned"
@@ -182,9 +182,9 @@ async def test_cancel_and_leave_ask_which_table_when_there_are_several(bot: Harn
 async def test_long_arguments_double_taps_and_plurals(bot: Harness) -> None:
     await people(bot, ANN)
     await bot.send(bot.fake.message(GROUP, ANN, "/new " + "x" * 4000))
-    assert len(bot.fake.last_message(GROUP).plain) < 1000
+    assert len(bot.fake.last_message(GROUP).shown) < 1000
     await bot.send(bot.fake.message(GROUP, ANN, "/new coins " + "target=" + "9" * 4000))
-    assert len(bot.fake.last_message(GROUP).plain) < 1000
+    assert len(bot.fake.last_message(GROUP).shown) < 1000
 
     await bot.send(bot.fake.message(ANN, ANN, "/settings"))
     panel = bot.fake.last_message(ANN)
@@ -216,22 +216,22 @@ async def test_rematch_is_one_table_with_every_player_invited(bot: Harness) -> N
     while (await bot.service.info(table_id)).status == "playing":
         await move(bot, table_id)
     summary = bot.fake.last_message(GROUP)
-    assert "game over" in summary.plain
+    assert "game over" in summary.shown
 
     for _ in range(3):
         await bot.send(bot.fake.press(ANN, summary, "Rematch"))
-    lobbies = [m for m in bot.fake.messages(GROUP) if "new table" in m.plain and not m.deleted]
+    lobbies = [m for m in bot.fake.messages(GROUP) if "new table" in m.shown and not m.deleted]
     [rematch] = lobbies  # the first table's lobby became its status, deleted at the end
     fresh_id = await bot.service.store.chats.rematch_of(table_id)
     assert fresh_id is not None and rematch.button("Join")["callback_data"] == f"j:{fresh_id}"
-    assert "Invited: " in rematch.plain and "Bob" in rematch.plain
+    assert "Invited: " in rematch.shown and "Bob" in rematch.shown
     assert f'<a href="tg://user?id={BOB}">Bob</a>' in rematch.text
 
     await bot.send(bot.fake.press(BOB, summary, "Rematch"))  # accepting: Bob takes his seat
     fresh = await bot.service.info(fresh_id)
     assert fresh.seat_of(ANN) == 0 and fresh.seat_of(BOB) == 1
-    assert "Invited" not in rematch.plain
-    assert len([m for m in bot.fake.messages(GROUP) if "new table" in m.plain and not m.deleted]) == 1
+    assert "Invited" not in rematch.shown
+    assert len([m for m in bot.fake.messages(GROUP) if "new table" in m.shown and not m.deleted]) == 1
 
 
 async def test_a_rematch_opened_in_the_mini_app_is_posted_in_the_topic_with_every_player_invited(
@@ -257,7 +257,7 @@ async def test_a_rematch_opened_in_the_mini_app_is_posted_in_the_topic_with_ever
     assert opened
     rematch = bot.fake.last_message(forum)
     assert rematch.button("Join")["callback_data"] == f"j:{fresh.id}" and rematch.thread_id == thread
-    assert "Invited: " in rematch.plain and f'<a href="tg://user?id={ANN}">Ann</a>' in rematch.text
+    assert "Invited: " in rematch.shown and f'<a href="tg://user?id={ANN}">Ann</a>' in rematch.text
     assert not [c for c in bot.fake.calls if c.status not in (0, 200) and c.method != "getUpdates"]
 
 
@@ -331,7 +331,7 @@ async def test_lobbies_and_untimed_games_nobody_touches_expire_and_say_so(clocke
                                               game_after=settings.game_expiry_days * 86400)
     await bot.settle()
     assert expired.status == "abandoned"
-    assert "expired: nobody played at it for a long time" in lobby.plain and lobby.buttons == []
+    assert "expired: nobody played at it for a long time" in lobby.shown and lobby.buttons == []
     assert (await bot.service.info(game_id)).status == "playing"
 
     clock.now += 14 * 86400
@@ -340,5 +340,5 @@ async def test_lobbies_and_untimed_games_nobody_touches_expire_and_say_so(clocke
     await bot.settle()
     assert game.id == game_id and game.status == "abandoned"
     assert live_turns(bot, BOB) == []
-    assert "expired" in bot.fake.last_message(GROUP).plain
+    assert "expired" in bot.fake.last_message(GROUP).shown
 

@@ -44,7 +44,7 @@ async def test_leave_at_two_tables_asks_which_and_leaves_only_the_one_picked(bot
 
     await bot.send(bot.fake.message(GROUP, BOB, "/leave"))
     question = bot.fake.last_message(GROUP)
-    assert "Which table?" in question.plain
+    assert "Which table?" in question.shown
     assert [b["text"] for b in question.buttons] == ["Kings in the Corner, lobby, host Ann", "Coins, lobby, host Ann"]
     assert (await bot.service.info(coins_id)).seat_of(BOB) == 1  # asking changed nothing
     assert (await bot.service.info(kings_id)).seat_of(BOB) == 1
@@ -53,7 +53,7 @@ async def test_leave_at_two_tables_asks_which_and_leaves_only_the_one_picked(bot
     assert answers(bot)[-1] == "You left the table."
     assert (await bot.service.info(kings_id)).seat_of(BOB) is None
     assert (await bot.service.info(coins_id)).seat_of(BOB) == 1
-    assert "Bob" not in kings_lobby.plain and "Bob" in coins_lobby.plain
+    assert "Bob" not in kings_lobby.shown and "Bob" in coins_lobby.shown
 
     await bot.send(bot.fake.press(BOB, question, "Kings in the Corner, lobby, host Ann"))  # pressed again
     assert answers(bot)[-1] == "You do not have a seat at this table."
@@ -61,7 +61,7 @@ async def test_leave_at_two_tables_asks_which_and_leaves_only_the_one_picked(bot
 
     await bot.send(bot.fake.message(GROUP, BOB, "/leave"))  # one table left: no question
     assert (await bot.service.info(coins_id)).seat_of(BOB) is None
-    assert "You left the table." in bot.fake.last_message(GROUP).plain
+    assert "You left the table." in bot.fake.last_message(GROUP).shown
     assert refused(bot) == []
 
 
@@ -78,11 +78,11 @@ async def test_a_lobby_follows_its_group_to_the_supergroup_where_join_and_cancel
 
     await bot.send(bot.fake.message(MOVED, BOB, "/join"))
     assert (await bot.service.info(table_id)).seat_of(BOB) == 1
-    assert "2. Bob" in lobby.plain and "Bob" not in old_lobby.plain  # the old group's copy is left as it was
+    assert "2. Bob" in lobby.shown and "Bob" not in old_lobby.shown  # the old group's copy is left as it was
 
     await bot.send(bot.fake.message(MOVED, ANN, "/cancel"))
     assert (await bot.service.info(table_id)).status == "abandoned"
-    assert "cancelled" in lobby.plain
+    assert "cancelled" in lobby.shown
     assert refused(bot) == []
 
 
@@ -100,13 +100,13 @@ async def test_telegram_refusing_a_write_to_the_old_group_moves_the_table_before
     assert refused(bot)[0][2] == UPGRADED
     assert (await bot.service.info(table_id)).chat_id == MOVED
     [lobby] = posted(bot, MOVED)
-    assert "2. Bob" in lobby.plain
+    assert "2. Bob" in lobby.shown
 
     for update in told_later:  # the service messages arrive after all: nothing moves twice, nothing is posted again
         await bot.send(update)
     assert [m.message_id for m in posted(bot, MOVED)] == [lobby.message_id]
     await bot.send(bot.fake.message(MOVED, CID, "/join"))
-    assert (await bot.service.info(table_id)).seat_of(CID) == 2 and "3. Cid" in lobby.plain
+    assert (await bot.service.info(table_id)).seat_of(CID) == 2 and "3. Cid" in lobby.shown
     assert len(refused(bot)) == 1
 
 
@@ -136,9 +136,9 @@ async def test_a_game_that_ends_as_its_group_is_upgraded_says_game_over_in_the_s
     assert told_later, "the group was upgraded before the last move"
     assert UPGRADED in [said for _method, _status, said in refused(bot)]
     [summary] = [m for m in posted(bot, MOVED) if table_id in str(m.reply_markup)]
-    assert "game over" in summary.plain
+    assert "game over" in summary.shown
     [left] = [m for m in bot.fake.messages(BASIC) if table_id in str(m.reply_markup)]
-    assert "playing" in left.plain  # the status stays behind in the old group, which the bot can no longer change
+    assert "playing" in left.shown  # the status stays behind in the old group, which the bot can no longer change
     for update in told_later:  # the service messages arrive after all: nothing is posted again
         await bot.send(update)
     await bot.settle()

@@ -13,6 +13,7 @@ from engine.service.tables import TableService
 from tests.bot.conftest import ANN, BOB, CID, GROUP, Harness, make_harness
 from tests.bot.friends import choose, refused
 from tests.fakes.botapi import Chosen
+from tests.fakes.botapi.model import shown as strip_isolates
 from tgbot.app import stop_bot
 from tgbot.callbacks import Verb, button_data
 
@@ -78,13 +79,14 @@ async def test_inline_query_lists_the_three_games_in_the_askers_language(bot: Ha
     assert [r["title"] for r in russian["results"]] == GAMES_RU
     assert [r["id"] for r in english["results"]] == ["g:coins", "g:sergeant_major", "g:kings_corner"]
     assert russian["results"][0]["description"].startswith("Три игрока")
-    assert "Ann invites you to play." in english["results"][2]["input_message_content"]["message_text"]
+    assert "Ann invites you to play." in strip_isolates(english["results"][2]["input_message_content"]["message_text"])
     assert (english["is_personal"], english["cache_time"]) == (True, 5)
     for result in english["results"]:
         assert [b["text"] for b in result["reply_markup"]["inline_keyboard"][0]] == ["Join", "Open table"]
     assert [b["text"] for b in russian["results"][0]["reply_markup"]["inline_keyboard"][0]] == [
         "Присоединиться", "Открыть стол"]
-    assert "Сид приглашает тебя сыграть." in russian["results"][0]["input_message_content"]["message_text"]
+    invitation = strip_isolates(russian["results"][0]["input_message_content"]["message_text"])
+    assert "Сид приглашает тебя сыграть." in invitation
 
 
 async def test_inline_query_follows_the_language_chosen_with_the_bot(bot: Harness) -> None:
@@ -107,7 +109,7 @@ async def test_friends_play_kings_in_the_corner_in_their_private_chat(bot: Harne
     info = await service.info(table_id)
     assert (info.game, info.host_user_id, info.status, info.chat_id) == ("kings_corner", ANN, "lobby", None)
     message = fake.inline_message(inline_id)  # one message, edited in place: its texts so far are its edits
-    lobby = message.plain
+    lobby = message.shown
     assert "new table" in lobby and "Ann (host)" in lobby
     assert message.button("Join")["callback_data"] == button_data(Verb.JOIN, table_id)
     assert message.button("Open table")["url"] == f"https://t.me/cardroom_test_bot/play?startapp={table_id}"
@@ -117,19 +119,19 @@ async def test_friends_play_kings_in_the_corner_in_their_private_chat(bot: Harne
     assert info.seat_of(BOB) is not None
     [joined] = [c for c in fake.calls_to("answerCallbackQuery") if c.params.get("url")]
     assert joined.params["url"] == f"https://t.me/cardroom_test_bot?start=t_{table_id}"
-    assert "Bob" in message.plain
+    assert "Bob" in message.shown
 
     await bot.send(fake.press_inline(ANN, inline_id, "Start"))
-    status = message.plain
+    status = message.shown
     assert (await service.info(table_id)).status == "playing"
     assert "playing" in status and "new table" not in status
     assert [b["text"] for b in message.buttons] == ["Open table"]
     info = await play_out(bot, table_id)
 
     assert info.status == "finished"
-    assert "game over" in message.plain and "Ann" in message.plain and "Bob" in message.plain
+    assert "game over" in message.shown and "Ann" in message.shown and "Bob" in message.shown
     assert [b["text"] for b in message.buttons] == ["Rematch"]
-    shown = [e.plain for e in message.edits]
+    shown = [strip_isolates(e.plain) for e in message.edits]
     assert "Ann invites you to play" in shown[0]
     assert shown.index(lobby) < shown.index(status)
     assert not message.deleted
@@ -156,7 +158,7 @@ async def test_first_join_opens_the_table_when_telegram_sends_no_chosen_result(b
     info = await service.info(table_id)
     assert (info.game, info.host_user_id) == ("coins", ANN)
     assert [s.user_id for s in info.seats] == [ANN, BOB, None]
-    assert "Ann (host)" in fake.inline_message(inline_id).plain and "Bob" in fake.inline_message(inline_id).plain
+    assert "Ann (host)" in fake.inline_message(inline_id).shown and "Bob" in fake.inline_message(inline_id).shown
     await bot.send(fake.press_inline(ANN, inline_id, "Add AI"))
     assert (await service.info(table_id)).seats[2].is_ai
 
@@ -169,7 +171,7 @@ async def test_a_second_invitation_of_one_person_opens_a_second_table(bot: Harne
     assert len(tables) == 2 and first.inline_message_id != second.inline_message_id
     for chosen in (first, second):
         assert chosen.inline_message_id is not None
-        assert "new table" in bot.fake.inline_message(chosen.inline_message_id).plain
+        assert "new table" in bot.fake.inline_message(chosen.inline_message_id).shown
 
 
 async def test_own_open_table_is_offered_and_moves_into_the_invitation(bot: Harness) -> None:
@@ -206,14 +208,14 @@ async def test_forged_presses_on_an_inline_message_change_nothing(bot: Harness) 
     assert table_chosen.inline_message_id is not None and other.inline_message_id is not None
     tables = {t.game: t.id for t in await service.tables_of(ANN)}
     kings = tables["kings_corner"]
-    before = (await service.info(kings), fake.inline_message(table_chosen.inline_message_id).plain)
+    before = (await service.info(kings), fake.inline_message(table_chosen.inline_message_id).shown)
     instance = fake.inline._instances[other.inline_message_id]
 
     for data in (button_data(Verb.START, kings), button_data(Verb.ADD_AI, kings), button_data(Verb.LEAVE, kings),
                  "i:chess", "s:" + "x" * 40, "hello"):
         await bot.send(fake.builder.inline_callback_query(ANN, other.inline_message_id, instance, data))
 
-    after = (await service.info(kings), fake.inline_message(table_chosen.inline_message_id).plain)
+    after = (await service.info(kings), fake.inline_message(table_chosen.inline_message_id).shown)
     assert after == before and after[0].status == "lobby" and after[0].seat_of(ANN) == 0
     assert len(await service.tables_of(ANN)) == 2
     answers = [c.params.get("text") for c in fake.calls_to("answerCallbackQuery")]
@@ -236,7 +238,7 @@ async def test_rematch_opens_in_the_same_inline_message_and_waits_for_friends(bo
     [fresh] = [t for t in await service.tables_of(BOB) if t.id != table_id]
     assert (fresh.rematch_of, fresh.host_user_id, fresh.status) == (table_id, BOB, "lobby")
     message = fake.inline_message(inline_id)
-    assert "new table" in message.plain and "Invited: Ann" in message.plain
+    assert "new table" in message.shown and "Invited: Ann" in message.shown
     assert message.button("Join")["callback_data"] == button_data(Verb.JOIN, fresh.id)
     await bot.send(fake.press_inline(ANN, inline_id, "Join"))
     assert (await service.info(fresh.id)).seat_of(ANN) is not None
@@ -276,5 +278,5 @@ async def test_without_feedback_the_hosts_first_join_moves_their_open_table_into
     await bot.send(fake.press_inline(ANN, chosen.inline_message_id, "Join"))  # the host's settles the table there
 
     message = fake.inline_message(chosen.inline_message_id)
-    assert "new table" in message.plain and "Bob" in message.plain
+    assert "new table" in message.shown and "Bob" in message.shown
     assert message.button("Start")["callback_data"] == button_data(Verb.START, info.id)

@@ -29,3 +29,15 @@ async def test_a_seat_taken_from_telegram_holds_the_cleaned_name(bot: Harness) -
     assert [seat.name for seat in info.seats if seat.user_id == BOB] == ["Bob Ray Jr"]
     person = await bot.service.people.person(BOB)
     assert person is None or person.name == "Bob Ray Jr"
+
+
+async def test_a_right_to_left_name_is_isolated_in_the_groups_message(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann")
+    bot.fake.add_user(BOB, "בוב")
+    await bot.send(bot.fake.message(GROUP, ANN, "/new"))
+    lobby = bot.fake.last_message(GROUP)
+    await bot.send(bot.fake.press(BOB, lobby, "Join"))
+    text = bot.fake.last_message(GROUP).plain
+    assert "\u2068בוב\u2069" in text  # the seat's name cannot carry the text after it into right-to-left
+    assert "\u2068Ann\u2069" in text
+    assert text.count("\u2068") == text.count("\u2069")

@@ -11,6 +11,7 @@ from engine.core.errors import Refusal, RefusalCode
 from engine.service.live import SeatInfo, Snapshot, TableInfo
 from engine.service.people import Person
 from tests.bot.notifier_fakes import ANN, BOB, GROUP, SUPERGROUP, Parts, table
+from tests.fakes.botapi.model import shown
 from tgbot.homes import TableHomes
 from tgbot.records import HOME, SENT, SUMMARY, TABLE, Record, turn_purpose
 from tgbot.turn_book import TurnBook
@@ -69,7 +70,7 @@ async def test_turn_messages_send_one_when_a_turn_begins_and_delete_it_when_it_e
     turns, people = Turns(parts), People(person(ANN), person(BOB))
     await turns.sync(table(), people)
     [(kind, chat, text, _thread)] = parts.bot.calls
-    assert (kind, chat) == ("send", ANN) and "Your turn in Coins" in text and "Ann 3 · Bob 4" in text
+    assert (kind, chat) == ("send", ANN) and "Your turn in Coins" in text and "Ann 3 · Bob 4" in shown(text)
     assert (await parts.records.get("t1", turn_purpose(ANN))) is not None
     assert (await parts.records.get("t1", turn_purpose(ANN))).data["turn"] == 5  # type: ignore[union-attr]
     await turns.sync(table(), people)

@@ -26,13 +26,13 @@ async def test_top_names_the_groups_players_and_history_links_each_replay(bot: H
     table_id = await finish_in(bot, GROUP, ((ANN, "Ann"), (BOB, "Bob")))
     await finish_in(bot, OTHER_GROUP, ((999, "Zed"),))
     await bot.send(bot.fake.message(GROUP, ANN, "/top coins"))
-    board = bot.fake.last_message(GROUP).plain
+    board = bot.fake.last_message(GROUP).shown
     assert "Coins" in board and "Ann" in board and "Bob" in board and "Zed" not in board
     assert board.index("1. ") < board.index("2. ")
     bot.fake.world.start(ANN)
     await bot.send(bot.fake.message(ANN, ANN, "/history"))
     history = bot.fake.last_message(ANN)
-    assert "Coins" in history.plain and "Bob" in history.plain
+    assert "Coins" in history.shown and "Bob" in history.shown
     assert f"replay={table_id}" in history.text or f"r_{table_id}" in history.text
 
 
@@ -43,7 +43,7 @@ async def test_history_shows_the_variant_and_every_seats_place(bot: Harness) -> 
     result = (await bot.service.info(table_id)).result
     assert result is not None
     await bot.send(bot.fake.message(ANN, ANN, "/history"))
-    history = bot.fake.last_message(ANN).plain
+    history = bot.fake.last_message(ANN).shown
     assert "Coins · Target score 1 · " in history
     names = {seat.seat: seat.name for seat in (await bot.service.info(table_id)).seats}
     places = sorted((place, seat) for seat, place in enumerate(result["placements"]))
@@ -55,8 +55,8 @@ async def test_history_in_a_group_posts_no_games_there_and_points_to_a_private_c
     await finish_in(bot, GROUP, ((ANN, "Ann"), (BOB, "Bob")))
     await bot.send(bot.fake.message(GROUP, ANN, "/history"))
     pointer = bot.fake.last_message(GROUP)
-    assert "Coins" not in pointer.plain and "Bob" not in pointer.plain
+    assert "Coins" not in pointer.shown and "Bob" not in pointer.shown
     assert pointer.button("My games")["url"] == f"https://t.me/{BOT_USERNAME}?start=history"
     bot.fake.world.start(ANN)
     await bot.send(bot.fake.message(ANN, ANN, "/start history"))  # what the button's Start sends
-    assert "Coins" in bot.fake.last_message(ANN).plain and "Bob" in bot.fake.last_message(ANN).plain
+    assert "Coins" in bot.fake.last_message(ANN).shown and "Bob" in bot.fake.last_message(ANN).shown

@@ -14,6 +14,7 @@ from engine.store.database import Store, database_url
 from tests.bot.conftest import BOB, GROUP, Harness, make_harness
 from tests.clock import ManualClock
 from tests.fakes.botapi import FakeMessage
+from tests.fakes.botapi.model import shown as strip_isolates
 from tgbot.app import stop_bot
 from tgbot.render import render
 
@@ -38,7 +39,7 @@ async def timed_bot(tmp_path: Path, clock: ManualClock) -> AsyncIterator[Harness
 
 
 def live_turn_messages(bot: Harness) -> list[FakeMessage]:
-    return [m for m in bot.fake.messages(BOB) if "Your turn in Coins" in m.plain and not m.deleted]
+    return [m for m in bot.fake.messages(BOB) if "Your turn in Coins" in m.shown and not m.deleted]
 
 
 async def test_reminder_replaces_the_turn_message_and_expiries_put_the_seat_on_autopilot(
@@ -59,25 +60,25 @@ async def test_reminder_replaces_the_turn_message_and_expiries_put_the_seat_on_a
         info = await bot.service.info(table_id)
         assert info.to_act == (info.seat_of(BOB),) and info.deadline == clock.now + 60
         [turn] = live_turn_messages(bot)
-        assert "Time is nearly up" not in turn.plain
+        assert "Time is nearly up" not in turn.shown
         clock.now += 49  # four fifths of the minute passed: the reminder is due
         await bot.service.tick_timers()
         await bot.settle()
         [reminder] = live_turn_messages(bot)  # a fresh message, which makes the phone buzz (an edit does not)
-        assert turn.deleted and reminder.message_id != turn.message_id and "Time is nearly up" in reminder.plain
+        assert turn.deleted and reminder.message_id != turn.message_id and "Time is nearly up" in reminder.shown
         turn = reminder
         clock.now += 15
         await bot.service.tick_timers()
         await bot.settle()
         info = await bot.service.info(table_id)
         assert turn.deleted, "the AI played Bob's turn, so its message is gone"
-        assert all(m.message_id != turn.message_id and "Time is nearly up" not in m.plain
+        assert all(m.message_id != turn.message_id and "Time is nearly up" not in m.shown
                    for m in live_turn_messages(bot))  # with no AI delay his next turn may already be here
         log = await bot.service.store.tables.load_actions(table_id)
         stood_in = sum(1 for a in log if a.auto and a.seat == info.seat_of(BOB))
         if expiry < AUTOPILOT_AFTER:
             assert stood_in == expiry  # one turn played for him, then he is waited for again
-            assert "away" not in fake.last_message(GROUP).plain
+            assert "away" not in fake.last_message(GROUP).shown
         else:
             assert stood_in > expiry  # on autopilot every later turn of his is played at once
     await bot.settle()
@@ -90,6 +91,7 @@ def test_group_status_names_a_seat_on_autopilot() -> None:
     table = TableInfo("t1", "coins", "Coins", {}, 3, "playing", BOB, GROUP, seats, 7, "h", None, "live", None,
                       (2,), None, "easy")
     people = {0: {"can_message": True}, 2: {"can_message": True}}
-    text = render("status.html", None, table=table, people=people, state={"scores": [1, 2, 3], "target_score": 10})
+    text = strip_isolates(render("status.html", None, table=table, people=people,
+                                 state={"scores": [1, 2, 3], "target_score": 10}))
     assert "Bob: 1 (away: an AI plays for them)" in text
     assert "Cleo: 3 (away" not in text and "Cleo to play." in text

@@ -66,6 +66,11 @@ class Edit:
     reply_markup: JSON | None
 
 
+def shown(text: str) -> str:
+    """``text`` without the invisible marks that isolate names from the text around them (U+2068, U+2069)."""
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
 @dataclass(slots=True)
 class FakeMessage:
     """A message in a chat: raw text as sent, plain text with markup stripped, keyboard as parsed.
@@ -88,6 +93,11 @@ class FakeMessage:
     deleted: bool = False
     pinned: bool = False
     thread_id: int | None = None  # the forum topic the message is in (None: General, or not a forum)
+
+    @property
+    def shown(self) -> str:
+        """The plain text as a reader sees it: without the invisible marks that isolate names (U+2068, U+2069)."""
+        return shown(self.plain)
     service: JSON | None = None
     sender_chat: JSON | None = None
     via_bot: JSON | None = None  # the bot whose inline result a person sent (inline mode, shared prepared messages)
