@@ -36,8 +36,9 @@ async def test_a_turn_message_too_old_to_delete_says_the_turn_is_over(bot: Harne
 
     assert not turn.deleted
     assert turn.plain == "🃏 Coins — your turn here is over." and turn.buttons == []
-    assert [(method, description) for method, _status, description in refused(bot)] == [
-        ("deleteMessage", "Bad Request: message can't be deleted")]
+    # one kind of refusal: the sweeper tries a delete again when its answer is lost (1 s read timeout under load)
+    assert {(method, description) for method, _status, description in refused(bot)} == {
+        ("deleteMessage", "Bad Request: message can't be deleted")}
 
     await bot.send(bot.fake.message(GROUP, ANN, "/leave"))  # an AI plays her seat to the end
     assert (await bot.service.info(table_id)).status == "finished"
