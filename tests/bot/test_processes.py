@@ -108,7 +108,7 @@ async def test_updates_on_either_of_two_processes_give_one_lobby_and_one_turn_me
     [lobby] = fake.messages(GROUP)
     table_id = await processes[0].table_id()
     await cluster.deliver(fake.press(BOB, lobby, "Join"))
-    assert "2. Bob" in lobby.plain
+    assert "2. Bob" in lobby.shown
     await cluster.deliver(fake.press(ANN, lobby, "Add AI"))
     assert "3. 🤖" in lobby.plain
     await cluster.deliver(fake.press(ANN, lobby, "Start"))
