@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from engine.ai.bounds import Bounds, probe, record
 from engine.ai.coins.fast import COIN, SIZE, STRIDE0, STRIDE1, WINNERS, race_odds
 from engine.games.coins.state import WIDTH, N
 
@@ -51,7 +52,7 @@ class Solver:
         self.scores = list(scores)
         self.target = target
         self.me = me
-        self.table: dict[tuple[int, ...], tuple[float, float]] = {}
+        self.table: Bounds = {}
         self.nodes = 0
         self.deadline = deadline
         self.clock = clock
@@ -113,14 +114,9 @@ class Solver:
             if not self.hands[seat]:
                 return end_value(self.scores, self.target, self.me)
             key = (*self.hands, seat, *self.scores)
-            entry = self.table.get(key)
-            if entry is not None:
-                lo, hi = entry
-                if lo >= beta or lo == hi:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                alpha, beta = max(alpha, lo), min(beta, hi)
+            known, alpha, beta = probe(self.table, key, alpha, beta)
+            if known is not None:
+                return known
         a0, b0 = alpha, beta
         maximizing = seat == self.me
         best = -_INF if maximizing else _INF
@@ -138,14 +134,7 @@ class Solver:
             if alpha >= beta:
                 break
         if key is not None:
-            lo, hi = self.table.get(key, (-_INF, _INF))
-            if best <= a0:
-                hi = min(hi, best)
-            elif best >= b0:
-                lo = max(lo, best)
-            else:
-                lo = hi = best
-            self.table[key] = (lo, hi)
+            record(self.table, key, best, a0, b0)
         return best
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from engine.ai.bounds import Bounds, probe, record
 from engine.ai.sergeant_major.seen import SUIT_MASK, WIDTH, N
 from engine.ai.sergeant_major.sim import WIN
 from engine.core.cards import Card, Mask
@@ -68,7 +69,7 @@ class Solver:
         self.targets = targets
         self.need = need
         self.me = me
-        self.table: dict[tuple[int, ...], tuple[float, float]] = {}
+        self.table: Bounds = {}
         self.nodes = 0
         self.deadline = deadline
         self.clock = clock
@@ -139,14 +140,9 @@ class Solver:
             if not self.hands[seat]:
                 return self._end()
             key = (*self.hands, seat, *self.tricks)
-            entry = self.table.get(key)
-            if entry is not None:
-                lo, hi = entry
-                if lo >= beta or lo == hi:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                alpha, beta = max(alpha, lo), min(beta, hi)
+            known, alpha, beta = probe(self.table, key, alpha, beta)
+            if known is not None:
+                return known
         a0, b0 = alpha, beta
         maximizing = seat == self.me
         best = -_INF if maximizing else _INF
@@ -164,14 +160,7 @@ class Solver:
             if alpha >= beta:
                 break
         if key is not None:
-            lo, hi = self.table.get(key, (-_INF, _INF))
-            if best <= a0:
-                hi = min(hi, best)
-            elif best >= b0:
-                lo = max(lo, best)
-            else:
-                lo = hi = best
-            self.table[key] = (lo, hi)
+            record(self.table, key, best, a0, b0)
         return best
 
 
