@@ -5,9 +5,9 @@ uses. A player never sees the hidden state: it gets exactly what ``view(state, s
 shows that seat, like a person would.
 
 Levels: ``easy`` is a one-look heuristic (legal, sensible, beatable); ``strong`` searches over
-deals that agree with the view within about a quarter of a second; ``expert`` plays as strong in every game for now: the
-exact-ending players (``engine.ai.coins.expert``, ``engine.ai.sergeant_major.expert``) measured no stronger,
-and Sergeant Major's solver still disagrees with plain minimax on some endings.
+deals that agree with the view within about a quarter of a second. ``expert`` is no longer offered to tables
+(``engine.service.table_settings``): the exact-ending players (``engine.ai.coins.expert``,
+``engine.ai.sergeant_major.expert``) measured no stronger than strong, so seats stored at expert play as strong.
 """
 
 from __future__ import annotations

@@ -24,7 +24,14 @@ from engine.service.loading import Tables, notice
 from engine.service.open_tables import OpenTablesCap
 from engine.service.schedule import Schedule
 from engine.service.sharing import Sharing, fresh_on_conflict
-from engine.service.table_settings import TABLE_SETTINGS, default_size, parse_level, parse_size, parse_timer
+from engine.service.table_settings import (
+    TABLE_SETTINGS,
+    default_size,
+    parse_level,
+    parse_size,
+    parse_timer,
+    stored_level,
+)
 from engine.store.database import Store
 from engine.store.rows import SeatRow, TableRow
 
@@ -146,7 +153,7 @@ class Lobby:
             parsed = table.game.parse_options({**table.row.options, **raw})
             size = parse_size(table.game, table_raw.get("players", table.row.size))
             timer = parse_timer(table_raw.get("timer", table.row.timer))
-            level = parse_level(table_raw.get("ai_level", table.row.meta.get("ai_level", "easy")))
+            level = parse_level(table_raw.get("ai_level", stored_level(table.row.meta)))
             seated = [s for s in table.row.seats if s.user_id is not None or s.is_ai]
             if size < len(seated):
                 raise Refusal(RefusalCode.TOO_MANY_PLAYERS, seated=len(seated), size=size)
@@ -265,7 +272,7 @@ class Lobby:
                 await self.cap.check(by_user_id)  # opening it seats the asker
                 row = table.row
                 options = {**row.options, "players": row.size, "timer": row.timer,
-                           "ai_level": row.meta.get("ai_level", "easy")}
+                           "ai_level": stored_level(row.meta)}
                 opened = await self._open(row.game, by_user_id, name, options, chat_id=row.chat_id, seed=None,
                                           lesson=False, rematch_of=table_id)
                 linked = await self.store.chats.link_rematch(table_id, opened.id)

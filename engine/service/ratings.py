@@ -18,7 +18,8 @@ from engine.store.rows import Finish, SeatResult, Skill, TableRow
 
 MODEL = PlackettLuce()
 START: Skill = (MODEL.mu, MODEL.sigma)
-AI_SKILL: dict[str, Skill] = {"easy": (20.0, 1.0), "strong": (27.0, 1.0), "expert": (30.0, 1.0)}
+# expert plays as strong (the level is withdrawn; seats stored with it remain), so it is rated as strong
+AI_SKILL: dict[str, Skill] = {"easy": (20.0, 1.0), "strong": (27.0, 1.0), "expert": (27.0, 1.0)}
 
 
 def rate(

@@ -9,7 +9,10 @@ from engine.core.errors import BadOptions, MalformedAction, RefusalCode, listed
 from engine.service.timers import TIMERS
 from engine.store.json_text import json_bytes
 
-AI_LEVELS = ("easy", "strong", "expert")  # what a table offers (engine.ai also has "random", for benches)
+AI_LEVELS = ("easy", "strong")  # what a table offers (engine.ai also has "random", for benches)
+# Levels no longer offered, and what a table stored with one now offers in its place: "expert" measured no stronger
+# than strong in any game (docs/performance.md), so it went; tables stored with it play, and change, as strong.
+WITHDRAWN_LEVELS = {"expert": "strong"}
 TABLE_SETTINGS = ("players", "timer", "ai_level")
 MAX_ACTION_BYTES = 2048
 
@@ -42,6 +45,12 @@ def parse_level(raw: object) -> str:
     if isinstance(raw, str) and raw in AI_LEVELS:
         return raw
     raise BadOptions(RefusalCode.SETTING_NOT_A_CHOICE, name="ai_level", choices=", ".join(AI_LEVELS), value=repr(raw))
+
+
+def stored_level(meta: Mapping[str, Any]) -> str:
+    """The level a stored table's lobby offers now (a withdrawn level reads as its replacement)."""
+    level = str(meta.get("ai_level", "easy"))
+    return WITHDRAWN_LEVELS.get(level, level)
 
 
 def check_action_shape(action: object) -> None:

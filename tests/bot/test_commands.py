@@ -55,14 +55,15 @@ async def test_options_keyboard_offers_every_ai_level_and_the_ai_added_plays_at_
     await bot.send(bot.fake.press(ANN, lobby, "Options"))
     await bot.send(bot.fake.press(ANN, lobby, "AI players: Easy"))
     assert (await bot.service.info(table_id)).ai_level == "strong"
-    await bot.send(bot.fake.press(ANN, lobby, "AI players: Strong"))
-    assert (await bot.service.info(table_id)).ai_level == "expert"
-    assert "AI players: Expert" in [b["text"] for b in lobby.buttons]
+    assert "AI players: Strong" in [b["text"] for b in lobby.buttons]
     await bot.send(bot.fake.press(ANN, lobby, "Done"))
-    assert "AI players Expert" in lobby.plain  # the group sees the level the empty seats will play at
+    assert "AI players Strong" in lobby.plain  # the group sees the level the empty seats will play at
     await bot.send(bot.fake.press(ANN, lobby, "Add AI"))
     row = await bot.service.store.tables.load_table(table_id)
-    assert row is not None and [s.ai_level for s in row.seats if s.is_ai] == ["expert"]
+    assert row is not None and [s.ai_level for s in row.seats if s.is_ai] == ["strong"]
+    await bot.send(bot.fake.press(ANN, lobby, "Options"))
+    await bot.send(bot.fake.press(ANN, lobby, "AI players: Strong"))  # two levels: the next press goes round
+    assert (await bot.service.info(table_id)).ai_level == "easy"
 
 
 async def test_new_in_a_private_chat_starts_a_game_against_ai_with_a_web_app_button(public_bot: Harness) -> None:

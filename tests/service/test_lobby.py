@@ -123,15 +123,35 @@ async def test_many_lobby_changes_at_once_share_commits_and_none_is_refused(serv
         assert stored is not None and stored.seats[1].user_id == 900 + i
 
 
-async def test_tables_offer_easy_strong_and_expert_ai_and_refuse_anything_else(service: TableService) -> None:
-    for level in ("easy", "strong", "expert"):
+async def test_tables_offer_easy_and_strong_ai_and_refuse_anything_else(service: TableService) -> None:
+    for level in ("easy", "strong"):
         info = await service.create_table("coins", 700, "Host", {"ai_level": level})
         await service.add_ai(info.id, 700)
         stored = await service.store.tables.load_table(info.id)
         assert stored is not None and stored.seats[1].is_ai and stored.seats[1].ai_level == level
-    with pytest.raises(Refusal) as refused:
-        await service.create_table("coins", 700, "Host", {"ai_level": "godlike"})
-    assert refused.value.code == "bad_options" and "expert" in refused.value.message
+    for level in ("godlike", "expert"):  # expert measured no stronger than strong and is no longer offered
+        with pytest.raises(Refusal) as refused:
+            await service.create_table("coins", 700, "Host", {"ai_level": level})
+        assert refused.value.code == "bad_options" and "easy, strong" in refused.value.message
+        assert repr(level) in refused.value.message
+
+
+async def test_a_table_stored_at_the_withdrawn_expert_level_changes_and_rematches_as_strong(
+    service: TableService,
+) -> None:
+    info = await service.create_table("coins", ANN, "Ann", {"ai_level": "strong"})
+    live = service.live(info.id)
+    assert live is not None
+    live.row.meta["ai_level"] = "expert"  # as a lobby opened before the level went is stored
+    changed = await service.set_options(info.id, ANN, {"timer": "live"})
+    assert changed.timer == "live" and changed.ai_level == "strong"
+    finished = await started_coins(service, humans=1, ai_level="strong")
+    held = service.live(finished)
+    assert held is not None
+    held.row.meta["ai_level"] = "expert"
+    await play_out(service, finished)
+    rematch, _ = await service.rematch(finished, ANN, "Ann")
+    assert rematch.ai_level == "strong"
 
 
 async def test_a_migrated_group_takes_every_unfinished_table_along_loaded_or_not(

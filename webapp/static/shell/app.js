@@ -19,7 +19,7 @@ import { optionHelpEl, rulesButton } from "./rules.js";
 const LOCAL_KEY = "cardroom.init_data";
 const TABLE_OPTIONS = [
   { name: "timer", choices: ["none", "live", "relaxed"], default: "none" },
-  { name: "ai_level", choices: ["easy", "strong", "expert"], default: "easy" },
+  { name: "ai_level", choices: ["easy", "strong"], default: "easy" },
 ];
 
 class App {
