@@ -99,7 +99,8 @@ def _finish_trick(
     dealer = (w - 1) % N
     hand_no = state.hand_no + 1
     nxt = evolve(state, hand_no=hand_no, dealer=dealer, hands=deal_hands(state.seed, hand_no, dealer), trick=(),
-                 turn=(dealer + 1) % N, trick_no=1, scores=scores, won=(0,) * N, last_trick=())
+                 turn=(dealer + 1) % N, trick_no=1, scores=scores, won=(0,) * N,
+                 last_trick=trick)  # RULES.md §3.4: the hand's last trick stays on view across the deal
     events.append(public({"type": "hand_over", "hand_no": state.hand_no, "scores": list(scores),
                           "next_dealer": dealer}))
     events.extend(dealt_events(nxt))
