@@ -293,10 +293,12 @@ function overPanel(tb, s, panel) {
   if (s.score_kind === "ledger" && winners.length === 1) {
     panel.append(h("p", { class: "sm-sub", text: t("sm_won_with", { n: s.tricks[winners[0]], hand: s.hand_no }) }));
   }
+  // Stakes come only from finished hands (SM-D28): a game won in its first hand has none to show.
+  const stakes = s.score_kind === "running" || (s.history || []).length > 0;
   panel.append(h("table", { class: "sm-final" },
     h("thead", {}, h("tr", {}, h("th", {}), h("th", { text: t("sm_col_tricks") }),
-      h("th", { text: t(s.score_kind === "running" ? "sm_col_score" : "sm_col_stakes") }))),
+      stakes ? h("th", { text: t(s.score_kind === "running" ? "sm_col_score" : "sm_col_stakes") }) : null)),
     h("tbody", {}, [0, 1, 2].map((seat) => h("tr", { class: winners.includes(seat) ? "win" : "" },
       h("td", {}, h("bdi", { text: tb.ctx.name(seat) })), h("td", { text: `${s.tricks[seat]}/${s.targets[seat]}` }),
-      h("td", { text: signed(s.totals[seat]) }))))));
+      stakes ? h("td", { text: signed(s.totals[seat]) }) : null)))));
 }
