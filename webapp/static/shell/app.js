@@ -156,6 +156,14 @@ class App {
     tg.backButton(() => this.goHome());
   }
 
+  // A table link that leads nowhere (a wrong id, or a table that has ended and gone): say so, and the way home.
+  tableMissing() {
+    this.show(h("div", { class: "notice table-missing", role: "alert" },
+      h("p", { text: t("table_missing") }),
+      h("button", { class: "btn primary", type: "button", onclick: () => this.goHome(), text: t("home") })));
+    tg.backButton(() => this.goHome());
+  }
+
   authFailed() {
     if (this.config && this.config.local_mode) {
       localStorage.removeItem(LOCAL_KEY);

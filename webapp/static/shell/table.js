@@ -124,6 +124,10 @@ export class TableScreen {
       this.app.authFailed();
       return;
     }
+    if (frame.code === "table_not_found") {
+      this.app.tableMissing();
+      return;
+    }
     toast(frame.message || t("error_generic"), "error");
   }
 
