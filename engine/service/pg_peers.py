@@ -245,13 +245,15 @@ class PostgresPeers:
             raise
 
     def _heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        origin, table_id, seq, kind, version, events = [*payload.split("|", 5), "", "", "", "", ""][:6]
-        if origin == self.origin or self._on_notice is None or not seq.isdigit() or not version.isdigit():
-            return
-        notice = Notice(table_id, int(seq), kind, int(version), events)
-        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._on_notice(notice))
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
+        """A transaction's notices, one a line (``Writer.notice``): each caught up with in turn."""
+        for line in payload.split("\n"):
+            origin, table_id, seq, kind, version, events = [*line.split("|", 5), "", "", "", "", ""][:6]
+            if origin == self.origin or self._on_notice is None or not seq.isdigit() or not version.isdigit():
+                continue
+            notice = Notice(table_id, int(seq), kind, int(version), events)
+            task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._on_notice(notice))
+            self._tasks.add(task)
+            task.add_done_callback(self._done)
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)

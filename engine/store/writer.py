@@ -2,7 +2,9 @@
 
 Every write goes through one writer task: whatever is waiting at the same time (moves,
 table rows, users) is committed in one transaction, so SQLite never sees two writers
-at once ("database is locked" cannot happen) and PostgreSQL gets batched inserts. On
+at once ("database is locked" cannot happen). On PostgreSQL a batch of moves takes the same
+few statements whatever its size: one for the table rows (each still at its version), one for
+the log rows and one for the change notices, joined into as few NOTIFY payloads as fit. On
 SQLite, plain moves (a log row and at most their table's row) take a shorter way: they are
 group-committed on the event loop (``engine.store.sqlite_moves``), only ever between the
 writer task's own transactions: in the loop's next turn, or, when the operator allows it, a
@@ -28,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Update, event, func, insert, select, update
+from sqlalchemy import TextClause, Update, event, func, insert, select, text, update
+from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -52,6 +55,8 @@ CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, s
 # not commits, so a checkpoint copies about as much whether commits carry one move or several
 CHECKPOINT_EVERY = 320
 WAL_LIMIT = 16 * 1024 * 1024  # bytes: a WAL that grew past this (checkpoints held back) is cut back when it starts over
+NOTICE_BYTES = 7900  # NOTIFY payloads stop at 8000 bytes: notices are joined up to this
+ROWS_A_STATEMENT = 1000  # PostgreSQL: table rows written by one statement (a few arrays, far below any limit)
 
 
 def database_url(url: str | None, data_dir: Path) -> str:
@@ -131,6 +136,8 @@ class Writer:
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0
+        self._notes: list[str] | None = None  # the notices of the writer task's transaction, sent before its commit
+        self._rows_update = rows_update(self.engine.dialect) if self.is_shared else None
 
     @property
     def is_shared(self) -> bool:
@@ -264,44 +271,88 @@ class Writer:
             self._checkpoint = None
 
     async def _write_batch(self, batch: list[Write]) -> None:
+        """One transaction for the whole batch; on PostgreSQL its moves take a constant number of statements.
+
+        The moves' table rows are written by one statement that reports the rows still at their
+        version; a move whose row another process wrote meanwhile is refused alone, and its log
+        row is never inserted. Any other failure sends every write of the batch alone.
+        """
+        written: dict[int, bool] = {}
         try:
             async with self.engine.begin() as conn:
-                moves = [item.action for item in batch if isinstance(item, Pending)]
+                self._notes = []
+                moving = [item for item in batch if isinstance(item, Pending)]
+                if self.is_shared:
+                    written = await self._update_rows(conn, moving)
+                moves = [item.action for item in moving if written.get(id(item), True)]
                 if moves:
                     await conn.execute(insert(actions), moves)
                 for item in batch:
-                    await self._write_rest(conn, item)
+                    if written.get(id(item), True):
+                        await self._write_rest(conn, item, row_written=id(item) in written)
+                await self._send_notes(conn)
             self.commits += 1
         except Exception:
+            self._notes = None
             for item in batch:  # one bad write must not sink the others: each alone, with its own answer
                 await self._write_one(item)
             return
         for item in batch:
-            self._settle(item)
+            if written.get(id(item), True):
+                self._settle(item)
+            elif not item.future.done():  # its row moved on in another process: this move alone is refused
+                item.future.set_exception(Refusal(RefusalCode.STALE))
+
+    async def _update_rows(self, conn: Any, moving: list[Pending]) -> dict[int, bool]:
+        """PostgreSQL: the table rows of a batch's moves in one statement, each only if still at its version.
+
+        Returns, by ``id()`` of each move whose row it tried, whether the row was written. A
+        table with two moves in the batch (never under one process's table lock) is left to the
+        moves' own statements.
+        """
+        counts: dict[str, int] = {}
+        for item in moving:
+            if item.table is not None:
+                counts[item.table.id] = counts.get(item.table.id, 0) + 1
+        rows = [item.table for item in moving if item.table is not None and counts[item.table.id] == 1]
+        done: set[str] = set()
+        for start in range(0, len(rows), ROWS_A_STATEMENT):
+            part = rows[start:start + ROWS_A_STATEMENT]
+            values = [_table_values(row) for row in part]
+            params: dict[str, Any] = {name: [v[name] for v in values] for name in values[0]}
+            params["version"] = [row.version for row in part]
+            done.update(r[0] for r in await conn.execute(self._rows_update, params))
+        return {id(item): item.table.id in done for item in moving
+                if item.table is not None and counts[item.table.id] == 1}
 
     async def _write_one(self, item: Write) -> None:
         try:
             async with self.engine.begin() as conn:
+                self._notes = []
                 if isinstance(item, Pending):
                     await conn.execute(insert(actions), [item.action])
                 await self._write_rest(conn, item)
+                await self._send_notes(conn)
             self.commits += 1
         except (IntegrityError, StaleRow) as exc:
+            self._notes = None
             if not item.future.done():
                 item.future.set_exception(Refusal(RefusalCode.STALE) if isinstance(item, Pending) else exc)
             return
         except Exception as exc:
+            self._notes = None
             if not item.future.done():
                 item.future.set_exception(exc)
             return
         self._settle(item)
 
-    async def _write_rest(self, conn: Any, item: Write) -> None:
-        """Everything of one write but a move's log row (inserted for the whole batch at once)."""
+    async def _write_rest(self, conn: Any, item: Write, *, row_written: bool = False) -> None:
+        """Everything of one write but a move's log row (inserted for the whole batch at once) and, when
+        ``row_written``, its table's row (written for the whole batch at once)."""
         if isinstance(item, Job):
             await item.work(conn)
             return
-        await _write_table(conn, item)
+        await _write_table(conn, item, row_written=row_written)
         if item.finish is not None:
             await write_finish(conn, item.finish)
         version = item.table.version + 1 if item.table is not None else item.version
@@ -326,9 +377,33 @@ class Writer:
         """
         if self.is_shared and self.origin:
             payload = f"{self.origin}|{table_id}|{seq}|{kind}|{version}|{events}"
-            if len(payload.encode()) >= 7900:  # NOTIFY payloads stop at 8000 bytes: the receiver reloads instead
+            if len(payload.encode()) >= NOTICE_BYTES:  # NOTIFY payloads stop at 8000 bytes: the receiver reloads
                 payload = f"{self.origin}|{table_id}|{seq}|{kind}|{version}|"
-            await conn.execute(select(func.pg_notify(CHANNEL, payload)))
+            if self._notes is not None:
+                self._notes.append(payload)  # sent with the others of the transaction, before its commit
+            else:
+                await conn.execute(select(func.pg_notify(CHANNEL, payload)))
+
+    async def _send_notes(self, conn: Any) -> None:
+        """The transaction's notices in one statement: joined by newlines, a notice per 8000 bytes at most."""
+        notes, self._notes = self._notes, None
+        if notes:
+            await conn.execute(_NOTIFY, {"channel": CHANNEL, "payloads": join_notices(notes)})
+
+
+def join_notices(payloads: list[str]) -> list[str]:
+    """Payloads joined by newlines into as few NOTIFY payloads as fit under the 8000-byte limit, in order."""
+    joined: list[str] = []
+    size = 0
+    for payload in payloads:
+        length = len(payload.encode())
+        if joined and size + 1 + length < NOTICE_BYTES:
+            joined[-1] += "\n" + payload
+            size += 1 + length
+        else:
+            joined.append(payload)
+            size = length
+    return joined
 
 
 async def update_row(conn: Any, row: TableRow) -> None:
@@ -348,11 +423,12 @@ async def write_seats(conn: Any, table_id: str, rows: Sequence[SeatRow]) -> None
         ])
 
 
-async def _write_table(conn: Any, pending: Pending) -> None:
+async def _write_table(conn: Any, pending: Pending, *, row_written: bool = False) -> None:
     row = pending.table
     if row is None:
         return
-    await update_row(conn, row)
+    if not row_written:
+        await update_row(conn, row)
     if pending.with_seats:
         await conn.execute(seats.delete().where(seats.c.table_id == row.id))
         await write_seats(conn, row.id, row.seats)
@@ -377,3 +453,20 @@ def _table_values(row: TableRow) -> dict[str, Any]:
         "result": json_text(row.result) if row.result is not None else None,
         "created_at": row.created_at, "updated_at": row.updated_at,
     }
+
+
+
+def rows_update(dialect: Dialect) -> TextClause:
+    """PostgreSQL: every table row of a batch in one statement, each written only if still at the version it was
+    read at; the ids of the rows written come back."""
+    kinds = {column.name: f"{column.type.compile(dialect=dialect)}[]" for column in tables.columns}
+    names = [name for name in kinds if name not in ("id", "version")]
+    return text(
+        "UPDATE tables AS t SET " + ", ".join(f"{name} = v.{name}" for name in names)
+        + ", version = t.version + 1 FROM unnest("
+        + ", ".join(f"CAST(:{name} AS {kind})" for name, kind in kinds.items()) + ") AS v(" + ", ".join(kinds)
+        + ") WHERE t.id = v.id AND t.version = v.version RETURNING t.id"
+    )
+
+
+_NOTIFY = text("SELECT pg_notify(:channel, payload) FROM unnest(CAST(:payloads AS text[])) AS payload")
