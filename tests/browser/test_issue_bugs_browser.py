@@ -3,6 +3,7 @@ the opponents' panels, the fair-deal sheet and History's Kings scores."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.async_api import Locator, Page, ViewportSize, expect
@@ -43,3 +44,36 @@ async def test_bad_table_link_says_the_table_is_gone_and_leads_home(browser: Any
             await expect(page.locator(".create-btn")).to_be_visible()
             assert "table=" not in page.url
             await phone.context.close()
+
+
+async def finished_kings(server: Server, uid: int, options: dict[str, Any]) -> str:
+    """A Kings in the Corner game of ``uid`` against three AI players, played out through the service."""
+    service = server.service
+    info = await service.create_table("kings_corner", uid, "Ann", options, seed=SEED)
+    for _ in range(info.size - 1):
+        await service.add_ai(info.id, uid)
+    await service.start_game(info.id, uid)
+    for _ in range(2000):  # the person plays the rules' first legal action whenever on turn
+        await service.autoplay.idle()
+        live = service.live(info.id)
+        assert live is not None
+        if live.row.status != "playing":
+            break
+        await service.act(info.id, uid, live.game.legal_actions(live.state, 0)[0], live.seq)
+    assert (await service.info(info.id)).status == "finished"
+    return info.id
+
+
+async def test_history_gives_kings_scores_their_unit(browser: Any, server: Server) -> None:
+    first_out = await finished_kings(server, 6102, {"scoring": "first_out"})
+    penalty = await finished_kings(server, 6102, {"scoring": "penalty", "penalty_limit": 1})
+    phone = await open_phone(browser, server, user(2))
+    page = phone.page
+    await page.locator("#tab-history").tap()
+    for table_id, unit in ((first_out, r"^\d+ cards? left$"), (penalty, r"^\d+ penalty points?$")):
+        scores = page.locator(f'.record[data-table="{table_id}"] .pscore')
+        await expect(scores).to_have_count(2)  # the default table: Ann and one AI player
+        for text in await scores.all_inner_texts():
+            assert re.match(unit, text), text
+    await shoot(page, "history-kings-units", page.locator(f'.record[data-table="{penalty}"]'))
+    assert phone.errors == []

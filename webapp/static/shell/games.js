@@ -4,7 +4,7 @@
 //
 // A descriptor: {id, table: () => import(table module), lesson?: () => import(lesson module), styles: [css URLs],
 // rules() -> elements, sheet?, replay?: {action, board, tags, seatFacts, where, styles}, fair?: {wholeHand, skipDeal},
-// headlineLabel?(value, options), titleLabel?(value, options), headlineInTitle?, scoreText?(score)}.
+// headlineLabel?(value, options), titleLabel?(value, options), headlineInTitle?, scoreText?(score, options)}.
 
 import { loadStyles } from "./dom.js";
 import coins from "../games/coins/index.js";

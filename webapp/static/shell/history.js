@@ -31,10 +31,10 @@ export function finishedAt(seconds) {
   }
 }
 
-// A score as its game counts it.
-export function scoreText(game, score) {
+// A score as its game counts it, in its unit (which may depend on the table's options, as Kings' scoring does).
+export function scoreText(game, score, options = {}) {
   const desc = gameOf(game);
-  return desc && desc.scoreText ? desc.scoreText(score) : String(score);
+  return desc && desc.scoreText ? desc.scoreText(score, options) : String(score);
 }
 
 // Places shared by several seats are shown as shared ("=2"), never as an order the rules did not make.
@@ -58,7 +58,7 @@ function gameItem(app, game) {
       h("span", { class: `place p${s.placement}`, text: placeLabel(s.placement, seats.map((x) => x.placement)),
         "aria-label": t("place_n", { n: s.placement }) }),
       s.you ? h("span", { class: "pname", text: t("you") }) : h("span", { class: "pname", dir: "auto", text: aiName(s.name) }),
-      h("span", { class: "pscore", text: scoreText(game.game, s.score) })))),
+      h("span", { class: "pscore", text: scoreText(game.game, s.score, game.options) })))),
     h("button", { class: "btn small replay-btn", type: "button", text: t("replay"),
       onclick: () => app.openReplay(game.table_id) }));
 }

@@ -168,7 +168,7 @@ export class ReplayScreen {
         h("ol", { class: "placements" }, order.map((seat) => h("li", { class: d.result.placements[seat] === 1 ? "first" : "" },
           h("span", { class: "place", text: String(d.result.placements[seat] || "") }),
           h("span", { class: "pname", dir: "auto", text: this.seatName(seat) }),
-          h("span", { class: "pscore", text: scoreText(d.game, d.result.scores[seat] ?? 0) }))))) : null,
+          h("span", { class: "pscore", text: scoreText(d.game, d.result.scores[seat] ?? 0, d.options) }))))) : null,
       h("div", { class: "seed rp-seed" },
         h("h2", { text: t("rp_seed_check") }),
         h("div", {}, h("span", { class: "label", text: t("seed") }), h("code", { class: "seed-value", text: d.seed })),

@@ -2,7 +2,7 @@
 
 import { t } from "../../shell/i18n.js";
 import { rules } from "./rules.js";
-import { sheet } from "./sheet.js";
+import { scoreText, sheet } from "./sheet.js";
 import { replay } from "./replay.js";
 
 export default {
@@ -15,4 +15,5 @@ export default {
   replay,
   // penalty scoring names its limit in the title
   titleLabel: (value, options) => (value === "penalty" ? t("kc_title_penalty", { n: options.penalty_limit }) : null),
+  scoreText: (score, options) => scoreText((options || {}).scoring, score),
 };

@@ -4,6 +4,7 @@
 import { h } from "../../shell/dom.js";
 import { t, tn } from "../../shell/i18n.js";
 import { cardEl, backEl, cardName, parseCard, rankLetter, suitIcon } from "../../shell/cards.js";
+export { scoreText } from "./sheet.js"; // the score's words live with the score sheet, which History loads too
 
 export const DECK = "french";
 export const SIDES = ["N", "E", "S", "W"];
@@ -198,13 +199,6 @@ export function resultEl(s, name, scoreText, { again, show }) {
     h("div", { class: "row" },
       h("button", { class: "btn primary kc-again", type: "button", text: t("play_again"), onclick: again }),
       h("button", { class: "btn kc-show-result", type: "button", text: t("show_result"), onclick: show })));
-}
-
-// A final score in the scoring's words: cards left, corners completed or penalty points.
-export function scoreText(scoring, score) {
-  if (scoring === "corners") return tn("kc_corners_n", score);
-  if (scoring === "penalty") return tn("kc_total_n", score);
-  return tn("kc_cards_left", score);
 }
 
 // What a seat has earned so far, where the scoring counts something besides going out.

@@ -1,8 +1,15 @@
 // The Kings in the Corner score sheet: per hand, penalty points (or, in the one hand of the other scorings, corners
 // or cards left) with a mark for whoever went out; the totals below.
 
-import { t } from "../../shell/i18n.js";
+import { t, tn } from "../../shell/i18n.js";
 import { loadHands, saveHands } from "../../shell/scoresheet.js";
+
+// A final score in the scoring's words: cards left, corners completed or penalty points.
+export function scoreText(scoring, score) {
+  if (scoring === "corners") return tn("kc_corners_n", score);
+  if (scoring === "penalty") return tn("kc_total_n", score);
+  return tn("kc_cards_left", score);
+}
 
 const WENT_OUT = "✓"; // the player who went out (the sheet's note says so in words)
 
