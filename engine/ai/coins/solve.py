@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from engine.ai.bounds import Bounds, probe, record
 from engine.ai.coins.fast import COIN, SIZE, STRIDE0, STRIDE1, WINNERS, race_odds
+from engine.ai.maxn import Values, prefers
 from engine.games.coins.state import WIDTH, N
 
 _INF = float("inf")
@@ -138,29 +139,19 @@ class Solver:
         return best
 
 
-Values = tuple[float, float, float]
-_EPS = 1e-9
-
-
 def end_values(scores: list[int], target: int) -> Values:
     """Every seat's chance to reach the target first once the hand is over."""
     v0, v1, v2 = (end_value(scores, target, s) for s in range(N))
     return v0, v1, v2
 
 
-def _better(new: Values, best: Values, seat: int, me: int) -> bool:
-    """Whether ``seat`` prefers ``new``: its own chance first, then (a tie) the worse for ``me``."""
-    if new[seat] > best[seat] + _EPS:
-        return True
-    return new[seat] >= best[seat] - _EPS and new[me] < best[me] - _EPS
-
-
 class SelfishSolver(Solver):
     """The exact value of a Coins ending when every seat plays for its own chance (max^n).
 
     Each seat picks the card that is best for itself (its chance to reach the target first);
-    between cards alike for it, the one worse for ``me``. Values are one chance per seat, so
-    there is no alpha-beta pruning: only a seat sure to win stops looking.
+    between cards alike for it, the one worse for ``me``, then for the others (``maxn.prefers``, a
+    total order, so the value does not depend on the order cards are tried in). Values are one
+    chance per seat, so there is no alpha-beta pruning: only a seat sure to win stops looking.
     """
 
     def __init__(
@@ -208,7 +199,7 @@ class SelfishSolver(Solver):
         best: Values | None = None
         for card in self._moves(seat, trick):
             v = self._play_all(seat, card, trick)
-            if best is None or _better(v, best, seat, self.me):
+            if best is None or prefers(v, best, seat, self.me):
                 best = v
                 if v[seat] >= 1.0:
                     break
@@ -259,7 +250,7 @@ def brute_force_selfish(
         for c in range(SIZE):
             if h[seat] >> c & 1:
                 v = play(seat, c, tr)
-                if best is None or _better(v, best, seat, me):
+                if best is None or prefers(v, best, seat, me):
                     best = v
         assert best is not None
         return best

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from engine.ai.bounds import Bounds, probe, record
+from engine.ai.maxn import Values, prefers
 from engine.ai.sergeant_major.seen import SUIT_MASK, WIDTH, N
 from engine.ai.sergeant_major.sim import WIN
 from engine.core.cards import Card, Mask
@@ -164,22 +165,13 @@ class Solver:
         return best
 
 
-Values = tuple[float, float, float]
-_EPS = 1e-9
-
-
-def _better(new: Values, best: Values, seat: int, me: int) -> bool:
-    """Whether ``seat`` prefers ``new``: its own result first, then (a tie) the worse for ``me``."""
-    if new[seat] > best[seat] + _EPS:
-        return True
-    return new[seat] >= best[seat] - _EPS and new[me] < best[me] - _EPS
-
-
 class SelfishSolver(Solver):
     """The exact result of an ending when every seat plays for its own result (max^n).
 
     Each seat picks the card best for its own result; between cards alike for it, the one worse
-    for ``me``. Values are one result per seat, so there is no alpha-beta pruning.
+    for ``me``, then for the others (``maxn.prefers``, a total order, so the value does not depend
+    on the order cards are tried in). Values are one result per seat, so there is no alpha-beta
+    pruning.
     """
 
     def __init__(
@@ -234,7 +226,7 @@ class SelfishSolver(Solver):
         best: Values | None = None
         for card in self._moves(seat, trick):
             v = self._play_all(seat, card, trick)
-            if best is None or _better(v, best, seat, self.me):
+            if best is None or prefers(v, best, seat, self.me):
                 best = v
                 if v[seat] >= WIN:
                     break
@@ -291,7 +283,7 @@ def brute_force_selfish(
         for c in range(52):
             if legal >> c & 1:
                 v = play(seat, c, tr)
-                if best is None or _better(v, best, seat, me):
+                if best is None or prefers(v, best, seat, me):
                     best = v
         assert best is not None
         return best
