@@ -13,7 +13,7 @@ from engine.i18n import N_, refusal_text
 from engine.service.live import TableInfo
 from tgbot.callbacks import Callback, Verb, parse
 from tgbot.context import Context, locale_of
-from tgbot.records import TABLE
+from tgbot.records import TABLE, Record
 from tgbot.render import translate
 
 STRAY = N_("That button is not one of mine, or it is out of date.")
@@ -49,13 +49,20 @@ async def pressed_table(update: Update, context: Context, purpose: str = TABLE
     except Refusal as refusal:
         await answer(query, refusal_text(refusal, locale))
         return None
-    record = await context.bot_data.notifier.records.get(info.id, purpose)
-    message = query.message
-    where: object = (message.chat.id, message.message_id) if message is not None else None
-    expected: object = (record.chat_id, record.message_id) if record is not None else None
-    if message is None and query.inline_message_id is not None:  # a table that lives in a message sent via the bot
-        where, expected = query.inline_message_id, record.inline_id if record is not None else None
-    if where is None or where != expected:
-        await answer(query, translate(locale, "That button does not belong to this table's message."))
-        return None
+    records = context.bot_data.notifier.records
+    if not _is_on(query, await records.get(info.id, purpose)):
+        records.forget(info.id)  # another process may drive the table and have posted its message since this one read
+        if not _is_on(query, await records.get(info.id, purpose)):
+            await answer(query, translate(locale, "That button does not belong to this table's message."))
+            return None
     return query, found, info
+
+
+def _is_on(query: CallbackQuery, record: Record | None) -> bool:
+    """Whether the pressed message is the one the record keeps."""
+    if record is None:
+        return False
+    message = query.message
+    if message is None:  # a table that lives in a message sent via the bot
+        return query.inline_message_id is not None and query.inline_message_id == record.inline_id
+    return (message.chat.id, message.message_id) == (record.chat_id, record.message_id)

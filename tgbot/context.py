@@ -45,11 +45,12 @@ class Notifications(Protocol):
     async def home(self, table_id: str) -> Record | None:
         """Where a table's messages go, once known."""
 
-    def live_inline(self, table_id: str, inline_message_id: str, *, locale: str | None) -> None:
-        """The table lives in this message sent via the bot (its invitation from any chat)."""
+    async def live_inline(self, table_id: str, inline_message_id: str, *, locale: str | None) -> str:
+        """The table lives in this message sent via the bot (its invitation from any chat), unless another was opened
+        there first: the table that lives there."""
 
-    def inline_table(self, inline_message_id: str) -> str | None:
-        """The table opened in this inline message, if known."""
+    async def inline_table(self, inline_message_id: str) -> str | None:
+        """The table opened in this inline message, if any (by any process)."""
 
     async def cannot_message(self, user_id: int) -> None:
         """Telegram refused a private message to this person."""

@@ -8,8 +8,11 @@ exists; a rematch goes where its finished table's messages went; a group upgrade
 supergroup takes its tables' homes along (their old group messages are left behind).
 
 A table invited to from any chat (inline mode, or the Mini App's Share) lives in the one
-message its invitation was sent in: ``live_inline`` gives it that home once it is open, and
-its rematch lives there too.
+message its invitation was sent in: ``live_inline`` gives it that home at once, kept through the
+service with that message's id, so whichever process drives the table edits it there and
+whichever gets a press on it finds its table; of two tables opened in one message at once
+(a chosen result and a first Join reaching two processes), the first recorded keeps it. Its
+rematch lives there too.
 """
 
 from __future__ import annotations
@@ -40,7 +43,6 @@ class TableHomes:
         self.records = records
         self._table_info = table_info  # a table as it is now (raises Refusal when it is gone): a rematch's first
         self._hints: dict[tuple[int, int], Record] = {}  # (chat, host) -> the home of the table about to open
-        self._inline: dict[str, Record] = {}  # table -> the inline message it is to live in, until its pass settles it
         self._inline_tables: OrderedDict[str, str] = OrderedDict()  # inline_message_id -> the table opened there
 
     def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
@@ -53,17 +55,32 @@ class TableHomes:
         """No table was opened after ``expect`` after all."""
         self._hints.pop((chat_id, host_id), None)
 
-    def live_inline(self, table_id: str, inline_message_id: str, *, locale: str | None) -> None:
-        """The table lives in this message sent via the bot from now on (its next pass settles it)."""
-        self._inline[table_id] = inline_home(inline_message_id, locale=locale)
+    async def live_inline(self, table_id: str, inline_message_id: str, *, locale: str | None) -> str:
+        """The table lives in this message sent via the bot from now on, unless another table was opened there first
+        (by any process): the table that lives there.
+
+        Written at once, before any pass of the table's (it has no home yet, so no lane writes one meanwhile).
+        """
+        lives = await self.records.chats.open_in_inline(table_id, inline_message_id)
+        if lives == table_id:
+            await self.records.put(table_id, inline_home(inline_message_id, locale=locale))
+        self._remember(inline_message_id, lives)
+        return lives
+
+    async def inline_table(self, inline_message_id: str) -> str | None:
+        """The table opened in this inline message, by any process."""
+        known = self._inline_tables.get(inline_message_id)
+        if known is None:
+            known = await self.records.chats.table_in_inline(inline_message_id)
+            if known is not None:
+                self._remember(inline_message_id, known)
+        return known
+
+    def _remember(self, inline_message_id: str, table_id: str) -> None:
         self._inline_tables[inline_message_id] = table_id
         self._inline_tables.move_to_end(inline_message_id)
         while len(self._inline_tables) > KEEP_INLINE:
             self._inline_tables.popitem(last=False)
-
-    def inline_table(self, inline_message_id: str) -> str | None:
-        """The table opened in this inline message, as this process knows it."""
-        return self._inline_tables.get(inline_message_id)
 
     def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: a table about to open there opens in the new chat (in its General topic)."""
@@ -78,11 +95,6 @@ class TableHomes:
     async def home_of(self, info: TableInfo) -> Record | None:
         """Where the table's messages go, settled on first sight: the topic and language /new was sent in;
         follows a migrated group. A table of no chat lives in an inline message, if any."""
-        pending = self._inline.get(info.id)
-        if pending is not None:
-            await self.records.put(info.id, pending)
-            del self._inline[info.id]
-            return pending
         if info.chat_id is None:
             return await self._inline_home_of(info)
         home = await self.records.get(info.id, HOME)

@@ -117,7 +117,8 @@ async def invitation_button(update: Update, context: Context) -> None:
 
 
 class Openings:
-    """One opening at a time per inline message (a chosen result and a first press may race)."""
+    """One opening at a time per inline message in this process (a chosen result and a first press may race; across
+    processes the store keeps the first table opened there)."""
 
     KEEP = 1024
 
@@ -153,7 +154,7 @@ async def _open_in(bot_state: BotState, user: User, inline_message_id: str, kind
     """
     notifier, service = bot_state.notifier, bot_state.service
     async with _lock(bot_state, inline_message_id):
-        known = notifier.inline_table(inline_message_id)
+        known = await notifier.inline_table(inline_message_id)
         if known is not None:
             return await service.info(known)
         if kind == invitations.GAME:
@@ -163,5 +164,9 @@ async def _open_in(bot_state: BotState, user: User, inline_message_id: str, kind
             if info.host_user_id != user.id or info.status != "lobby" or info.chat_id is not None \
                     or await notifier.home(info.id) is not None:
                 return info
-        notifier.live_inline(info.id, inline_message_id, locale=locale_of(user))
-        return info
+        lives = await notifier.live_inline(info.id, inline_message_id, locale=locale_of(user))
+        if lives == info.id:
+            return info
+        if kind == invitations.GAME:  # another process opened a table in this message first: this one goes
+            await service.abandon(info.id, user.id)
+        return await service.info(lives)

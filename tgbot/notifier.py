@@ -314,14 +314,17 @@ class Notifier:
         """Where a table's messages go, once known."""
         return await self.homes.home(table_id)
 
-    def live_inline(self, table_id: str, inline_message_id: str, *, locale: str | None) -> None:
-        """The table lives in this message sent via the bot (its invitation): show it there now."""
-        self.homes.live_inline(table_id, inline_message_id, locale=locale)
-        self.refresh(table_id)
+    async def live_inline(self, table_id: str, inline_message_id: str, *, locale: str | None) -> str:
+        """The table lives in this message sent via the bot (its invitation): show it there now. Another table opened
+        there first (by another process) keeps it: the table that lives there."""
+        lives = await self.homes.live_inline(table_id, inline_message_id, locale=locale)
+        if lives == table_id:
+            self.refresh(table_id)
+        return lives
 
-    def inline_table(self, inline_message_id: str) -> str | None:
-        """The table opened in this inline message, if this process opened one there."""
-        return self.homes.inline_table(inline_message_id)
+    async def inline_table(self, inline_message_id: str) -> str | None:
+        """The table opened in this inline message, if any (by any process)."""
+        return await self.homes.inline_table(inline_message_id)
 
     # people and chats ----------------------------------------------------------------
 

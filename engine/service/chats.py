@@ -2,7 +2,8 @@
 
 The bot's records of the messages it keeps up to date (a table's lobby or status, a turn
 message, a summary) are stored through this part, written before each send, so a restart
-finds them; adapters never reach the store themselves.
+finds them; adapters never reach the store themselves. A table opened in a message sent via the
+bot (an invitation from any chat) is recorded with that message, so every process finds it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from collections.abc import Collection
 from typing import Any
 
 from engine.store.database import Store
+
+INVITATION = "invitation"  # the record of the message sent via the bot a table was opened in (one table each)
 
 
 class Chats:
@@ -44,6 +47,15 @@ class Chats:
         """Create or replace the record of one kept message."""
         await self._store.chats.put_bot_message(table_id, purpose, chat_id=chat_id, thread_id=thread_id,
                                                 message_id=message_id, state=state, data=data)
+
+    async def open_in_inline(self, table_id: str, inline_id: str) -> str:
+        """The table lives in the message sent via the bot ``inline_id`` (its invitation), unless another table was
+        opened there first (by any process): the table that lives there."""
+        return await self._store.chats.bind_inline(table_id, INVITATION, inline_id)
+
+    async def table_in_inline(self, inline_id: str) -> str | None:
+        """The table opened in the message sent via the bot ``inline_id``, if any."""
+        return await self._store.chats.inline_table(inline_id)
 
     async def forget_message(self, table_id: str, purpose: str) -> None:
         """Forget the record of one kept message."""

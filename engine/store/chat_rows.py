@@ -72,6 +72,29 @@ class ChatRows:
 
         await self._writer.write(work)
 
+    async def bind_inline(self, table_id: str, purpose: str, inline_id: str) -> str:
+        """Record that ``table_id`` was opened in the message sent via the bot ``inline_id`` (a record of ``purpose``);
+        the table recorded first there wins, and is returned."""
+        async def work(conn: Any) -> None:
+            await conn.execute(insert(bot_messages).values(
+                table_id=table_id, purpose=purpose, chat_id=0, thread_id=None, message_id=None, state="sent",
+                data=json.dumps({"inline": inline_id}), updated_at=time.time(), inline_id=inline_id))
+
+        try:
+            await self._writer.write(work)
+        except IntegrityError:
+            existing = await self.inline_table(inline_id)
+            if existing is None:
+                raise
+            return existing
+        return table_id
+
+    async def inline_table(self, inline_id: str) -> str | None:
+        """The table opened in the message sent via the bot ``inline_id``, if any."""
+        async with self._writer.engine.connect() as conn:
+            found = await conn.execute(select(bot_messages.c.table_id).where(bot_messages.c.inline_id == inline_id))
+            return found.scalar_one_or_none()
+
     async def drop_bot_message(self, table_id: str, purpose: str) -> None:
         """Forget one of the bot's records."""
 

@@ -137,6 +137,9 @@ bot_messages = Table(
     Column("state", String(16), nullable=False),
     Column("data", Text, nullable=False, default="{}"),
     Column("updated_at", Float, nullable=False),
+    # an invitation record: the message sent via the bot (inline_message_id) the table was opened in, one table each
+    Column("inline_id", String(255), nullable=True),
+    Index("ix_bot_messages_inline_id", "inline_id", unique=True),
 )
 
 # A finished table's rematch: at most one per table, whoever asks and however often.

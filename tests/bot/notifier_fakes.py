@@ -21,6 +21,13 @@ class FakeChats:
 
     def __init__(self) -> None:
         self.kept: dict[tuple[str, str], dict[str, Any]] = {}
+        self.inline: dict[str, str] = {}  # inline_message_id -> the table opened there first
+
+    async def open_in_inline(self, table_id: str, inline_id: str) -> str:
+        return self.inline.setdefault(inline_id, table_id)
+
+    async def table_in_inline(self, inline_id: str) -> str | None:
+        return self.inline.get(inline_id)
 
     async def messages_of_table(self, table_id: str) -> list[dict[str, Any]]:
         return [{"purpose": p, **row} for (t, p), row in self.kept.items() if t == table_id]

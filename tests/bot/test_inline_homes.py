@@ -109,13 +109,22 @@ async def test_homes_a_table_of_no_chat_lives_in_its_inline_message_once_told(pa
     homes = TableHomes(parts.records, no_table)
     assert await homes.home_of(lobby()) is None
 
-    homes.live_inline("t1", INLINE, locale="lv")
+    assert await homes.live_inline("t1", INLINE, locale="lv") == "t1"
 
     home = await homes.home_of(lobby())
     assert home == Record(HOME, INLINE_CHAT, None, None, SENT, {"inline": INLINE, "locale": "lv"})
     assert await homes.home_of(lobby()) == home and parts.chats.kept[("t1", HOME)]["data"]["inline"] == INLINE
-    assert homes.inline_table(INLINE) == "t1" and homes.inline_table("other") is None
+    assert await homes.inline_table(INLINE) == "t1" and await homes.inline_table("other") is None
     assert await homes.home_of(lobby("t2")) is None, "another table of no chat has no home"
+
+
+async def test_homes_the_first_table_opened_in_an_inline_message_keeps_it(parts: Parts) -> None:
+    here, there = TableHomes(parts.records, no_table), TableHomes(parts.records, no_table)  # two processes
+    assert await there.live_inline("t1", INLINE, locale=None) == "t1"
+
+    assert await here.inline_table(INLINE) == "t1", "known to a process that did not open it"
+    assert await here.live_inline("t2", INLINE, locale=None) == "t1"
+    assert await here.home_of(lobby("t2")) is None and ("t2", HOME) not in parts.chats.kept
 
 
 async def test_homes_a_rematch_of_an_inline_table_lives_in_the_same_message(parts: Parts) -> None:
@@ -136,7 +145,7 @@ async def test_homes_a_rematch_of_an_inline_table_lives_in_the_same_message(part
 
 async def test_homes_a_group_table_never_takes_an_inline_home_by_chance(parts: Parts) -> None:
     homes = TableHomes(parts.records, no_table)
-    homes.live_inline("t9", INLINE, locale=None)
+    await homes.live_inline("t9", INLINE, locale=None)
 
     home = await homes.home_of(table(status="lobby", turn_began=(None, None)))
 

@@ -63,14 +63,16 @@ class Cluster:
         self.turn += 1
         return bot
 
-    async def deliver(self, update: dict[str, Any]) -> None:
-        """Telegram's webhook call reaches the next process; wait until every process has done all it leads to."""
-        bot = self.next()
+    async def deliver(self, update: dict[str, Any], *, to: Harness | None = None, settle: bool = True) -> None:
+        """Telegram's webhook call reaches the next process (or ``to``); wait until every process has done all it
+        leads to (unless not ``settle``)."""
+        bot = to or self.next()
         self.update_id += 1
         update = {**update, "update_id": self.update_id}
         bot.pushed.add(self.update_id)
         await bot.application.update_queue.put(Update.de_json(update, bot.application.bot))
-        await self.settle()
+        if settle:
+            await self.settle()
 
     async def settle(self, within: float = 20.0) -> None:
         """Wait until every process has handled its updates and caught up with the others, and the bots are quiet."""
