@@ -46,22 +46,34 @@ async def test_bad_table_link_says_the_table_is_gone_and_leads_home(browser: Any
             await phone.context.close()
 
 
-async def finished_kings(server: Server, uid: int, options: dict[str, Any]) -> str:
-    """A Kings in the Corner game of ``uid`` against three AI players, played out through the service."""
-    service = server.service
-    info = await service.create_table("kings_corner", uid, "Ann", options, seed=SEED)
+async def new_table(server: Server, game: str, uid: int, options: dict[str, Any], *, start: bool = True) -> str:
+    """A table of ``game`` hosted by ``uid`` (seat 0) with AI players in the other seats, started unless told."""
+    info = await server.service.create_table(game, uid, "Ann", options, seed=SEED)
     for _ in range(info.size - 1):
-        await service.add_ai(info.id, uid)
-    await service.start_game(info.id, uid)
-    for _ in range(2000):  # the person plays the rules' first legal action whenever on turn
+        await server.service.add_ai(info.id, uid)
+    if start:
+        await server.service.start_game(info.id, uid)
+    return info.id
+
+
+async def play_out(server: Server, table_id: str, uid: int, moves: int = 2000) -> None:
+    """The host (seat 0) plays the rules' first legal action whenever on turn, for ``moves`` moves or to the end."""
+    service = server.service
+    for _ in range(moves):
         await service.autoplay.idle()
-        live = service.live(info.id)
+        live = service.live(table_id)
         assert live is not None
         if live.row.status != "playing":
-            break
-        await service.act(info.id, uid, live.game.legal_actions(live.state, 0)[0], live.seq)
-    assert (await service.info(info.id)).status == "finished"
-    return info.id
+            return
+        await service.act(table_id, uid, live.game.legal_actions(live.state, 0)[0], live.seq)
+
+
+async def finished_kings(server: Server, uid: int, options: dict[str, Any]) -> str:
+    """A Kings in the Corner game of ``uid`` against an AI player, played out through the service."""
+    table_id = await new_table(server, "kings_corner", uid, options)
+    await play_out(server, table_id, uid)
+    assert (await server.service.info(table_id)).status == "finished"
+    return table_id
 
 
 async def test_history_gives_kings_scores_their_unit(browser: Any, server: Server) -> None:
@@ -76,4 +88,26 @@ async def test_history_gives_kings_scores_their_unit(browser: Any, server: Serve
         for text in await scores.all_inner_texts():
             assert re.match(unit, text), text
     await shoot(page, "history-kings-units", page.locator(f'.record[data-table="{penalty}"]'))
+    assert phone.errors == []
+
+
+async def test_fair_deal_offers_the_re_dealt_hands_as_a_disclosure_not_a_dangling_label(
+    browser: Any, server: Server
+) -> None:
+    table_id = await new_table(server, "coins", 6103, {"target_score": 1})
+    phone = await open_phone(browser, server, user(3), start_param=table_id)
+    page = phone.page
+    await expect(page.locator(".hand .card")).to_have_count(16)  # the page sees the deal it will check
+    await play_out(server, table_id, 6103)
+    sheet = page.locator(".sheet.game-over")
+    await sheet.locator(".fair-summary").tap()
+    first = sheet.locator(".fair-first")
+    summary = first.locator("summary")
+    await expect(summary).to_have_text("Show deal 1 from this seed")
+    marker = await summary.evaluate("e => getComputedStyle(e, '::before').content")
+    assert marker == '"▸"'  # it reads as something to open
+    await expect(first.locator(".fair-hands")).to_be_hidden()
+    await summary.tap()
+    await expect(first.locator(".fair-hands li")).to_have_count(3)
+    await shoot(page, "fair-first-deal", first)
     assert phone.errors == []
