@@ -111,3 +111,79 @@ async def test_fair_deal_offers_the_re_dealt_hands_as_a_disclosure_not_a_danglin
     await expect(first.locator(".fair-hands li")).to_have_count(3)
     await shoot(page, "fair-first-deal", first)
     assert phone.errors == []
+
+
+# A turn of the sort that fills a line: three cards built and three drawn, each shown as a card chip.
+LONG_TURN = [
+    {"type": "built", "seat": 0, "card": "8-clubs", "space": "N"},
+    {"type": "built", "seat": 0, "card": "7-hearts", "space": "N"},
+    {"type": "built", "seat": 0, "card": "10-diamonds", "space": "E"},
+    {"type": "drew", "seat": 0, "count": 3, "cards": ["Q-spades", "10-hearts", "J-clubs"]},
+]
+
+# Every move of the log's line (with its card chips): how much of it shows inside the line's box, and whether it is
+# the turn's newest.
+CHIPS_SHOWN = """([events, name]) => import('/static/games/kings_corner/parts.js').then((m) => {
+  const log = document.querySelector('.kc-log');
+  log.replaceChildren(m.turnLine(0, events, name, true));
+  for (const evs of log.querySelectorAll('.kc-evs')) evs.classList.toggle('overflow', evs.scrollWidth > evs.clientWidth);
+  const evs = log.querySelector('.kc-evs');
+  const box = evs.getBoundingClientRect();
+  const chips = [...evs.querySelectorAll('.kc-ev')];
+  return chips.map((c, i) => {
+    const r = c.getBoundingClientRect();
+    const w = Math.max(0, Math.min(r.right, box.right) - Math.max(r.left, box.left));
+    const hgt = Math.max(0, Math.min(r.bottom, box.bottom) - Math.max(r.top, box.top));
+    return { shown: (w * hgt) / (r.width * r.height), newest: i === chips.length - 1 };
+  });
+})"""
+
+
+async def test_kings_turn_log_shows_whole_chips_or_none(browser: Any, server: Server) -> None:
+    table_id = await new_table(server, "kings_corner", 6104, {})
+    for size, scheme in ((SMALL, "light"), (SMALL, "dark"), (PHONE, "light"), (PHONE, "dark")):
+        phone = await open_phone(browser, server, user(4), start_param=table_id, viewport=size, scheme=scheme)
+        page = phone.page
+        await expect(page.locator(".kc-table .kc-log")).to_be_attached()
+        await expect(page.locator(".kc-hand .card").first).to_be_visible()
+        await server.service.autoplay.idle()
+        for name in ("Alexandra", "Alexandra Konstantinopolskaya"):
+            moves = await page.evaluate(CHIPS_SHOWN, [LONG_TURN, name])
+            assert moves and moves[-1] == {"shown": 1, "newest": True}, moves
+            for move in moves:  # a move shows whole or not at all, never a chip clipped into a glyph fragment
+                assert move["shown"] in (0, 1), (name, moves)
+        await page.screenshot(path=str(screenshot_path(
+            f"kings-log-long-turn-{scheme}-{size['width']}x{size['height']}.png")))
+        assert phone.errors == []
+        await phone.context.close()
+
+
+async def test_sergeant_major_last_trick_hides_the_live_trick(browser: Any, server: Server) -> None:
+    table_id = await new_table(server, "sergeant_major", 6105, {"first_dealer": "seat:1"})
+    service = server.service
+    for _ in range(200):  # on to Ann's turn in a trick already begun, after at least one finished trick
+        await service.autoplay.idle()
+        live = service.live(table_id)
+        assert live is not None
+        state = live.state
+        if state.trick_no >= 1 and state.trick and state.turn == 0:
+            break
+        await service.act(table_id, 6105, live.game.legal_actions(state, 0)[0], live.seq)
+    for size, scheme in ((SMALL, "light"), (PHONE, "dark")):
+        phone = await open_phone(browser, server, user(5), start_param=table_id, viewport=size, scheme=scheme)
+        page = phone.page
+        live_cards = page.locator(".sm-felt .trick .card")
+        await expect(live_cards.first).to_be_visible()
+        await page.locator(".sm-felt .last-btn").tap()
+        overlay = page.locator(".sm-felt .last-trick")
+        await expect(overlay.locator(".lt")).to_have_count(3)
+        background = await overlay.evaluate("e => getComputedStyle(e).backgroundColor")
+        assert "rgba" not in background and "/" not in background, background  # opaque: nothing shows through
+        for i in range(await live_cards.count()):
+            assert not await live_cards.nth(i).evaluate("e => e.checkVisibility({ visibilityProperty: true })")
+        await page.screenshot(path=str(screenshot_path(
+            f"sm-last-trick-{scheme}-{size['width']}x{size['height']}.png")))
+        await page.locator(".sm-felt .last-btn").tap()  # closed again: the live trick is back
+        await expect(live_cards.first).to_be_visible()
+        assert phone.errors == []
+        await phone.context.close()

@@ -144,6 +144,8 @@ export function turnLine(seat, events, name, current) {
     if (i) evs.append(h("span", { class: "kc-sep", "aria-hidden": "true", text: "·" }));
     evs.append(h("span", { class: "kc-ev" }, p));
   });
+  // newest first in the line's right-to-left layout (table.css), so the oldest moves are the ones left out
+  [...evs.children].forEach((el, i) => { el.style.order = String(-i); });
   return line;
 }
 
