@@ -1,16 +1,18 @@
-"""Several web processes on one PostgreSQL database, each table's three players spread over the processes.
+"""Several web processes on one PostgreSQL database: a table's sockets spread over them, or routed by table.
 
-For 1, 2 and 3 processes on PostgreSQL, and one process on SQLite beside them: T Coins tables
-of three people, seat i of every table on process i mod N, played at a pace (a move every
-2 s) and then flat out. Printed per run and side by side at the end: moves/s, p50/p99
-latency from a move sent to the last seat's frame (across processes when N > 1), the CPU of
-all the web processes per move, and the CPU per move of the database's backends serving the
-run's connections (PostgreSQL's own processes on this machine; SQLite's work is inside the
-web process). Notices between processes go by PostgreSQL NOTIFY, one per group commit
-(``python -m bench.bus`` compares Redis).
+For 1, 2 and 3 processes on PostgreSQL, and one process on SQLite beside them: T Coins
+tables of three people, played at a pace (a move every 2 s) and then flat out, with each
+table's sockets either spread (seat i on process i mod N: every process has every table
+open and catches up with each move) or routed by table (every seat of table t on process
+t mod N, as a proxy hashing the table id in the socket's path does: a table lives on one
+process). Printed per run and side by side at the end: moves/s, p50/p99 latency from a move
+sent to the last seat's frame, the CPU of all the web processes per move, and the CPU per
+move of the database's backends serving the run's connections (PostgreSQL's own processes
+on this machine; SQLite's work is inside the web process). Notices between processes go by
+PostgreSQL NOTIFY, one per group commit (``python -m bench.bus`` compares Redis).
 
-    .venv/bin/python -m bench.cluster [--tables 200] [--processes 1,2,3] [--sqlite | --no-sqlite]
-                                      [--pace-seconds 20] [--flat-seconds 10]
+    .venv/bin/python -m bench.cluster [--tables 200] [--processes 1,2,3] [--routing spread,table]
+                                      [--sqlite | --no-sqlite] [--pace-seconds 20] [--flat-seconds 10]
 """
 
 from __future__ import annotations
@@ -56,9 +58,9 @@ class Run:
     flat: Phase
 
 
-async def connect_spread(session: aiohttp.ClientSession, servers: list[Server], table_id: str, auths: list[str],
-                         table: Table) -> None:
-    """Seat i's socket goes to process i mod N."""
+async def connect_seats(session: aiohttp.ClientSession, servers: list[Server], table_id: str, auths: list[str],
+                        table: Table) -> None:
+    """Seat i's socket goes to ``servers[i mod len(servers)]``."""
     for i, auth in enumerate(auths):
         server = servers[i % len(servers)]
         ws = await session.ws_connect(f"{server.url}/ws/{table_id}", compress=0, max_msg_size=1 << 20)
@@ -102,7 +104,9 @@ def schedstats(pids: list[int]) -> dict[int, int]:
     return found
 
 
-async def run(processes: int, tables: int, pace_s: float, flat_s: float, *, sqlite: bool = False) -> Run:
+async def run(processes: int, tables: int, pace_s: float, flat_s: float, *, sqlite: bool = False,
+              by_table: bool = False) -> Run:
+    """One set-up; ``by_table``: every socket of table t goes to process t mod N, as a proxy routing by table does."""
     name = f"bench_cluster_{secrets.token_hex(4)}"
     admin: asyncpg.Connection | None = None
     data_dir = tempfile.mkdtemp(prefix="cardroom-cluster-")
@@ -115,6 +119,8 @@ async def run(processes: int, tables: int, pace_s: float, flat_s: float, *, sqli
         database = POSTGRES.rsplit("/", 1)[0] + "/" + name
         servers = [Server("serve", "--data-dir", data_dir, "--database", database) for _ in range(processes)]
         label = f"{processes} process{'es' if processes > 1 else ''}, PostgreSQL"
+        if processes > 1:
+            label += ", routed by table" if by_table else ", seats spread"
     backends = DatabaseCpu(admin, name)
     phases: list[Phase] = []
     try:
@@ -124,11 +130,12 @@ async def run(processes: int, tables: int, pace_s: float, flat_s: float, *, sqli
             opened = await gather_limited(16, [open_real_table(session, servers[t % len(servers)].url, t)
                                                for t in range(tables)])
             played = [Table(random.Random(t)) for t in range(tables)]
-            await gather_limited(32, [connect_spread(session, servers, tid, auths, table)
-                                      for (tid, auths), table in zip(opened, played, strict=True)])
+            await gather_limited(32, [connect_seats(session, [servers[t % len(servers)]] if by_table else servers,
+                                                    tid, auths, table)
+                                      for t, ((tid, auths), table) in enumerate(zip(opened, played, strict=True))])
             readers = [asyncio.create_task(s.read()) for t in played for s in t.seats]
             await asyncio.sleep(1.0)
-            print(f"{label}, {tables} tables, seats spread over the processes:", flush=True)
+            print(f"{label}, {tables} tables:", flush=True)
             for phase_label, seconds, pace in ((f"a move every {PACE:g} s", pace_s, PACE),
                                                ("flat out", flat_s, None)):
                 await backends.start()
@@ -172,13 +179,18 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--processes", default="1,2,3")
+    parser.add_argument("--routing", default="spread,table",
+                        help="spread: seat i on process i mod N; table: every seat of table t on process t mod N")
     parser.add_argument("--sqlite", action=argparse.BooleanOptionalAction, default=True,
                         help="one SQLite process too, beside the PostgreSQL runs")
     parser.add_argument("--pace-seconds", type=float, default=20.0)
     parser.add_argument("--flat-seconds", type=float, default=10.0)
     args = parser.parse_args()
-    runs = [await run(n, args.tables, args.pace_seconds, args.flat_seconds)
-            for n in [int(x) for x in args.processes.split(",") if x]]
+    routings = args.routing.split(",")
+    runs = []
+    for n in [int(x) for x in args.processes.split(",") if x]:
+        for routing in routings if n > 1 else routings[:1]:
+            runs.append(await run(n, args.tables, args.pace_seconds, args.flat_seconds, by_table=routing == "table"))
     if args.sqlite:
         runs.append(await run(1, args.tables, args.pace_seconds, args.flat_seconds, sqlite=True))
     side_by_side(runs)
