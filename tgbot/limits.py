@@ -21,8 +21,9 @@ processes on one database, a call that fits every limit here also takes its room
 whole bot's budget (``share``: ``engine.service.bot_budget``), which spaces every process's
 calls so that no window of the overall period holds more than the overall figure; a posting
 call also takes its room in its chat's shared pace as it is about to leave, so two processes
-writing to one chat keep to one call a second there. A group's minute window stays each
-process's own (a group's posts come from the process that drives its table).
+writing to one chat keep to one call a second there, and a group's post its room in the group's
+shared minute (as many slots as the group's figure), so together they keep to 20 a minute
+there: a post takes its room in the minute first, and its chat's room only once that has come.
 
 Every message id the bot gets back from Telegram is handed to ``on_message`` (the
 notifier's ledger uses it to tell its own messages from others').
@@ -66,8 +67,9 @@ class Lane(IntEnum):
 class Budget(Protocol):
     """The whole bot's budget, shared with other processes."""
 
-    async def take(self, interval: float, key: str = "overall") -> float:
-        """Take one call's room from budget ``key`` (its calls ``interval`` seconds apart): seconds to wait for it."""
+    async def take(self, interval: float, key: str = "overall", slots: int = 1) -> float:
+        """Take one call's room from budget ``key``: seconds to wait for it. Its calls are ``interval`` seconds apart,
+        or with ``slots`` above one, at most that many in any ``interval``."""
 
 
 class Dropped(Exception):
@@ -93,6 +95,7 @@ class Waiting:
     wanted: Callable[[], bool] | None
     admitted: asyncio.Future[None] | None = None
     chat_taken: bool = False  # its room in its chat's shared pace is taken
+    group_taken: bool = False  # its room in its group's shared minute is taken
 
     @property
     def key(self) -> tuple[int, float, int]:
@@ -108,6 +111,7 @@ class Chat:
     free_at: float = 0.0
     blocked_until: float = 0.0
     sent: deque[float] = field(default_factory=deque)  # a group's posting calls, by answer time
+    group_free_at: float = 0.0  # when the room taken in the group's shared minute comes
 
 
 class ChatPacedRateLimiter(BaseRateLimiter[int]):
@@ -206,7 +210,7 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
         if self._pump is None or self._pump.done():
             self._pump = loop.create_task(self._run(), name="bot-rate-limiter", context=contextvars.Context())
         waiting.admitted = loop.create_future()
-        waiting.chat_taken = False
+        waiting.chat_taken = waiting.group_taken = False
         bisect.insort(self._queue, (waiting.key, waiting), key=lambda item: item[0])
         self._wake.set()
         try:
@@ -274,6 +278,7 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
                 return float("inf")
             at = max(at, chat.free_at)
         if waiting.group:
+            at = max(at, chat.group_free_at)
             limit, period = self._group
             while chat.sent and chat.sent[0] <= now - period:
                 chat.sent.popleft()
@@ -313,6 +318,17 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
                     if self._slot_at > now:
                         wake_at = min(wake_at, self._slot_at)
                         break
+                    if waiting.group and waiting.chat is not None and not waiting.group_taken:
+                        # its room in the group's minute, which other processes post to as well (first: a full
+                        # minute holds it back before it takes its chat's room, which it uses at once)
+                        limit, period = self._group
+                        wait = await self._take(self._shared, period, f"group:{waiting.chat}", limit)
+                        waiting.group_taken = True
+                        if wait > 0 or item not in self._queue:
+                            chat = self._chat(waiting.chat)
+                            chat.group_free_at = max(chat.group_free_at, loop.time() + wait)
+                            wake_at = loop.time()
+                            break
                     if waiting.paced and waiting.chat is not None and not waiting.chat_taken:
                         # its chat's room, taken as it is about to leave: another process's call there may be
                         # just gone, and then this one waits and the bot's room goes to the next in line
@@ -342,9 +358,10 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
                     async with asyncio.timeout(max(0.0, wake_at - loop.time())):
                         await self._wake.wait()
 
-    async def _take(self, budget: Budget, interval: float | None = None, key: str = "overall") -> float:
+    async def _take(self, budget: Budget, interval: float | None = None, key: str = "overall",
+                    slots: int = 1) -> float:
         try:
-            return max(0.0, await budget.take(self.interval if interval is None else interval, key))
+            return max(0.0, await budget.take(self.interval if interval is None else interval, key, slots))
         except Exception:
             log.exception("taking from the shared budget failed: the call goes on this process's budget alone")
             return 0.0

@@ -4,7 +4,9 @@ Telegram counts a bot's calls together (about 30 a second), so with several proc
 one PostgreSQL database each takes every call's room from one shared budget
 (``engine.store.budget_rows``: one row, one statement a call) before its own limiter lets
 the call through. With SQLite there is one process and no shared budget: the limiter's own
-is the whole bot's.
+is the whole bot's. A group's 20 posts a minute are a budget of slots in the same table, so
+two processes posting to one group keep to them together (on the local share, each process
+keeps its own minute).
 
 The database may be out of reach for a moment (restarting, the connection lost) or slow. A
 take that fails or does not answer within ``timeout`` falls back to a conservative share of
@@ -26,7 +28,7 @@ from engine.store.budget_rows import BudgetRows
 from engine.store.database import Store
 
 log = logging.getLogger(__name__)
-OVERALL = "overall"  # the budget every call of the bot takes from ("chat:<id>": a chat's one post a second)
+OVERALL = "overall"  # every call takes from it ("chat:<id>": a chat's one post a second, "group:<id>": its minute)
 TAKE_TIMEOUT = 0.25  # seconds a take may last before this process falls back to its own share
 RETRY_AFTER = 1.0  # seconds on its own share after a failed take, before the shared budget is tried again
 SWEEP_EVERY = 60.0  # seconds between two removals of the chats' budgets not used for as long
@@ -78,8 +80,9 @@ class SharedBudget:
 
         self._connecting = asyncio.get_running_loop().create_task(connect(), name="bot-budget-connect")
 
-    async def take(self, interval: float, key: str = OVERALL) -> float:
-        """Take one call's room from budget ``key`` (its calls ``interval`` seconds apart): seconds to wait for it."""
+    async def take(self, interval: float, key: str = OVERALL, slots: int = 1) -> float:
+        """Take one call's room from budget ``key``: seconds to wait for it. Its calls are ``interval`` seconds apart,
+        or with ``slots`` above one, at most that many in any ``interval`` (a group's minute)."""
         now = self.clock()
         if now < self._down_until:
             return self._local(interval, now, key)
@@ -94,7 +97,10 @@ class SharedBudget:
                 if now - self._swept_at >= SWEEP_EVERY:
                     await self.rows.forget_idle(SWEEP_EVERY)
                     self._swept_at = now
-                wait = await self.rows.take(key, interval)
+                if slots > 1:
+                    wait = await self.rows.take_slot(key, interval, slots)
+                else:
+                    wait = await self.rows.take(key, interval)
         except Exception as error:  # out of reach, too slow, or refused: this process's own share for a while
             self.rows.drop()
             if self.clock() >= self._down_until + self.retry_after:

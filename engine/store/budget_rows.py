@@ -4,7 +4,14 @@ Telegram counts all of a bot's calls together (about 30 a second), whichever pro
 them. Each budget is one row (``bot_budget``): the earliest time its next call may go, by the
 database's clock, so the processes' clocks never need to agree. Taking a call's room is one
 statement that moves that time on by the call's interval and says how long to wait for the
-room it took (0: go now); calls so taken are spaced evenly, whoever takes them. Nothing of it
+room it took (0: go now); calls so taken are spaced evenly, whoever takes them.
+
+A budget of so many calls in any window (a group's 20 a minute) is that many rows, its slots
+(``<key>:1`` ... ``<key>:<n>``), each spaced by the whole window: a take moves on the slot that
+frees first, skipping any another process is moving at that moment. No slot holds two calls
+within a window, so no window holds more calls than there are slots, and a burst of as many
+goes at once. The slots are made by a take that finds none free (idle ones are forgotten like any
+other budget's row, and a window short of slots would only hold fewer calls). Nothing of it
 needs to outlive a crash, so the table is unlogged and a take does not wait for the disk. Only on a
 shared database: PostgreSQL's driver is imported when a connection is first opened.
 """
@@ -21,6 +28,15 @@ TAKE = f"""
 INSERT INTO bot_budget AS b (key, next_at) VALUES ($1, {NOW} + $2::float8)
 ON CONFLICT (key) DO UPDATE SET next_at = greatest(b.next_at, {NOW}) + $2::float8
 RETURNING greatest(0.0, next_at - $2::float8 - {NOW})
+"""
+SLOTS = """
+INSERT INTO bot_budget (key, next_at) SELECT $1 || ':' || g, 0.0 FROM generate_series(1, $2::int) AS g
+ON CONFLICT (key) DO NOTHING
+"""
+TAKE_SLOT = f"""
+UPDATE bot_budget AS b SET next_at = greatest(b.next_at, {NOW}) + $2::float8
+WHERE b.key = (SELECT key FROM bot_budget WHERE key LIKE $1 || ':%' ORDER BY next_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+RETURNING greatest(0.0, b.next_at - $2::float8 - {NOW})
 """
 FORGET = f"DELETE FROM bot_budget WHERE key <> 'overall' AND next_at < {NOW} - $1::float8"
 TAKERS = "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()"
@@ -50,6 +66,20 @@ class BudgetRows:
         async with self._lock:
             conn = await self._connection()
             return float(await conn.fetchval(TAKE, key, interval))
+
+    async def take_slot(self, key: str, window: float, slots: int) -> float:
+        """Take the room of one call from budget ``key``, at most ``slots`` calls in any ``window`` seconds: seconds to
+        wait for it."""
+        async with self._lock:
+            conn = await self._connection()
+            for _ in range(3):
+                wait = await conn.fetchval(TAKE_SLOT, key, window)
+                if wait == 0.0:
+                    return 0.0
+                made = await conn.execute(SLOTS, key, slots)  # none free: are some missing (new, or forgotten)?
+                if wait is not None and made.endswith(" 0"):
+                    return float(wait)
+            raise TimeoutError(f"no slot of budget {key} could be taken")
 
     async def forget_idle(self, seconds: float) -> None:
         """Remove the chats' budgets not used for ``seconds`` (one comes back with the chat's next call)."""

@@ -76,7 +76,7 @@ class Harness:
 
 async def make_harness(service: TableService, *, scale: float = SCALE, webapp_url: str = "http://cards.test",
                        status_interval: float = 0.2, read_timeout: float = 1.0, max_retries: int = 0,
-                       fake: FakeBotApi | None = None) -> Harness:
+                       fake: FakeBotApi | None = None, slack: float = 0.02) -> Harness:
     """The bot against a new fake Telegram, or against ``fake`` (the same Telegram after a restart)."""
     if fake is None:
         fake = FakeBotApi(bot_username=BOT_USERNAME, time_scale=scale)
@@ -84,7 +84,7 @@ async def make_harness(service: TableService, *, scale: float = SCALE, webapp_ur
     settings = Settings(bot_token=fake.token, bot_api_base_url=fake.base_url, webapp_url=webapp_url,
                         miniapp_short_name=SHORT_NAME, webhook_secret="s3cret")
     application = build_application(settings, service,
-                                    limiter=rate_limiter(scale, slack=0.02, max_retries=max_retries),
+                                    limiter=rate_limiter(scale, slack=slack, max_retries=max_retries),
                                     status_interval=status_interval, read_timeout=read_timeout)
     harness = Harness(fake, service, application, settings)
 
