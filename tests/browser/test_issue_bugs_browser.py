@@ -46,9 +46,10 @@ async def test_bad_table_link_says_the_table_is_gone_and_leads_home(browser: Any
             await phone.context.close()
 
 
-async def new_table(server: Server, game: str, uid: int, options: dict[str, Any], *, start: bool = True) -> str:
+async def new_table(server: Server, game: str, uid: int, options: dict[str, Any], *, start: bool = True,
+                    seed: str = SEED) -> str:
     """A table of ``game`` hosted by ``uid`` (seat 0) with AI players in the other seats, started unless told."""
-    info = await server.service.create_table(game, uid, "Ann", options, seed=SEED)
+    info = await server.service.create_table(game, uid, "Ann", options, seed=seed)
     for _ in range(info.size - 1):
         await server.service.add_ai(info.id, uid)
     if start:
@@ -185,5 +186,31 @@ async def test_sergeant_major_last_trick_hides_the_live_trick(browser: Any, serv
             f"sm-last-trick-{scheme}-{size['width']}x{size['height']}.png")))
         await page.locator(".sm-felt .last-btn").tap()  # closed again: the live trick is back
         await expect(live_cards.first).to_be_visible()
+        assert phone.errors == []
+        await phone.context.close()
+
+
+async def test_sergeant_major_felt_stays_put_when_a_bid_badge_appears(browser: Any, server: Server) -> None:
+    for size, scheme in ((SMALL, "light"), (PHONE, "dark")):
+        # a deal where one AI player outbids Ann's 8 and the other passes: the bidding comes back to her, badges shown
+        table_id = await new_table(server, "sergeant_major", 6106, {"woburn_first_bid": True, "first_dealer": "seat:0"},
+                                   seed="00" * 32)
+        phone = await open_phone(browser, server, user(6), start_param=table_id, viewport=size, scheme=scheme)
+        page = phone.page
+        await expect(page.locator(".sm-panel .sm-bid-btn, .sm-panel button").first).to_be_visible()
+        badges = page.locator(".sm-player:not(.bottom) .badge.sm-passed, .sm-player:not(.bottom) .badge.sm-bid")
+        await expect(badges).to_have_count(0)  # Ann bids first: nobody has bid or passed yet
+        felt = page.locator(".sm-felt")
+        before = await felt.bounding_box()
+        live = server.service.live(table_id)
+        assert live is not None
+        await server.service.act(table_id, 6106, {"type": "bid", "tricks": 8}, live.seq)
+        await expect(badges.first).to_be_visible()
+        assert live.state.phase == "bid" and live.game.to_act(live.state) == {0}
+        after = await felt.bounding_box()
+        assert before is not None and after is not None
+        assert after["y"] == before["y"], (before, after)
+        await page.screenshot(path=str(screenshot_path(
+            f"sm-bid-badges-{scheme}-{size['width']}x{size['height']}.png")))
         assert phone.errors == []
         await phone.context.close()

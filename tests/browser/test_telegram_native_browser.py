@@ -190,11 +190,11 @@ async def test_settings_button_opens_the_persons_settings(browser: Any, server: 
     await expect(sheet.locator("h2")).to_have_text("Settings")
     await expect(sheet.get_by_label("Language")).to_have_value("en")
     sound = sheet.get_by_role("button", name="Sound")
-    await expect(sound).to_have_attribute("aria-pressed", "false")
+    await expect(sound).to_have_attribute("aria-pressed", "true")  # on at first
     await sound.tap()
-    await expect(sound).to_have_attribute("aria-pressed", "true")
+    await expect(sound).to_have_attribute("aria-pressed", "false")
     await page.screenshot(path=str(screenshot_path(f"settings-sheet-{platform}-390x844.png")))
-    assert await page.evaluate("localStorage.getItem('cardroom.sound')") == "on"
+    assert await page.evaluate("localStorage.getItem('cardroom.sound')") == "off"
     await sheet.get_by_label("Language").select_option("ru")
     await expect(page.locator("html")).to_have_attribute("lang", "ru")
     await expect(page.locator(".create-btn")).to_have_text("Создать стол")

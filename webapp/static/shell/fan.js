@@ -1,5 +1,5 @@
 // A hand of cards in overlapping rows: one row while every card keeps a strip a thumb can tap, otherwise two rows
-// (three on a tall phone), each laid over the bottom of the one above. The left edge and the top of every card, where its rank and suit
+// or three, each laid over the bottom of the one above. The left edge and the top of every card, where its rank and suit
 // are printed, stay in view, and every card keeps at least STRIP px of width to tap. A hand too big even for that
 // scrolls sideways inside itself rather than narrowing the strips.
 
@@ -22,13 +22,31 @@ export function fanLayout(n, width, cardW, maxRows = 2) {
   return { rows, step, scrolls: cardW + (rows[0] - 1) * step > width + 0.5 };
 }
 
+// px of an upper row's card left in view: SHOWN, and always a little past the card's middle, where a tap lands
+// when nothing says where.
+function shownOf(cardW) {
+  return Math.max(SHOWN, (cardW * RATIO) / 2 + 8);
+}
+
+// The widest card, from ``min`` to ``max`` px, whose fan of ``n`` cards fits ``width`` without scrolling and
+// ``height`` from its top row's top to its bottom row's bottom, in at most ``maxRows`` rows, each card's middle in
+// view.
+export function fitCard(n, width, height, { min = 44, max = 100, maxRows = 3 } = {}) {
+  for (let w = Math.floor(max); w > min; w -= 1) {
+    const { rows, step, scrolls } = fanLayout(n, width, w, maxRows);
+    const middleShows = step >= w / 2 + 4; // the next card leaves this one's middle in view
+    if (!scrolls && middleShows && w * RATIO + Math.max(0, rows.length - 1) * shownOf(w) <= height) return w;
+  }
+  return min;
+}
+
 // Lay ``cards`` (elements, in reading order) into ``hand`` as the rows of a fan ``width`` px wide; the number of rows.
 export function fanOut(hand, cards, width, cardW, maxRows = 2) {
   const { rows, step, scrolls } = fanLayout(cards.length, width, cardW, maxRows);
   const cardH = cardW * RATIO;
   hand.style.setProperty("--card-w", `${cardW.toFixed(1)}px`);
   hand.style.setProperty("--fan-overlap", `${(step - cardW).toFixed(1)}px`);
-  hand.style.setProperty("--fan-row-overlap", `${Math.max(0, cardH - SHOWN).toFixed(1)}px`);
+  hand.style.setProperty("--fan-row-overlap", `${Math.max(0, cardH - shownOf(cardW)).toFixed(1)}px`);
   hand.dataset.rows = String(rows.length);
   hand.classList.toggle("fan-scrolls", scrolls);
   let next = 0;
@@ -37,4 +55,20 @@ export function fanOut(hand, cards, width, cardW, maxRows = 2) {
     next += size;
   }
   return rows.length;
+}
+
+// Lay ``cards`` into ``hand`` (emptied, class "fan") as large as the room it is given: the hand's own box, which
+// the table's layout stretches over the height the rest leaves. Up to ``max`` px a card; the number of rows.
+export function fanToFit(hand, cards, { max = 100, maxRows = 3 } = {}) {
+  hand.style.minHeight = "";
+  const box = hand.getBoundingClientRect();
+  const style = getComputedStyle(hand);
+  const width = (box.width || window.innerWidth - 12) - 4;
+  const height = box.height - parseFloat(style.paddingTop || "0") - parseFloat(style.paddingBottom || "0");
+  const cardW = fitCard(cards.length, width, height, { max, maxRows });
+  const rows = fanOut(hand, cards, width, cardW, maxRows);
+  // not even the smallest cards fit: the hand takes the room it needs and the page scrolls
+  const needed = cardW * RATIO + (rows - 1) * shownOf(cardW);
+  if (needed > height) hand.style.minHeight = `${Math.ceil(needed + box.height - height)}px`;
+  return rows;
 }

@@ -1,6 +1,6 @@
-// Sound, off until the player turns it on with the speaker in the table bar (remembered on this device): short
-// tones made with WebAudio, no audio files. Browsers let a page start audio only from a tap, so the AudioContext
-// is made by the tap that turns sound on or, when sound was left on, by the first tap on the page.
+// Sound, on at a low level until the player turns it off with the speaker in the table bar (remembered on this
+// device): short tones made with WebAudio, no audio files. Browsers let a page start audio only from a tap, so the
+// AudioContext is made by the first tap on the page (or by the tap that turns sound back on).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 const KEY = "cardroom.sound";
 const GAP = 0.07; // seconds between the starts of two cues, so a burst of moves stays a run of separate blips
 const LAG = 0.6; // a cue that would start later than this (a long burst) is dropped
+const LEVEL = 0.35; // every cue's loudness: quiet enough to leave on in a room
 // Each cue: [frequency Hz, start s, length s, peak gain] per note, and the oscillator's wave.
 const CUES = {
   card: { wave: "triangle", notes: [[520, 0, 0.06, 0.18]] },
@@ -20,9 +21,9 @@ let nextAt = 0;
 
 export function isSoundOn() {
   try {
-    return localStorage.getItem(KEY) === "on";
+    return localStorage.getItem(KEY) !== "off";
   } catch {
-    return false;
+    return true;
   }
 }
 
@@ -42,7 +43,7 @@ function wake() {
   return audio;
 }
 
-// Sound left on at an earlier visit starts with the first tap anywhere on the page.
+// Sound (on unless turned off) starts with the first tap anywhere on the page.
 function wakeOnFirstTap() {
   const onTap = () => {
     document.removeEventListener("pointerdown", onTap, true);
@@ -52,7 +53,7 @@ function wakeOnFirstTap() {
   document.addEventListener("pointerdown", onTap, true);
   document.addEventListener("keydown", onTap, true);
 }
-if (isSoundOn()) wakeOnFirstTap();
+wakeOnFirstTap();
 
 function note(ctx, wave, [freq, at, length, peak]) {
   const osc = ctx.createOscillator();
@@ -60,7 +61,7 @@ function note(ctx, wave, [freq, at, length, peak]) {
   osc.type = wave;
   osc.frequency.value = freq;
   gain.gain.setValueAtTime(0.0001, at);
-  gain.gain.exponentialRampToValueAtTime(peak, at + 0.012);
+  gain.gain.exponentialRampToValueAtTime(peak * LEVEL, at + 0.012);
   gain.gain.exponentialRampToValueAtTime(0.0001, at + length);
   osc.connect(gain).connect(ctx.destination);
   osc.start(at);
@@ -84,7 +85,7 @@ const ICON_ON = '<path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>' +
 const ICON_OFF = '<path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>' +
   '<path d="M16.5 9.5l5 5M21.5 9.5l-5 5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
 
-// The speaker toggle for the table bar: off at first; one tap turns sound on (and answers with a blip).
+// The speaker toggle for the table bar: on at first; one tap turns sound off, another back on (with a blip).
 export function soundButton() {
   const btn = h("button", { class: "icon-btn sound-btn", type: "button", "aria-label": t("sound"), title: t("sound") });
   const show = () => {

@@ -219,7 +219,9 @@ export class TableScreen {
     clear(this.body);
     this.renderer = module.createRenderer(this.body, this.gameContext());
     this.rendererGame = game;
-    this.renderer.update(this.view, [], "welcome");
+    // the game just began in front of the player (the lobby's Start): its first frame's events tell the deal
+    const started = this.view === view && kind !== "welcome";
+    this.renderer.update(this.view, started ? events || [] : [], started ? kind : "welcome");
     this.maybeGameOver(this.view);
   }
 

@@ -1,15 +1,19 @@
 // What the trick-taking tables share: tricks you can follow. Each card flies from its
 // player's seat to the trick; a finished trick stays on the felt, whole and with its winning card marked, until the
-// next card is led (also across a new deal); frames that arrive meanwhile wait a moment so it can be read.
+// next card is led (also across a new deal), and then sweeps to its winner; frames that arrive meanwhile wait a
+// moment so it can be read. The points of a trick rise to its winner's score; a hand's end shows each player's
+// change on the felt before the next hand's play, and a new hand is dealt from the felt into yours.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardEl } from "./cards.js";
-import { flyIn, reducedMotion } from "./motion.js";
+import { dealIn, flyIn, flyPoints, lift, reducedMotion, sweepTo } from "./motion.js";
 import { cue } from "./sound.js";
 
 export const FLY_MS = 260;
 export const HOLD_MS = 1400; // a finished trick stays readable at least this long before the next lead shows
+export const HAND_END_AFTER_MS = 1100; // the hand's last trick is seen whole before its hand's end covers it
+export const HAND_END_MS = 2600; // how long the hand's end stays on the felt
 
 // Paces a table's updates: ``table.apply(view, events)`` renders one frame; frames wait while a trick is on show.
 export class TrickPacer {
@@ -23,10 +27,16 @@ export class TrickPacer {
     this.previous = null; // the trick before the one in progress, for the "Last trick" button
     this.waiters = [];
     this.youTook = false; // the trick just noted is yours: its chime follows the last card
+    this.tally = null; // {seat, text} of the trick just taken: rises to its winner's score after the last card
+    this.dealing = false; // a new hand of yours came: dealt in once it shows
+    this.handOver = null; // the hand_over event of the frame being shown
+    this.ending = null; // {title, rows, from, until} of the hand just over, shown on the felt meanwhile
+    this.endTimers = [];
   }
 
   destroy() {
     clearTimeout(this.timer);
+    for (const timer of this.endTimers) clearTimeout(timer);
     this.queue = [];
   }
 
@@ -59,8 +69,10 @@ export class TrickPacer {
         return;
       }
       const [view, events, kind] = this.queue.shift();
-      const flights = this.note(events);
+      const leaving = this.leavingTrick();
+      const flights = this.note(events, view);
       this.table.apply(view, events, kind);
+      this.story(leaving);
       this.animate(flights);
       if (this.table.ctx.shown) this.table.ctx.shown(view, events);
     }
@@ -73,7 +85,8 @@ export class TrickPacer {
   }
 
   // Follow the trick through the events; the plays to animate.
-  note(events) {
+  note(events, view) {
+    const you = typeof view.you === "number" ? view.you : null;
     const flights = [];
     let others = 0;
     for (const e of events) {
@@ -84,25 +97,68 @@ export class TrickPacer {
         }
         this.building.push({ seat: e.seat, card: e.card });
         flights.push(e);
-        if (e.seat !== this.table.you) others += 1;
+        if (e.seat !== you) others += 1;
       } else if (e.type === "trick_won") {
         if (this.building.length) this.finished = { plays: this.building, winner: e.seat, points: e.points || 0 };
-        if (e.seat === this.table.you) this.youTook = true;
+        if (e.seat === you) this.youTook = true;
+        const text = this.table.tallyText ? this.table.tallyText(e) : null;
+        this.tally = text ? { seat: e.seat, text } : null;
         this.building = [];
         this.holdUntil = Date.now() + HOLD_MS;
       } else if (e.type === "dealt" || e.type === "hand_over") {
         this.building = [];
+        if (e.type === "dealt" && e.seat === you) this.dealing = true;
+        if (e.type === "hand_over") this.handOver = e;
       }
     }
     if (others && !reducedMotion()) this.holdUntil = Math.max(this.holdUntil, Date.now() + FLY_MS * flights.length);
     return flights;
   }
 
-  // Each card flies in and lands with a blip (sound on); a trick you took ends with its chime.
+  // The hand just over ({title, rows}) shows on the felt once its last trick was seen, the next frames waiting.
+  endHand(card) {
+    if (!card) return;
+    const now = Date.now();
+    this.ending = { ...card, from: now + HAND_END_AFTER_MS, until: now + HAND_END_AFTER_MS + HAND_END_MS, entered: false };
+    this.holdUntil = Math.max(this.holdUntil, this.ending.until);
+    for (const timer of this.endTimers) clearTimeout(timer);
+    this.endTimers = [HAND_END_AFTER_MS, HAND_END_AFTER_MS + HAND_END_MS].map((ms) => setTimeout(() => {
+      if (this.table.view) this.table.render();
+    }, ms + 20));
+  }
+
+  // Copies of the finished trick on show, taken before a frame may replace it, with its winner.
+  leavingTrick() {
+    const done = this.table.el && this.table.el.querySelector(".trick.done");
+    if (!done || reducedMotion()) return null;
+    const win = done.querySelector(".card.win");
+    return { lifted: lift([...done.querySelectorAll(".card")]), winner: win ? win.dataset.seat : null };
+  }
+
+  // What the frame just shown tells beyond its cards: the finished trick gone from the felt sweeps to its winner,
+  // a new hand of yours is dealt in from the felt, the hand over comes to the felt in a moment.
+  story(leaving) {
+    const el = this.table.el;
+    if (this.handOver && this.table.handEnd) this.endHand(this.table.handEnd(this.handOver));
+    this.handOver = null;
+    if (leaving && leaving.winner !== null && !el.querySelector(".trick.done")) {
+      sweepTo(leaving.lifted, el.querySelector(`.player[data-seat="${leaving.winner}"]`));
+    }
+    if (this.dealing) {
+      this.dealing = false;
+      const felt = el.querySelector(".felt");
+      dealIn([...el.querySelectorAll(".hand .card")], felt && felt.getBoundingClientRect());
+    }
+  }
+
+  // Each card flies in and lands with a blip (sound on); a trick you took ends with its chime, and the trick's
+  // points rise to its winner's score.
   async animate(flights) {
     const el = this.table.el;
     const youTook = this.youTook;
+    const tally = this.tally;
     this.youTook = false;
+    this.tally = null;
     for (const e of flights) {
       const target = el.querySelector(`.trick .card[data-card="${e.card}"]`);
       const seat = el.querySelector(`.player[data-seat="${e.seat}"]`);
@@ -112,6 +168,9 @@ export class TrickPacer {
       cue("card");
     }
     if (youTook) cue("trick");
+    if (tally && this.table.tallyEl) {
+      flyPoints(tally.text, el.querySelector(".trick .card.win") || el.querySelector(".felt"), () => this.table.tallyEl(tally.seat));
+    }
   }
 
   // The finished trick to show while no card of the next one is down: from the events, or (after a reload) the
@@ -157,6 +216,7 @@ export function appendTrickExtras(table, felt, s, { live, done, deck, leading })
   } else if (!live && leading && s.turn !== null && s.turn !== undefined) caption = t("leads", { name: table.ctx.name(s.turn) });
   if (!done && table.flashed && Date.now() < table.flashed.until) caption = table.flashed.text;
   felt.append(h("div", { class: "caption", text: caption }));
+  appendHandEnd(table.pacer, felt);
   if (!live || !last || !last.length) return;
   felt.append(h("button", { class: "btn small last-btn", type: "button", "aria-expanded": String(table.showLast),
     onclick: () => { table.showLast = !table.showLast; table.render(); }, text: t("last_trick") }));
@@ -166,4 +226,18 @@ export function appendTrickExtras(table, felt, s, { live, done, deck, leading })
       h("div", { class: "row" }, last.map((play) => h("div", { class: `lt${play.seat === lastWinner ? " win" : ""}` },
         cardEl(play.card, deck), h("span", { text: table.ctx.name(play.seat) }))))));
   }
+}
+
+// The hand just over, on the felt for a moment: each player's change (motion only brings it in).
+export function appendHandEnd(pacer, felt) {
+  const ending = pacer.ending;
+  const now = Date.now();
+  if (!ending || now < ending.from || now >= ending.until) return;
+  const card = h("div", { class: `hand-end${ending.entered ? "" : " enter"}`, role: "status" },
+    h("h3", { text: ending.title }),
+    h("ul", {}, ending.rows.map((row) => h("li", {},
+      h("bdi", { class: "he-name", text: row.name }),
+      h("b", { class: row.change > 0 ? "up" : row.change < 0 ? "down" : "", text: row.text })))));
+  ending.entered = true;
+  felt.append(card);
 }

@@ -1,13 +1,17 @@
-// The Coins table for a phone in portrait: opponents on top, the trick in the middle, your 16 cards below.
+// The Coins table for a phone in portrait: the opponents seated left and right of the trick, your 16 cards fanned
+// below; tap a card twice, drag it onto the felt, or with one-tap play tap it once.
 
 import { h, clear, toast } from "../../shell/dom.js";
 import { TableRenderer } from "../../shell/renderer.js";
 import { TrickPacer, appendTrickExtras, trickEl } from "../../shell/trick_felt.js";
+import { fanToFit } from "../../shell/fan.js";
+import { dragToPlay } from "../../shell/drag.js";
+import { isOneTap } from "../../shell/one_tap.js";
 import { t, tn } from "../../shell/i18n.js";
 import { cardEl, backEl, cardName, sortHand, suitIcon, suitName } from "../../shell/cards.js";
 import * as tg from "../../shell/tg.js";
 import { HandBook, scoreSheetButton, showScoreSheet, signed } from "../../shell/scoresheet.js";
-import { lastHandPoints, sheet } from "./sheet.js";
+import { sheet } from "./sheet.js";
 
 const DECK = "spanish";
 
@@ -23,16 +27,24 @@ class CoinsTable extends TableRenderer {
     this.pacer = new TrickPacer(this);
     this.el = h("div", { class: "coins-table" },
       this.scorebar = h("div", { class: "scorebar" }),
-      this.summary = h("div", { class: "hand-summary", role: "status" }),
       this.cycle = h("div", { class: "cycle", role: "note" }),
-      this.opps = h("div", { class: "opps" }),
-      this.felt = h("div", { class: "felt" }),
+      this.ring = h("div", { class: "opps ring seated" },
+        this.left = h("div", { class: "player seat-left" }),
+        this.felt = h("div", { class: "felt" }),
+        this.right = h("div", { class: "player seat-right" })),
       this.status = h("div", { class: "status", role: "status", "aria-live": "polite" }),
       this.me = h("div", { class: "me" }),
-      this.hand = h("div", { class: "hand", role: "group", "aria-label": t("your_hand") }),
+      this.hand = h("div", { class: "hand fan draggable", role: "group", "aria-label": t("your_hand") }),
       this.actions = h("div", { class: "actions" }),
       h("footer", { class: "credit", text: t("coins_credit") }));
     container.append(this.el);
+    this.undrag = dragToPlay(this.hand, () => this.felt, {
+      canDrag: (card) => this.isMyTurn() && (this.state.legal || []).includes(card),
+      drop: (card) => this.play(card),
+    });
+    // the hand is laid out for the room left: a phone turned or a resized window lays it out again
+    this.onResize = () => { if (this.view) this.render(); };
+    window.addEventListener("resize", this.onResize);
   }
 
   isOver() {
@@ -40,6 +52,8 @@ class CoinsTable extends TableRenderer {
   }
 
   destroy() {
+    window.removeEventListener("resize", this.onResize);
+    this.undrag();
     this.pacer.destroy();
     super.destroy();
   }
@@ -82,6 +96,26 @@ class CoinsTable extends TableRenderer {
     }
   }
 
+  // The hand's end on the felt: what each player took in it (the event's totals against the hand's start), or
+  // nothing for a hand joined midway.
+  handEnd(e) {
+    const start = (this.book.hands[String(e.hand_no)] || {}).start;
+    if (!start) return null;
+    return { title: t("hand_result", { n: e.hand_no }), rows: [0, 1, 2].map((seat) => {
+      const change = e.scores[seat] - start[seat];
+      return { name: String(this.ctx.name(seat)), change, text: signed(change) };
+    }) };
+  }
+
+  // A trick's points, rising to its winner's score.
+  tallyText(e) {
+    return e.points ? signed(e.points) : null;
+  }
+
+  tallyEl(seat) {
+    return this.el.querySelector(`.player[data-seat="${seat}"] .points`);
+  }
+
   flash(text) {
     this.flashed = { text, until: Date.now() + 2500 };
   }
@@ -95,14 +129,21 @@ class CoinsTable extends TableRenderer {
     const s = this.state;
     const seats = this.seatsAround();
     this.renderScorebar(s);
-    this.renderSummary(s);
     this.renderCycle(s);
-    clear(this.opps).append(this.playerPanel(seats.left, "left"), this.playerPanel(seats.right, "right"));
+    this.left = this.seat(this.left, this.playerPanel(seats.left, "left"));
+    this.right = this.seat(this.right, this.playerPanel(seats.right, "right"));
     this.renderFelt(s, seats);
     this.renderStatus(s);
     clear(this.me).append(this.playerPanel(seats.bottom, "bottom"));
-    this.renderHand(s);
     this.renderActions(s);
+    this.renderHand(s); // last: the hand takes the room the rest leaves
+  }
+
+  // An opponent's panel in its place beside the felt.
+  seat(old, panel) {
+    panel.classList.add(old.classList.contains("seat-left") ? "seat-left" : "seat-right");
+    old.replaceWith(panel);
+    return panel;
   }
 
   renderScorebar(s) {
@@ -115,17 +156,6 @@ class CoinsTable extends TableRenderer {
 
   showScores() {
     return showScoreSheet(sheet, this.state, this.book, (seat) => this.ctx.name(seat));
-  }
-
-  // At a new deal, until its first trick is taken: what each player took in the hand before.
-  renderSummary(s) {
-    const pts = s.phase === "play" && s.trick_no <= 1 ? lastHandPoints(this.book, s) : null;
-    clear(this.summary);
-    this.summary.hidden = !pts;
-    if (!pts) return;
-    this.summary.append(h("b", { text: t("hand_result", { n: s.hand_no - 1 }) }),
-      ...[0, 1, 2].map((seat) => h("span", { class: "hs-seat", dataset: { seat: String(seat) } },
-        h("span", { text: String(this.ctx.name(seat)) }), h("b", { text: ` ${signed(pts[seat])}` }))));
   }
 
   renderCycle(s) {
@@ -196,13 +226,13 @@ class CoinsTable extends TableRenderer {
     const cards = sortHand(s.hand || [], DECK, s.suit_cycle);
     const legal = new Set(s.legal || []);
     const myTurn = this.isMyTurn();
-    this.hand.style.setProperty("--cols", String(Math.min(8, Math.max(4, Math.ceil(cards.length / 2)))));
-    for (const card of cards) {
+    const els = cards.map((card) => {
       const classes = [card === this.selected ? "selected" : "", myTurn && !legal.has(card) ? "illegal" : ""].join(" ");
       const el = cardEl(card, DECK, { classes, onTap: () => this.tap(card) });
       el.setAttribute("aria-pressed", String(card === this.selected));
-      this.hand.append(el);
-    }
+      return el;
+    });
+    fanToFit(this.hand, els);
   }
 
   renderActions(s) {
@@ -226,6 +256,10 @@ class CoinsTable extends TableRenderer {
 
   tap(card) {
     if (this.ctx.isBusy()) return;
+    if (isOneTap() && this.isMyTurn() && (this.state.legal || []).includes(card)) {
+      this.play(card);
+      return;
+    }
     if (this.selected === card) {
       if (this.isMyTurn()) this.play(card);
       else toast(t("wait_turn"));

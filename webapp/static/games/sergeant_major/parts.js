@@ -113,8 +113,8 @@ export function playerPanel(tb, seat, where) {
 
 function bidTag(s, seat) {
   if (s.phase !== "bid" || !s.bidding) return null;
-  if (s.bidding.passed.includes(seat)) return h("span", { class: "badge sm-passed", text: t("sm_passed") });
-  if (s.bidding.by === seat) return h("span", { class: "badge sm-bid", text: String(s.bidding.high) });
+  if (s.bidding.passed.includes(seat)) return h("span", { class: "badge sm-bidtag sm-passed", text: t("sm_passed") });
+  if (s.bidding.by === seat) return h("span", { class: "badge sm-bidtag sm-bid", text: String(s.bidding.high) });
   return null;
 }
 

@@ -1,9 +1,14 @@
 // The Sergeant Major table for a phone in portrait: the bid, trumps or a call, the kitty, the exchange,
-// the 2 of Diamonds swap and the tricks, with every seat's position, target, tricks and score.
+// the 2 of Diamonds swap and the tricks, with every seat's position, target, tricks and score. In the play the
+// opponents sit left and right of the trick; a card is played by two taps, by dragging it onto the felt, or with
+// one-tap play by one tap.
 
 import { h, clear, toast } from "../../shell/dom.js";
 import { TableRenderer } from "../../shell/renderer.js";
-import { TrickPacer, appendTrickExtras, trickEl } from "../../shell/trick_felt.js";
+import { TrickPacer, appendHandEnd, appendTrickExtras, trickEl } from "../../shell/trick_felt.js";
+import { fanToFit } from "../../shell/fan.js";
+import { dragToPlay } from "../../shell/drag.js";
+import { isOneTap } from "../../shell/one_tap.js";
 import { t, tn, tNames } from "../../shell/i18n.js";
 import { cardEl, cardName, sortHand, suitIcon, suitName } from "../../shell/cards.js";
 import * as tg from "../../shell/tg.js";
@@ -32,14 +37,23 @@ class SergeantMajorTable extends TableRenderer {
     this.summary = null; // the last hand_over event
     this.el = h("div", { class: "sm-table" },
       this.scorebar = h("div", { class: "scorebar sm-scorebar" }),
-      this.opps = h("div", { class: "opps" }),
       this.notes = h("div", { class: "sm-notes", "aria-live": "polite" }),
-      this.felt = h("div", { class: "felt sm-felt" }),
+      this.ring = h("div", { class: "opps ring" },
+        this.left = h("div", { class: "player seat-left" }),
+        this.felt = h("div", { class: "felt sm-felt" }),
+        this.right = h("div", { class: "player seat-right" })),
       this.status = h("div", { class: "status", role: "status", "aria-live": "polite" }),
       this.me = h("div", { class: "me sm-me" }),
-      this.hand = h("div", { class: "hand", role: "group", "aria-label": t("your_hand") }),
+      this.hand = h("div", { class: "hand fan draggable", role: "group", "aria-label": t("your_hand") }),
       this.actions = h("div", { class: "actions" }));
     container.append(this.el);
+    this.undrag = dragToPlay(this.hand, () => this.felt, {
+      canDrag: (card) => this.state.phase === "play" && this.isMyTurn() && (this.state.legal || []).includes(card),
+      drop: (card) => this.play(card),
+    });
+    // the hand is laid out for the room left: a phone turned or a resized window lays it out again
+    this.onResize = () => { if (this.view) this.render(); };
+    window.addEventListener("resize", this.onResize);
   }
 
   isOver() {
@@ -47,8 +61,26 @@ class SergeantMajorTable extends TableRenderer {
   }
 
   destroy() {
+    window.removeEventListener("resize", this.onResize);
+    this.undrag();
     this.pacer.destroy();
     super.destroy();
+  }
+
+  // The hand's end on the felt: each player's tricks against their target and what that won or lost.
+  handEnd(e) {
+    return { title: t("sm_hand_result", { n: e.hand_no }), rows: [0, 1, 2].map((seat) => ({
+      name: String(this.ctx.name(seat)), change: e.results[seat],
+      text: `${e.tricks[seat]}/${e.targets[seat]}  ${signedScore(e.results[seat])}` })) };
+  }
+
+  // A trick taken: one more to its winner's count.
+  tallyText() {
+    return "+1";
+  }
+
+  tallyEl(seat) {
+    return this.el.querySelector(`.player[data-seat="${seat}"] .sm-tricks`);
   }
 
   // Frames wait while a finished trick is on show (trick_felt.js).
@@ -127,13 +159,22 @@ class SergeantMajorTable extends TableRenderer {
     const seats = this.seatsAround();
     this.el.dataset.phase = s.phase;
     this.renderScorebar(s);
-    clear(this.opps).append(playerPanel(this, seats.left, "left"), playerPanel(this, seats.right, "right"));
+    this.ring.classList.toggle("seated", s.phase === "play");
+    this.left = this.seat(this.left, playerPanel(this, seats.left, "left"));
+    this.right = this.seat(this.right, playerPanel(this, seats.right, "right"));
     renderNotes(this, s);
     this.renderFelt(s, seats);
     this.renderStatus(s);
     clear(this.me).append(playerPanel(this, seats.bottom, "bottom"));
-    this.renderHand(s);
     this.renderActions(s);
+    this.renderHand(s); // last: the hand takes the room the rest leaves
+  }
+
+  // An opponent's panel in its place beside the felt.
+  seat(old, panel) {
+    panel.classList.add(old.classList.contains("seat-left") ? "seat-left" : "seat-right");
+    old.replaceWith(panel);
+    return panel;
   }
 
   // --- the bar at the top: hand, trick, trumps ---------------------------------------------------
@@ -185,6 +226,7 @@ class SergeantMajorTable extends TableRenderer {
       return;
     }
     this.felt.append(decisionPanel(this, s));
+    appendHandEnd(this.pacer, this.felt);
   }
 
   renderTrick(s, seats) {
@@ -253,7 +295,7 @@ class SergeantMajorTable extends TableRenderer {
     const choosing = Boolean(this.myChoice());
     const fresh = this.freshCards(s);
     this.hand.classList.toggle("choosing", choosing);
-    this.hand.style.setProperty("--cols", String(Math.max(8, Math.ceil(cards.length / 2))));
+    const els = [];
     for (const card of cards) {
       const picked = choosing ? this.chosen.has(card) : card === this.selected;
       const classes = [picked ? "selected" : "", playing && !legal.has(card) ? "illegal" : "",
@@ -261,8 +303,9 @@ class SergeantMajorTable extends TableRenderer {
       const el = cardEl(card, DECK, { classes, onTap: () => this.tap(card) });
       el.setAttribute("aria-pressed", String(picked));
       if (playing && !legal.has(card)) el.setAttribute("aria-disabled", "true");
-      this.hand.append(el);
+      els.push(el);
     }
+    fanToFit(this.hand, els);
   }
 
   renderActions(s) {
@@ -324,6 +367,10 @@ class SergeantMajorTable extends TableRenderer {
     if (mine && !(s.legal || []).includes(card)) {
       tg.haptic("error");
       toast(t("sm_must_follow"));
+      return;
+    }
+    if (mine && isOneTap()) {
+      this.play(card);
       return;
     }
     if (this.selected === card) {
