@@ -22,7 +22,7 @@ register("coins", "strong", StrongCoins)
 register("coins", "expert", StrongCoins)  # the exact-ending player measured below strong
 register("sergeant_major", "easy", EasySergeantMajor)
 register("sergeant_major", "strong", StrongSergeantMajor)
-register("sergeant_major", "expert", StrongSergeantMajor)  # its exact endings disagree with minimax
+register("sergeant_major", "expert", StrongSergeantMajor)  # the exact-ending player measured no stronger
 register("kings_corner", "easy", EasyKingsCorner)
 register("kings_corner", "strong", StrongKingsCorner)
 register("kings_corner", "expert", StrongKingsCorner)

@@ -228,7 +228,7 @@ def test_ai_sm_woburn_first_bid_with_nothing_to_beat_weighs_a_redeal_at_zero(mon
 
 def test_ai_expert_level_is_the_exact_ending_player_only_where_it_measured_stronger() -> None:
     assert type(player_for("coins", "expert")) is StrongCoins  # the exact-ending player measured below strong
-    assert type(player_for("sergeant_major", "expert")) is StrongSergeantMajor  # until its solver agrees
+    assert type(player_for("sergeant_major", "expert")) is StrongSergeantMajor  # measured at par with strong
 
 
 _OUTCOME = st.tuples(*[st.integers(-2, 2).map(float)] * 3)
