@@ -7,6 +7,7 @@ people who started the bot and one who did not), play it to the end, and check t
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,14 +26,15 @@ def refused(bot: Harness) -> list[tuple[str, int, object]]:
 
 @dataclass
 class Friends:
-    """Four people: the first three started the bot, the last did not."""
+    """People at one table (four by default): all but the last ``strangers`` may get messages from the bot."""
 
-    ids: tuple[int, int, int, int]
-    names: tuple[str, str, str, str] = ("Ann", "Bob", "Cid", "Dan")
+    ids: tuple[int, ...]
+    names: tuple[str, ...] = ("Ann", "Bob", "Cid", "Dan")
+    strangers: int = 1
 
     @property
     def starters(self) -> tuple[int, ...]:
-        return self.ids[:3]
+        return self.ids[:len(self.ids) - self.strangers]
 
     @property
     def stranger(self) -> int:
@@ -87,9 +89,10 @@ MIGRATE_AFTER = 4
 
 
 async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, settle: bool = True,
-               migrate_after: int | None = None) -> Played:
+               migrate_after: int | None = None,
+               on_move: Callable[[int, dict[str, Any]], None] | None = None) -> Played:
     """Play to the end. A person who started the bot moves once their one turn message is there; the other
-    once the group names them (``settle``) or at once."""
+    once the group names them (``settle``) or at once. ``on_move(person, action)`` hears each move as it is made."""
     service, fake = bot.service, bot.fake
     played = Played(table_id, chat_id)
     last_turn: dict[int, int] = {}
@@ -128,6 +131,8 @@ async def play(bot: Harness, friends: Friends, table_id: str, chat_id: int, *, s
             assert f'<a href="tg://user?id={user_id}">' in status.text
         view = await service.view(table_id, user_id)
         action = choose(view["state"]["legal"])
+        if on_move is not None:
+            on_move(user_id, action)
         await service.act(table_id, user_id, action, view["seq"])
         if user_id not in friends.starters and action["type"] == "end_turn":
             played.turns[user_id] += 1
@@ -165,19 +170,7 @@ async def check_record(bot: Harness, friends: Friends, played: Played, *, thread
                        chat_messages: int = 2) -> dict[int, tuple[int, int]]:
     """Every person got exactly one turn message per turn, each removed; the chat got one status message edited
     in place and one summary. Returns each starter's (messages, turns)."""
-    info = played.info
-    assert info is not None and info.status == "finished"
-    log = await bot.service.store.tables.load_actions(played.table_id)
-    delivered = {}
-    for user_id in friends.starters:
-        seat = info.seat_of(user_id)
-        assert seat is not None
-        expected = turns_in_log(log, seat)
-        messages = turn_messages(bot, user_id, played.table_id)
-        assert played.turns[user_id] == expected
-        assert len(messages) == expected, (user_id, len(messages), expected)
-        assert all(m.deleted for m in messages), "every turn message is removed once the turn is over"
-        delivered[user_id] = (len(messages), expected)
+    delivered = await check_turns(bot, friends, played)
     assert bot.fake.messages(friends.stranger) == []
     table_messages = [m for m in bot.fake.messages(played.chat_id) if played.table_id in str(m.reply_markup)]
     if played.moved_from is not None and len(table_messages) == chat_messages - 1:
@@ -192,4 +185,23 @@ async def check_record(bot: Harness, friends: Friends, played: Played, *, thread
         assert "playing" in status.shown and status.edits and status.deleted
     assert "game over" in summary.shown and not summary.deleted
     assert status.thread_id == summary.thread_id == thread
+    return delivered
+
+
+async def check_turns(bot: Harness, friends: Friends, played: Played) -> dict[int, tuple[int, int]]:
+    """Every person who may get messages got exactly one turn message per turn, each removed once it was over.
+    Returns each one's (messages, turns)."""
+    info = played.info
+    assert info is not None and info.status == "finished"
+    log = await bot.service.store.tables.load_actions(played.table_id)
+    delivered = {}
+    for user_id in friends.starters:
+        seat = info.seat_of(user_id)
+        assert seat is not None
+        expected = turns_in_log(log, seat)
+        messages = turn_messages(bot, user_id, played.table_id)
+        assert played.turns[user_id] == expected
+        assert len(messages) == expected, (user_id, len(messages), expected)
+        assert all(m.deleted for m in messages), "every turn message is removed once the turn is over"
+        delivered[user_id] = (len(messages), expected)
     return delivered

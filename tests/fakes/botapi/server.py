@@ -333,6 +333,11 @@ class FakeBotApi:
         self.world.start(user_id)
         return user
 
+    def user_allows_write_access(self, user_id: int) -> JSON:
+        """The user allowed the bot to write to them when its Mini App asked (``requestWriteAccess``): the bot may
+        write to them from now on. Returns the service message update Telegram sends the bot about it."""
+        return self.builder.write_access_allowed(user_id)
+
     def user_blocks_bot(self, user_id: int) -> JSON:
         """The user blocked the bot: sending, editing and deleting in their chat fail with 403 "bot was blocked by
         the user". Returns the my_chat_member update (member -> kicked) Telegram sends the bot."""

@@ -171,6 +171,15 @@ class UpdateBuilder:
         old, new = (member, kicked) if blocked else (kicked, member)
         return self.my_chat_member(chat, user, old, new)
 
+    def write_access_allowed(self, user_id: int) -> JSON:
+        """The user allowed the bot to write to them from its Mini App (``requestWriteAccess``): the service message
+        Telegram then posts in their private chat with the bot (``write_access_allowed``, ``from_request``)."""
+        world = self.world
+        world.start(user_id)
+        chat, user = world.private_chat(user_id), world.add_user(user_id)
+        allowed = world.post_service(chat, user, {"write_access_allowed": {"from_request": True}})
+        return self.stamp({"message": allowed.to_api()})
+
     def migrate(self, chat_id: int, new_chat_id: int, by: int | JSON | None) -> list[JSON]:
         """Upgrade a basic group to a supergroup; the updates Telegram sends the bot about it."""
         world = self.world
