@@ -1,4 +1,4 @@
-"""The JSON API of the record: a player's history, a group's leaderboard, and replays of finished games.
+"""The JSON API of the record: a player's history, the leaderboards, and replays of finished games.
 
 ``GET /api/history?limit&before`` — the caller's finished games, newest first; ``before``
 is the ``finished_at`` of the last game of the previous page.
@@ -8,6 +8,8 @@ shared) with a ``label`` in the reader's language ("Group 2", numbered in the or
 caller first played there), the games played there and the people played with.
 ``GET /api/leaderboard?group=<handle>&game=<name>`` (or ``chat=<id>``) — the ratings of the
 people who played that game in the group; only someone who played there may look.
+``GET /api/played-with?game=<name>`` — the leaderboard with no group: the caller and the people
+they finished that game with, anywhere (local play included), by their rating in it.
 ``GET /api/replay/<table id>?from=<seq>`` — a finished game step by step, every hand shown,
 with the seed that proves the deals; anyone signed in may open a shared replay.
 No Telegram id leaves, of a person or of a chat: people are names, and ``you`` marks the caller.
@@ -93,11 +95,21 @@ async def leaderboard(request: web.Request) -> web.Response:
     service = request.app[SERVICE]
     chat = await _chat_of(request, user.id)
     board = await service.record.leaderboard(chat, game)
-    shown: list[dict[str, Any]] = [
-        {"place": e["place"], "name": e["name"], "rating": e["rating"], "games": e["games"], "wins": e["wins"],
-         "you": e["user_id"] == user.id} for e in board
-    ]
-    return web.json_response({"game": game, "players": shown})
+    return web.json_response({"game": game, "players": _shown(board, user.id)})
+
+
+async def played_with(request: web.Request) -> web.Response:
+    """GET /api/played-with: the caller and the people they finished one game with, by rating."""
+    user = current_user(request)
+    game = request.query.get("game", "coins")
+    board = await request.app[SERVICE].record.played_with(user.id, game)
+    return web.json_response({"game": game, "players": _shown(board, user.id)})
+
+
+def _shown(board: list[dict[str, Any]], user_id: int) -> list[dict[str, Any]]:
+    """A leaderboard as the page sees it: names and figures, ``you`` for the caller, no ids."""
+    return [{"place": e["place"], "name": e["name"], "rating": e["rating"], "games": e["games"], "wins": e["wins"],
+             "you": e["user_id"] == user_id} for e in board]
 
 
 async def replay(request: web.Request) -> web.Response:
@@ -113,4 +125,5 @@ def setup_record_api(app: web.Application) -> None:
     app.router.add_get("/api/groups", groups)
     app.router.add_get("/api/stats", stats)
     app.router.add_get("/api/leaderboard", leaderboard)
+    app.router.add_get("/api/played-with", played_with)
     app.router.add_get("/api/replay/{table_id}", replay)

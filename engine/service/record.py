@@ -51,6 +51,14 @@ class Record:
             entry["place"], entry["rating"] = place, round(ratings.ordinal((entry["mu"], entry["sigma"])), 1)
         return board
 
+    async def played_with(self, user_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
+        """The leaderboard with no group: the user and the people they finished ``game`` with, by rating."""
+        games.get(game)  # refuses an unknown game by name
+        board = await self.store.records.played_with(user_id, game, min(max(limit, 1), 100))
+        for place, entry in enumerate(board, 1):
+            entry["place"], entry["rating"] = place, round(ratings.ordinal((entry["mu"], entry["sigma"])), 1)
+        return board
+
     async def replay(self, table_id: str, start: int = 0, count: int = REPLAY_PAGE) -> dict[str, Any]:
         """Steps ``start``.. of a finished game: each move and every seat's view after it (all hands shown)."""
         row = await self.store.tables.load_table(table_id)

@@ -78,6 +78,19 @@ class RecordRows:
             )).mappings().all()
         return [dict(r) for r in rows]
 
+    async def played_with(self, user_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
+        """The user and the people they finished ``game`` with, anywhere: their rating and games of it, best first."""
+        mine = select(results.c.table_id).where(results.c.user_id == user_id, results.c.game == game)
+        people = select(results.c.user_id).where(results.c.table_id.in_(mine), results.c.user_id.is_not(None))
+        async with self._writer.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(ratings.c.user_id, ratings.c.games, ratings.c.wins, ratings.c.mu, ratings.c.sigma, users.c.name)
+                .join(users, users.c.id == ratings.c.user_id)
+                .where(ratings.c.game == game, ratings.c.user_id.in_(people))
+                .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc(), ratings.c.user_id).limit(limit)
+            )).mappings().all()
+        return [dict(r) for r in rows]
+
     async def groups(self, user_id: int) -> list[dict[str, Any]]:
         """The group chats (negative ids) where a user finished games, oldest first.
 

@@ -127,7 +127,9 @@ LONG_TURN = [
 CHIPS_SHOWN = """([events, name]) => import('/static/games/kings_corner/parts.js').then((m) => {
   const log = document.querySelector('.kc-log');
   log.replaceChildren(m.turnLine(0, events, name, true));
-  for (const evs of log.querySelectorAll('.kc-evs')) evs.classList.toggle('overflow', evs.scrollWidth > evs.clientWidth);
+  for (const evs of log.querySelectorAll('.kc-evs')) {
+    evs.classList.toggle('overflow', evs.scrollWidth > evs.clientWidth);
+  }
   const evs = log.querySelector('.kc-evs');
   const box = evs.getBoundingClientRect();
   const chips = [...evs.querySelectorAll('.kc-ev')];
@@ -212,5 +214,45 @@ async def test_sergeant_major_felt_stays_put_when_a_bid_badge_appears(browser: A
         assert after["y"] == before["y"], (before, after)
         await page.screenshot(path=str(screenshot_path(
             f"sm-bid-badges-{scheme}-{size['width']}x{size['height']}.png")))
+        assert phone.errors == []
+        await phone.context.close()
+
+
+async def test_leaderboard_with_no_group_shows_the_people_you_played_with(browser: Any, server: Server) -> None:
+    service = server.service
+    ann, bob = 6107, 6108
+    info = await service.create_table("coins", ann, "Ann", {"target_score": 1}, seed=SEED)  # no group: local play
+    await service.join(info.id, bob, "Bob")
+    await service.add_ai(info.id, ann)
+    await service.start_game(info.id, ann)
+    for _ in range(100):
+        await service.autoplay.idle()
+        live = service.live(info.id)
+        assert live is not None
+        if live.row.status != "playing":
+            break
+        seat = min(live.game.to_act(live.state))
+        await service.act(info.id, (ann, bob)[seat], live.game.legal_actions(live.state, seat)[0], live.seq)
+    assert (await service.info(info.id)).status == "finished"
+    for size, scheme in ((SMALL, "light"), (PHONE, "dark")):
+        phone = await open_phone(browser, server, user(9), viewport=size, scheme=scheme)  # Cat: never played
+        page = phone.page
+        await page.locator("#tab-leaderboard").tap()
+        await expect(page.locator(".lb-scope")).to_have_text("People you played with")  # no group: no group picker
+        await expect(page.locator("#lb-group")).to_have_count(0)
+        await expect(page.locator(".lb-board")).to_contain_text("Finish a game of this kind")
+        await phone.context.close()
+        phone = await open_phone(browser, server, {"id": ann, "first_name": "Ann", "language_code": "en"},
+                                 viewport=size, scheme=scheme)
+        page = phone.page
+        await page.locator("#tab-leaderboard").tap()
+        await expect(page.locator(".lb-scope")).to_have_text("People you played with")
+        await expect(page.locator("#lb-game option:checked")).to_have_text("Coins (1 game)")
+        board = page.locator(".lb-board .board tbody tr")
+        await expect(board).to_have_count(2)
+        names = sorted(await page.locator(".lb-board .board tbody .pname").all_inner_texts())
+        assert names == ["Bob", "You"]
+        await expect(page.locator(".lb-explained")).to_contain_text("every game you finished")
+        await shoot(page, f"leaderboard-played-with-{scheme}")
         assert phone.errors == []
         await phone.context.close()

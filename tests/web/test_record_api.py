@@ -121,3 +121,26 @@ async def test_stats_give_a_persons_own_figures_per_game_wherever_they_played(
     assert table_id in [g["table_id"] for g in history["games"]]
     nobody = await (await client.get("/api/stats", headers=headers(client, DAN, "Dan"))).json()
     assert nobody == {"games": []}
+
+
+async def test_played_with_is_the_leaderboard_of_local_play(
+    make_client: ClientFactory, settings: Settings, service: TableService
+) -> None:
+    client = await make_client(settings)
+    info = await service.create_table("coins", ANN, "Ann", {"target_score": 1})  # no group: local play
+    await service.join(info.id, BOB, "Bob")
+    await service.start_game(info.id, ANN)
+    await play_out(service, info.id)
+    ann, dan = headers(client, ANN, "Ann"), headers(client, DAN, "Dan")
+    answer = await client.get("/api/played-with?game=coins", headers=ann)
+    board = await answer.json()
+    assert answer.status == 200 and board["game"] == "coins"
+    assert sorted(p["name"] for p in board["players"]) == ["Ann", "Bob"]
+    assert [p["place"] for p in board["players"]] == [1, 2] and all(p["games"] == 1 for p in board["players"])
+    assert [p["you"] for p in board["players"]] == [p["name"] == "Ann" for p in board["players"]]
+    assert str(ANN) not in await answer.text() and str(BOB) not in await answer.text()  # no Telegram ids leave
+    nobody = await (await client.get("/api/played-with?game=coins", headers=dan)).json()
+    assert nobody["players"] == []
+    unknown = await client.get("/api/played-with?game=chess", headers=ann)
+    assert unknown.status == 400
+    assert (await client.get("/api/played-with?game=coins")).status == 401

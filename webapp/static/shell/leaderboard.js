@@ -1,6 +1,7 @@
-// The Leaderboard tab: a group's players of one game by rating. Groups come from /api/groups as opaque handles
-// (the page never sees a chat's id); ?group=<handle>&game=<name> opens one directly, and someone who never played
-// in that group is told so in words.
+// The Leaderboard tab: a group's players of one game by rating, or, with no group (local play), the people you
+// finished games with (/api/played-with). Groups come from /api/groups as opaque handles (the page never sees a
+// chat's id); ?group=<handle>&game=<name> opens one directly (group=mine: the people you played with), and someone
+// who never played in that group is told so in words.
 
 import { h, clear } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -18,8 +19,10 @@ function gamesOf(group) {
   return Object.entries(group.games || {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
 }
 
-function boardList(board) {
-  if (!board.players.length) return h("p", { class: "hint", text: t("lb_nobody") });
+const MINE = "mine"; // the picker's value for the people you played with
+
+function boardList(board, mine) {
+  if (!board.players.length) return h("p", { class: "hint", text: t(mine ? "lb_mine_nobody" : "lb_nobody") });
   return h("table", { class: "board" },
     h("thead", {}, h("tr", {},
       h("th", { class: "place", scope: "col", text: "#" }),
@@ -40,19 +43,23 @@ export function leaderboardPanel(app) {
   const pickers = h("div", { class: "lb-pickers" });
   const out = h("div", { class: "lb-board", role: "region", "aria-live": "polite" },
     h("p", { class: "hint", text: t("loading") }));
-  const panel = h("div", { class: "leaderboard" }, pickers, out,
-    h("p", { class: "hint lb-explained", text: t("lb_explained") }));
+  const explained = h("p", { class: "hint lb-explained", text: t("lb_explained") });
+  const panel = h("div", { class: "leaderboard" }, pickers, out, explained);
   let groups = [];
+  let played = {}; // the games the person has finished, by name: how many (their own figures, /api/stats)
   let asking = 0;
 
   const show = async (group, game) => {
     history.replaceState(null, "", app.urlWith({ group, game }));
     const ask = ++asking;
+    const mine = group === MINE;
+    explained.textContent = t(mine ? "lb_mine_explained" : "lb_explained");
     clear(out).append(h("p", { class: "hint", text: t("loading") }));
     try {
-      const board = await app.api.get(`/api/leaderboard?${new URLSearchParams({ group, game })}`);
+      const board = await app.api.get(mine ? `/api/played-with?${new URLSearchParams({ game })}`
+        : `/api/leaderboard?${new URLSearchParams({ group, game })}`);
       if (ask !== asking) return;
-      clear(out).append(h("h2", { class: "lb-title", text: gameTitle(board.game) }), boardList(board));
+      clear(out).append(h("h2", { class: "lb-title", text: gameTitle(board.game) }), boardList(board, mine));
     } catch (err) {
       if (ask !== asking) return;
       if (err.status === 401) { app.authFailed(); return; }
@@ -62,34 +69,37 @@ export function leaderboardPanel(app) {
 
   const render = (chosen, game) => {
     clear(pickers);
-    const group = groups.find((g) => g.group === chosen);
+    const mine = chosen === MINE;
+    const group = mine ? { games: played } : groups.find((g) => g.group === chosen);
     const games = group ? gamesOf(group) : [];
     const gameName = games.includes(game) ? game : (games[0] || game || firstGame());
     const groupSelect = h("select", { id: "lb-group", onchange: () => render(groupSelect.value, gameName) },
       group ? null : h("option", { value: chosen, selected: true, text: t("lb_shared_group") }),
-      groups.map((g) => h("option", { value: g.group, selected: g.group === chosen, text: groupLabel(g) })));
+      groups.map((g) => h("option", { value: g.group, selected: g.group === chosen, text: groupLabel(g) })),
+      h("option", { value: MINE, selected: mine, text: t("lb_mine") }));
     const gameSelect = h("select", { id: "lb-game", onchange: () => render(chosen, gameSelect.value) },
       (games.length ? games : [gameName]).map((name) => h("option", { value: name, selected: name === gameName,
         text: group ? `${gameTitle(name)} (${tn("games_n", group.games[name])})` : gameTitle(name) })));
     if (groups.length) pickers.append(h("div", { class: "field" }, h("label", { for: "lb-group", text: t("lb_group") }), groupSelect));
-    if (group) pickers.append(h("div", { class: "field" }, h("label", { for: "lb-game", text: t("game") }), gameSelect));
+    else pickers.append(h("h2", { class: "lb-scope", text: t("lb_mine") })); // no group to choose: whose board this is
+    if (group && games.length) {
+      pickers.append(h("div", { class: "field" }, h("label", { for: "lb-game", text: t("game") }), gameSelect));
+    }
     show(chosen, gameName);
   };
 
   (async () => {
     try {
-      groups = (await app.api.get("/api/groups")).groups || [];
+      const [found, stats] = await Promise.all([app.api.get("/api/groups"), app.api.get("/api/stats")]);
+      groups = found.groups || [];
+      played = Object.fromEntries(((stats && stats.games) || []).map((x) => [x.game, x.games]));
     } catch (err) {
       if (err.status === 401) { app.authFailed(); return; }
       clear(out).append(h("p", { class: "notice", role: "alert", text: err.message || t("error_generic") }));
       return;
     }
-    const asked = query.get("group");
-    if (!asked && !groups.length) {
-      clear(out).append(h("p", { class: "notice lb-none", text: t("lb_no_groups") }));
-      return;
-    }
-    render(asked || groups[0].group, query.get("game"));
+    // with no group, the people you played with (local play has no group)
+    render(query.get("group") || (groups.length ? groups[0].group : MINE), query.get("game"));
   })();
   return panel;
 }
