@@ -85,6 +85,40 @@ SUIT_CASES: dict[tuple[str, str], dict[str, Pair]] = {
         "loc": NC_("French suit:loc", "Spades"),
     },
 }
+# The words of the page's full card names (``туз червей``, ``erceņu dūzis``) in the cases a sentence may need, by the
+# page's key of the rank (``rank_A``; a Jack is a Knave in the Spanish deck): a number reads the same in every case.
+RANK_CASES: dict[str, dict[str, Pair]] = {
+    "A": {
+        "gen": NC_("card rank:gen", "Ace"), "dat": NC_("card rank:dat", "Ace"),
+        "acc": NC_("card rank:acc", "Ace"), "ins": NC_("card rank:ins", "Ace"),
+        "loc": NC_("card rank:loc", "Ace"),
+    },
+    "K": {
+        "gen": NC_("card rank:gen", "King"), "dat": NC_("card rank:dat", "King"),
+        "acc": NC_("card rank:acc", "King"), "ins": NC_("card rank:ins", "King"),
+        "loc": NC_("card rank:loc", "King"),
+    },
+    "Q": {
+        "gen": NC_("card rank:gen", "Queen"), "dat": NC_("card rank:dat", "Queen"),
+        "acc": NC_("card rank:acc", "Queen"), "ins": NC_("card rank:ins", "Queen"),
+        "loc": NC_("card rank:loc", "Queen"),
+    },
+    "N": {
+        "gen": NC_("card rank:gen", "Knight"), "dat": NC_("card rank:dat", "Knight"),
+        "acc": NC_("card rank:acc", "Knight"), "ins": NC_("card rank:ins", "Knight"),
+        "loc": NC_("card rank:loc", "Knight"),
+    },
+    "J_spanish": {
+        "gen": NC_("card rank:gen", "Knave"), "dat": NC_("card rank:dat", "Knave"),
+        "acc": NC_("card rank:acc", "Knave"), "ins": NC_("card rank:ins", "Knave"),
+        "loc": NC_("card rank:loc", "Knave"),
+    },
+    "J_french": {
+        "gen": NC_("card rank:gen", "Jack"), "dat": NC_("card rank:dat", "Jack"),
+        "acc": NC_("card rank:acc", "Jack"), "ins": NC_("card rank:ins", "Jack"),
+        "loc": NC_("card rank:loc", "Jack"),
+    },
+}
 SPANISH_CARDS: dict[str, Pair] = {
     "cups": NC_("Spanish card", "{rank} of Cups"), "coins": NC_("Spanish card", "{rank} of Coins"),
     "swords": NC_("Spanish card", "{rank} of Swords"), "clubs": NC_("Spanish card", "{rank} of Clubs"),
@@ -266,6 +300,10 @@ def named_list(names: list[Named]) -> Named:
 
 
 def page_strings(reader: NullTranslations) -> dict[str, str]:
-    """Every suit's case forms as page strings (``suit_french_spades_gen``: ``пик``), for the page's sentences."""
-    return {f"suit_{deck}_{code}_{case}": reader.pgettext(*pair)
-            for (deck, code), forms in SUIT_CASES.items() for case, pair in forms.items()}
+    """Every suit's and every rank word's case forms as page strings (``suit_french_spades_gen``: ``пик``,
+    ``rank_Q_acc``: ``даму``), for the page's sentences that ask for a card or a suit in a case."""
+    suits = {f"suit_{deck}_{code}_{case}": reader.pgettext(*pair)
+             for (deck, code), forms in SUIT_CASES.items() for case, pair in forms.items()}
+    ranks = {f"rank_{key}_{case}": reader.pgettext(*pair) for key, forms in RANK_CASES.items()
+             for case, pair in forms.items()}
+    return {**suits, **ranks}

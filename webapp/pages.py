@@ -10,6 +10,7 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
+from engine import words
 from engine.catalogue import describe_games
 from engine.i18n import DEFAULT_LOCALE, LANGUAGES, gettext_for, negotiate, translations
 from engine.option_words import page_strings
@@ -96,6 +97,7 @@ async def page(request: web.Request) -> web.StreamResponse:
         "plurals": plural_forms_for(lang),
         "plural_indices": list(plural_indices(lang)),
         "option_values": page_strings(translations(lang)),  # the words the bot's Options keyboard uses too
+        "word_forms": words.page_strings(translations(lang)),  # suits' and ranks' case forms, for {card:acc}
         "table_id": request.query.get("table", "")[:32],
         "games": games_for_page(),  # each game's facts, for the page's game clients
     }

@@ -161,7 +161,7 @@ async def test_kings_corner_whole_two_player_game_by_tapping(browser: Any, serve
             # the AI's turn is replayed: at least its draw flies from the stock to its seat
             await page.wait_for_selector(".kc-fly", state="attached", timeout=5000)
             await page.wait_for_function(SETTLED)
-            await expect(page.locator(".kc-log")).to_contain_text(f"{ai_name}:")
+            await expect(page.locator(".kc-log")).to_contain_text(f"\u2068{ai_name}\u2069:")  # the name isolated
             saw_replay = True
     assert shots["mid"], "a mid-game screenshot with a card chosen and its piles glowing was taken"
     assert plays > 0
@@ -183,7 +183,8 @@ async def test_kings_corner_whole_two_player_game_by_tapping(browser: Any, serve
     status = page.locator(".status.over")
     if state["went_out"] is not None and not state["blocked"]:
         assert winners == [state["went_out"]] and scores[state["went_out"]] == 0
-        await expect(status).to_have_text("You went out and won!" if winners == [0] else f"{ai_name} went out and won")
+        said = "You went out and won!" if winners == [0] else f"\u2068{ai_name}\u2069 went out and won"  # name isolated
+        await expect(status).to_have_text(said)
     else:
         fewest = min(scores)
         assert winners == [s for s in range(2) if scores[s] == fewest]

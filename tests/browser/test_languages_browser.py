@@ -134,14 +134,14 @@ TEXT: dict[str, dict[str, str]] = {
         "you_log": "Tu:",
     },
 }
-# The caption under a trick once one has been taken
+# The caption under a trick once one has been taken (a player's name isolated: U+2068 … U+2069)
 TRICK_CAPTION = {
-    "ru": re.compile(r"^(Последняя взятка( твоя|: .+ \(ИИ\))?|Взятка твоя(: \+\d+)?"
-                     r"|Взятка: .+ \(ИИ\)(, \+\d+)?)$"),
-    "ko": re.compile(r"^(지난 트릭(: 내 것|: .+ \(AI\))?|내가 트릭을 가져왔어요(: \+\d+)?"
-                     r"|트릭 획득: .+ \(AI\)( \+\d+)?)$"),
-    "lv": re.compile(r"^(Pēdējais stiķis(: tavs|: .+ \(MI\))?|Tu paņēmi stiķi(: \+\d+)?"
-                     r"|Stiķi paņem: .+ \(MI\)(, \+\d+)?)$"),
+    "ru": re.compile(r"^(Последняя взятка( твоя|: .+ \(ИИ\)\u2069?)?|Взятка твоя(: \+\d+)?"
+                     r"|Взятка: .+ \(ИИ\)\u2069?(, \+\d+)?)$"),
+    "ko": re.compile(r"^(지난 트릭(: 내 것|: .+ \(AI\)\u2069?)?|내가 트릭을 가져왔어요(: \+\d+)?"
+                     r"|트릭 획득: .+ \(AI\)\u2069?( \+\d+)?)$"),
+    "lv": re.compile(r"^(Pēdējais stiķis(: tavs|: .+ \(MI\)\u2069?)?|Tu paņēmi stiķi(: \+\d+)?"
+                     r"|Stiķi paņem: .+ \(MI\)\u2069?(, \+\d+)?)$"),
 }
 # Sergeant Major's suit buttons, in the table's order: hearts, spades, diamonds, clubs (the French deck's words)
 FRENCH_SUITS = {"ru": ["Червы", "Пики", "Бубны", "Трефы"], "ko": ["하트", "스페이드", "다이아몬드", "클로버"],

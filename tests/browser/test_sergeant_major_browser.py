@@ -202,7 +202,8 @@ class Game:
         """Ann was up: she picks exactly the cards she owes the named player and confirms."""
         choice = state["choose"]
         receiver = self.names[choice["to"]]
-        await expect(self.page.locator(".sm-panel h2")).to_have_text(f"Give {cards_n(choice['count'])} to {receiver}")
+        isolated = f"\u2068{receiver}\u2069"  # a name in a sentence is isolated from the words around it
+        await expect(self.page.locator(".sm-panel h2")).to_have_text(f"Give {cards_n(choice['count'])} to {isolated}")
         if "exchange" not in self.shots:
             await self.card(cards[0]).tap()
             await self.shot("exchange")

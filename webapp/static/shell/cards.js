@@ -1,6 +1,6 @@
 // Card art: an SVG sprite of the Spanish and French suits and court figures, and card faces built from it.
 
-import { t } from "./i18n.js";
+import { CASES, named, t, tOr } from "./i18n.js";
 
 const SPRITE = `
 <symbol id="sp-cups" viewBox="0 0 24 24"><path d="M4.5 3h15c.3 6-3 9.6-6.2 10.2V17c2.3.3 4.2 1.2 4.7 3.2V22H6v-1.8c.5-2 2.4-2.9 4.7-3.2v-3.8C7.5 12.6 4.2 9 4.5 3z"/><path d="M6.3 5.2h11.4" stroke="#fff" stroke-width="1.1" opacity=".7"/></symbol>
@@ -54,8 +54,10 @@ export function suitIcon(suit, deck, size = 18) {
 
 // A suit's name in the page's language: the Spanish and French decks each have their own words
 // (Spanish clubs are Булавы in Russian, French clubs Трефы).
+// With its case forms, for a sentence that asks for one (``{suit:gen}``).
 export function suitName(suit, deck) {
-  return t(`suit_${deck}_${suit}`);
+  const key = `suit_${deck}_${suit}`;
+  return named(t(key), Object.fromEntries(CASES.map((c) => [c, tOr(`${key}_${c}`, t(key))])));
 }
 
 // A card in words, as the page's language says it: "Ace of Cups", "туз червей", "하트 에이스", "kreiču dāma".
@@ -63,8 +65,10 @@ export function cardName(card, deck) {
   const c = parseCard(card);
   if (!c) return card;
   const rankKey = c.rank === "J" ? `rank_J_${deck}` : `rank_${c.rank}`;
-  const rank = /^\d+$/.test(c.rank) ? c.rank : t(rankKey);
-  return t(`card_${deck}_${c.suit}`, { rank });
+  // the rank word in the case a sentence asks for ("даму червей", "erceņu dāmu"); a number reads the same
+  const rank = (form) => (/^\d+$/.test(c.rank) ? c.rank : tOr(`${rankKey}_${form}`, t(rankKey)));
+  const say = (form) => t(`card_${deck}_${c.suit}`, { rank: rank(form) });
+  return named(say("nom"), Object.fromEntries(CASES.map((form) => [form, say(form)])));
 }
 
 // The rank as printed in a card's corner: the page language's letter for a court card or an Ace (Т/К/Д/В in
