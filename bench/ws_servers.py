@@ -47,7 +47,7 @@ def serve(port: int, data_dir: str, database: str | None = None, collect_after: 
     # flat out, one seat can lead trick after trick far faster than a person: no flood limit here
     settings = Settings(host="127.0.0.1", port=port, data_dir=Path(data_dir), bot_token=TOKEN, ai_delay=0.0,
                         database_url=database or None, flood_rate=100_000.0, flood_burst=100_000,
-                        max_sockets_per_user=100, max_open_tables_per_user=100,
+                        max_sockets_per_user=100, max_open_tables_per_user=100, new_tables_rate=0.0,
                         max_unauthenticated_per_address=100_000, max_unauthenticated_sockets=100_000)
     if commit_delay_ms is not None:
         settings = replace(settings, commit_delay=commit_delay_ms / 1000)

@@ -34,6 +34,8 @@ class Settings:
     max_sockets_per_user: int = 12  # open table sockets of one user
     max_sockets_per_table: int = 100  # open sockets at one table (players and spectators)
     max_open_tables_per_user: int = 20  # tables in the lobby or being played where a user has a seat
+    new_tables_rate: float = 10.0  # new tables a second the process opens, for everyone together (0: no limit)
+    new_tables_burst: int = 40  # ... and at once
     body_timeout: float = 10.0  # seconds to receive a whole request body
     flood_rate: float = 20.0  # socket frames a second, on average
     flood_burst: int = 40  # socket frames in one burst
@@ -84,6 +86,8 @@ class Settings:
             max_sockets_per_user=int(text("MAX_SOCKETS_PER_USER") or base.max_sockets_per_user),
             max_sockets_per_table=int(text("MAX_SOCKETS_PER_TABLE") or base.max_sockets_per_table),
             max_open_tables_per_user=int(text("MAX_OPEN_TABLES_PER_USER") or base.max_open_tables_per_user),
+            new_tables_rate=float(text("NEW_TABLES_RATE") or base.new_tables_rate),
+            new_tables_burst=int(text("NEW_TABLES_BURST") or base.new_tables_burst),
             body_timeout=float(text("BODY_TIMEOUT") or base.body_timeout),
             flood_rate=float(text("FLOOD_RATE") or base.flood_rate),
             flood_burst=int(text("FLOOD_BURST") or base.flood_burst),

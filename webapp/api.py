@@ -12,7 +12,9 @@ sign-in), 403 (not allowed), 404 (no such table), 408 (the body did not arrive w
 ``body_timeout``), 409 (refused by the table's state), 413 (over 16 KB), 429
 (``too_many_tables``: the table service refuses a seat to a user at ``max_open_tables_per_user``
 tables in the lobby or being played; ``too_many_requests``, with ``Retry-After``: one person
-may make ``api_rate`` signed-in calls a second, in bursts of up to ``api_burst``) or 503
+may make ``api_rate`` signed-in calls a second, in bursts of up to ``api_burst``; ``too_many_new_tables``,
+with ``Retry-After``: the process opens at most ``new_tables_rate`` tables a second for everyone together,
+in bursts of up to ``new_tables_burst``, so a storm of openings leaves the tables in play their time) or 503
 (``unavailable``: the database is out of reach just now, or its connection failed mid-call; the same
 request may work a moment later).
 
@@ -74,7 +76,7 @@ BAD_INPUT = {"bad_options", "bad_request", "bad_json", "bad_name", "bad_cursor",
              "unknown_action", "unknown_card", "unknown_game"}
 FORBIDDEN = {"not_host", "not_seated", "local_signin_disabled", "not_in_group"}
 NOT_FOUND = {"table_not_found"}
-TOO_MANY = {"too_many_tables", "too_many_requests"}
+TOO_MANY = {"too_many_tables", "too_many_requests", "too_many_new_tables"}
 PAGE, MAX_PAGE = 20, 50
 # HTTP errors of /api routes, as refusals (any other status is bad_request)
 HTTP_REFUSALS = {413: RefusalCode.REQUEST_TOO_LARGE, 404: RefusalCode.NOT_FOUND, 405: RefusalCode.METHOD_NOT_ALLOWED,
@@ -140,6 +142,8 @@ async def _answer(
                               refusal_text(refusal, request_language(request)))
         if refusal.code == RefusalCode.TOO_MANY_REQUESTS:
             response.headers["Retry-After"] = "1"  # a budget refills a request in well under a second
+        elif refusal.code == RefusalCode.TOO_MANY_NEW_TABLES:
+            response.headers["Retry-After"] = str(refusal.params["seconds"])
         return response
     except web.HTTPException as exc:
         if not request.path.startswith("/api/") or exc.status < 400:

@@ -61,6 +61,7 @@ class RefusalCode(StrEnum):
     BAD_CURSOR = "bad_cursor"
     TOO_MANY_TABLES = "too_many_tables"
     TOO_MANY_REQUESTS = "too_many_requests"
+    TOO_MANY_NEW_TABLES = "too_many_new_tables"
     SETTING_NAME_TOO_LONG = "setting_name_too_long"
     SETTING_VALUE_SHAPE = "setting_value_shape"
     BAD_NUMBER = "bad_number"
@@ -216,6 +217,7 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.BAD_CURSOR: (N_("That page of tables is gone; start again from the first page."), ()),
     C.TOO_MANY_TABLES: (N_("You already have {limit} open tables; finish or leave one first."), ("limit",)),
     C.TOO_MANY_REQUESTS: (N_("Too many requests at once; wait a moment and try again."), ()),
+    C.TOO_MANY_NEW_TABLES: (N_("Many tables are being opened right now; try again in {seconds} s."), ("seconds",)),
     C.SETTING_NAME_TOO_LONG: (N_("That setting name is too long."), ()),
     C.SETTING_VALUE_SHAPE: (N_("The setting {name} takes a short word or a number."), ("name",)),
     C.BAD_NUMBER: (N_("{name} must be a whole number from {minimum} to {maximum}."), ("name", "minimum", "maximum")),

@@ -180,12 +180,22 @@ class Tables:
         for table_id, table in list(self._tables.items()):
             if excess <= 0:
                 return
-            busy = (table.lock.locked() or table.standins or self.schedule.is_running(table_id)
-                    or self.bus.subscriber_count(table_id))
-            if not busy:
+            if not self._is_busy(table):
                 del self._tables[table_id]  # its deadline stays armed: the table loads again when it comes due
                 self._release_later(table_id)
                 excess -= 1
+
+    def unload_ended(self, table_id: str) -> None:
+        """Unload a table that was cancelled, if nobody follows it now: nothing more happens at it (it loads again
+        if asked for), so lobbies opened and cancelled by the thousand do not stay in memory until evicted."""
+        table = self._tables.get(table_id)
+        if table is not None and table.row.status == TableStatus.ABANDONED and not self._is_busy(table):
+            del self._tables[table_id]
+            self._release_later(table_id)
+
+    def _is_busy(self, table: LiveTable) -> bool:
+        return bool(table.lock.locked() or table.standins or self.schedule.is_running(table.id)
+                    or self.bus.subscriber_count(table.id))
 
     async def _finish_revived(self, table: LiveTable) -> None:
         """A game stored before its end was: store the result it implies (an older crash could leave this).

@@ -2,7 +2,8 @@
 
 Whatever seats a person (opening a table, a lesson or a rematch, joining one) passes the cap on
 their open tables first, holding their lock (``engine.service.open_tables``); a person's lock is
-always taken before a table's.
+always taken before a table's. Opening a table or a lesson first spends one of the process's new
+tables (``engine.service.opening_pace``); a rematch, one per finished game, does not.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from engine.service.lessons import lesson_for
 from engine.service.live import LiveTable, TableInfo
 from engine.service.loading import Tables, notice
 from engine.service.open_tables import OpenTablesCap
+from engine.service.opening_pace import OpeningPace
 from engine.service.schedule import Schedule
 from engine.service.sharing import Sharing, fresh_on_conflict
 from engine.service.table_settings import (
@@ -42,13 +44,14 @@ class Lobby:
     """Everything people do with a table that is not a move."""
 
     def __init__(self, store: Store, tables: Tables, sharing: Sharing, schedule: Schedule, cap: OpenTablesCap, *,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, pace: OpeningPace | None = None) -> None:
         self.store = store
         self.tables = tables
         self.catch_up = sharing.catch_up  # a change that met another process's write runs again after it
         self.schedule = schedule
         self.cap = cap
         self.clock = clock
+        self.pace = pace  # the process's budget of new tables (None: unlimited)
 
     async def create_table(
         self,
@@ -63,7 +66,10 @@ class Lobby:
         rematch_of: str | None = None,
     ) -> TableInfo:
         """Open a lobby with the host in seat 0 (``lesson``: a guided first game, kept off the record;
-        ``rematch_of``: the finished table it is the rematch of); refused at the host's cap on open tables."""
+        ``rematch_of``: the finished table it is the rematch of); refused at the host's cap on open tables, and
+        when the process has spent its budget of new tables, before anything is read or written."""
+        if self.pace is not None:
+            self.pace.take()
         async with self.cap.room_for(host_id):
             return await self._open(game, host_id, host_name, options, chat_id=chat_id, seed=seed, lesson=lesson,
                                     rematch_of=rematch_of)
@@ -183,16 +189,18 @@ class Lobby:
                     table.row.host_user_id = humans[0].user_id or 0
                 kind = UpdateKind.ABANDONED if table.row.status == TableStatus.ABANDONED else UpdateKind.LOBBY
                 await self.store.tables.save_table(table.row, notice=notice(table, kind))
-                return await self.tables.publish(table, kind)
-            name = row.name
-            self._seat_ai(table, row)
-            row.name = f"{name} (AI)" if not name.endswith("(AI)") else name
-            self.schedule.refresh_due(table)
-            left = [public({"type": "left", "seat": seat, "name": name})]
-            await self.store.tables.save_table(table.row, notice=notice(table, UpdateKind.SEAT_CHANGED, left))
-            self.schedule.arm(table)
-            info = await self.tables.publish(table, UpdateKind.SEAT_CHANGED, left)
+                info = await self.tables.publish(table, kind)
+            else:
+                name = row.name
+                self._seat_ai(table, row)
+                row.name = f"{name} (AI)" if not name.endswith("(AI)") else name
+                self.schedule.refresh_due(table)
+                left = [public({"type": "left", "seat": seat, "name": name})]
+                await self.store.tables.save_table(table.row, notice=notice(table, UpdateKind.SEAT_CHANGED, left))
+                self.schedule.arm(table)
+                info = await self.tables.publish(table, UpdateKind.SEAT_CHANGED, left)
         self.schedule.kick(table)
+        self.tables.unload_ended(table_id)
         return info
 
     @fresh_on_conflict
@@ -251,6 +259,7 @@ class Lobby:
             self.schedule.arm(table)
             info = await self.tables.publish(table, UpdateKind.ABANDONED, gone)
         self.schedule.forget(table.id)
+        self.tables.unload_ended(table.id)
         return info
 
     async def rematch(self, table_id: str, by_user_id: int, name: str) -> tuple[TableInfo, bool]:
@@ -355,6 +364,7 @@ class Lobby:
                 expired.append(await self.tables.publish(table, UpdateKind.ABANDONED, [
                     public({"type": "expired", "idle": now - touched, "seed": row.seed})]))
             self.schedule.forget(table.id)
+            self.tables.unload_ended(table.id)
         return expired
 
     @fresh_on_conflict

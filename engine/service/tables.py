@@ -25,6 +25,7 @@ from engine.service.loading import MAX_LOADED, Tables, peers_for
 from engine.service.lobby import AI_NAMES, Lobby
 from engine.service.moves import ActResult, Moves
 from engine.service.open_tables import MAX_OPEN_TABLES, OpenTablesCap
+from engine.service.opening_pace import OpeningPace
 from engine.service.peers import Peers, SharesPresence
 from engine.service.people import People
 from engine.service.presence import Presence
@@ -52,6 +53,7 @@ class TableService:
         max_loaded: int = MAX_LOADED,
         max_open_tables: int = MAX_OPEN_TABLES,
         peers: Peers | None = None,
+        opening_pace: OpeningPace | None = None,
     ) -> None:
         self.store = store
         self.bus = bus or MemoryBus()
@@ -72,7 +74,7 @@ class TableService:
         self.sharing = Sharing(store, self.peers, self.loaded, self.schedule)
         self.moves = Moves(store, self.loaded, self.sharing, self.schedule, clock=clock)
         self.cap = OpenTablesCap(self.loaded.count_open_tables, max_open_tables)
-        self.lobby = Lobby(store, self.loaded, self.sharing, self.schedule, self.cap, clock=clock)
+        self.lobby = Lobby(store, self.loaded, self.sharing, self.schedule, self.cap, clock=clock, pace=opening_pace)
         self.due = DueWork(store, self.loaded, self.sharing, self.moves, self.schedule, peers=self.peers, clock=clock,
                            heal_every=heal_every)
 

@@ -1,0 +1,29 @@
+"""Opening tables from the page within the process's budget of new tables: beyond it, 429 with Retry-After, in the
+person's language, and nothing opened."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.config import Settings
+from tests.web.conftest import ClientFactory, signed, tma
+
+
+async def test_openings_beyond_the_budget_get_429_with_retry_after_in_the_persons_language(
+    make_own_client: ClientFactory, bot_settings: Settings
+) -> None:
+    client = await make_own_client(replace(bot_settings, new_tables_rate=0.5, new_tables_burst=2))
+    ann, anya = tma(signed(8201, "Ann")), tma(signed(8202, "Аня", language_code="ru"))
+    for _ in range(2):  # the whole burst, at one moment
+        resp = await client.post("/api/tables", json={"game": "coins"}, headers=ann)
+        assert resp.status == 200, await resp.text()
+
+    for path, body in (("/api/tables", {"game": "coins"}), ("/api/lessons", {"game": "coins"})):
+        refused = await client.post(path, json=body, headers=anya)
+        assert refused.status == 429
+        assert refused.headers["Retry-After"] == "2"  # one opening comes back every two seconds
+        assert await refused.json() == {
+            "code": "too_many_new_tables",
+            "message": "Сейчас открывают очень много столов; попробуй снова через 2 с."}
+    mine = await client.get("/api/me", headers=anya)
+    assert mine.status == 200 and (await mine.json())["tables"] == []  # nothing was opened for her
