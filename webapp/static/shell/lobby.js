@@ -54,6 +54,14 @@ function changesFor(settings, options, name, value) {
   return changes;
 }
 
+// A setting's presets with the table's own value among them: a table made with a value the presets lack (the bot's
+// ``/new coins target=3``) shows that value, in order among numbers, instead of whichever preset comes first.
+function choicesWith(choices, value) {
+  if (value === undefined || value === null || choices.some((c) => String(c) === String(value))) return choices;
+  const numbers = typeof value === "number" && choices.every((c) => typeof c === "number");
+  return numbers ? [...choices, value].sort((a, b) => a - b) : [value, ...choices];
+}
+
 // One option of the lobby: its value, or a picker for the host; ``seats`` names the seats a value may point at.
 function optionRow(setting, value, { editable, ctx, seats, change = (name, v) => ({ [name]: v }) }) {
   const label = optionLabel(setting.name, setting.label);
@@ -61,11 +69,12 @@ function optionRow(setting, value, { editable, ctx, seats, change = (name, v) =>
     return h("li", {}, h("span", { class: "label", text: label }), h("span", { class: "value", text: valueLabel(setting.name, value, seats) }),
       optionHelpEl(setting.name));
   }
+  const choices = choicesWith(setting.choices, value);
   const select = h("select", { name: setting.name, "aria-label": label, onchange: (ev) => {
     const raw = ev.target.value;
-    const choice = setting.choices.find((c) => String(c) === raw);
+    const choice = choices.find((c) => String(c) === raw);
     ctx.op("options", { changes: change(setting.name, choice === undefined ? raw : choice) });
-  } }, setting.choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value),
+  } }, choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value),
     text: valueLabel(setting.name, c, seats) })));
   return h("li", {}, h("label", { class: "label", text: label }), select, optionHelpEl(setting.name));
 }
