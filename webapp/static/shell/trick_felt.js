@@ -12,8 +12,7 @@ import { cue } from "./sound.js";
 
 export const FLY_MS = 260;
 export const HOLD_MS = 1400; // a finished trick stays readable at least this long before the next lead shows
-export const HAND_END_AFTER_MS = 1100; // the hand's last trick is seen whole before its hand's end covers it
-export const HAND_END_MS = 2600; // how long the hand's end stays on the felt
+export const HAND_END_MS = 2200; // how long the hand's end stays on the felt, the next frames waiting
 
 // Paces a table's updates: ``table.apply(view, events)`` renders one frame; frames wait while a trick is on show.
 export class TrickPacer {
@@ -31,12 +30,12 @@ export class TrickPacer {
     this.dealing = false; // a new hand of yours came: dealt in once it shows
     this.handOver = null; // the hand_over event of the frame being shown
     this.ending = null; // {title, rows, from, until} of the hand just over, shown on the felt meanwhile
-    this.endTimers = [];
+    this.endTimer = 0;
   }
 
   destroy() {
     clearTimeout(this.timer);
-    for (const timer of this.endTimers) clearTimeout(timer);
+    clearTimeout(this.endTimer);
     this.queue = [];
   }
 
@@ -115,16 +114,15 @@ export class TrickPacer {
     return flights;
   }
 
-  // The hand just over ({title, rows}) shows on the felt once its last trick was seen, the next frames waiting.
+  // The hand just over ({title, rows}) shows on the felt over its last trick for a moment, the next frames waiting
+  // a little longer than a trick's.
   endHand(card) {
     if (!card) return;
     const now = Date.now();
-    this.ending = { ...card, from: now + HAND_END_AFTER_MS, until: now + HAND_END_AFTER_MS + HAND_END_MS, entered: false };
+    this.ending = { ...card, until: now + HAND_END_MS, entered: false };
     this.holdUntil = Math.max(this.holdUntil, this.ending.until);
-    for (const timer of this.endTimers) clearTimeout(timer);
-    this.endTimers = [HAND_END_AFTER_MS, HAND_END_AFTER_MS + HAND_END_MS].map((ms) => setTimeout(() => {
-      if (this.table.view) this.table.render();
-    }, ms + 20));
+    clearTimeout(this.endTimer);
+    this.endTimer = setTimeout(() => { if (this.table.view) this.table.render(); }, HAND_END_MS + 20);
   }
 
   // Copies of the finished trick on show, taken before a frame may replace it, with its winner.
@@ -139,7 +137,11 @@ export class TrickPacer {
   // a new hand of yours is dealt in from the felt, the hand over comes to the felt in a moment.
   story(leaving) {
     const el = this.table.el;
-    if (this.handOver && this.table.handEnd) this.endHand(this.table.handEnd(this.handOver));
+    if (this.handOver && this.table.handEnd) {
+      this.endHand(this.table.handEnd(this.handOver));
+      const felt = el.querySelector(".felt");
+      if (felt) appendHandEnd(this, felt);
+    }
     this.handOver = null;
     if (leaving && leaving.winner !== null && !el.querySelector(".trick.done")) {
       sweepTo(leaving.lifted, el.querySelector(`.player[data-seat="${leaving.winner}"]`));
@@ -231,8 +233,7 @@ export function appendTrickExtras(table, felt, s, { live, done, deck, leading })
 // The hand just over, on the felt for a moment: each player's change (motion only brings it in).
 export function appendHandEnd(pacer, felt) {
   const ending = pacer.ending;
-  const now = Date.now();
-  if (!ending || now < ending.from || now >= ending.until) return;
+  if (!ending || Date.now() >= ending.until) return;
   const card = h("div", { class: `hand-end${ending.entered ? "" : " enter"}`, role: "status" },
     h("h3", { text: ending.title }),
     h("ul", {}, ending.rows.map((row) => h("li", {},
