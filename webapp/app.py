@@ -32,6 +32,7 @@ from webapp.limits import Budgets
 from webapp.pages import setup_pages
 from webapp.public import PublicTables
 from webapp.record_api import setup_record_api
+from webapp.settings_api import setup_settings_api
 from webapp.webhook import MAX_UPDATE, setup_webhook
 from webapp.ws import setup_ws
 
@@ -116,5 +117,6 @@ def make_app(
     setup_invite_api(app)  # before setup_api: its /api/tables/{id}/{op} would take /invite
     setup_api(app)
     setup_record_api(app)
+    setup_settings_api(app)
     setup_ws(app)
     return app

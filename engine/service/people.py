@@ -64,6 +64,17 @@ class People:
         """Whether a known person wants turn messages."""
         await self._store.people.set_user_flags(user_id, notify=notify)
 
+    async def wants_turn_messages(self, user_id: int) -> bool:
+        """Whether a person wants turn messages: yes until they switch them off (with /settings or in the page)."""
+        person = await self.person(user_id)
+        return person is None or person.notify
+
+    async def choose_turn_messages(self, user_id: int, name: str, on: bool) -> None:
+        """Switch a person's turn messages on or off; they are known from then on (the page may be their first
+        visit), and the notifier reads the choice before each turn message it would send."""
+        await self.remember(user_id, name)
+        await self.set_notify(user_id, on)
+
     async def set_can_message(self, user_id: int, can_message: bool) -> None:
         """Whether the bot may write to a known person (they started it, or blocked it)."""
         await self._store.people.set_user_flags(user_id, can_message=can_message)

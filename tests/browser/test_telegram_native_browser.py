@@ -350,3 +350,27 @@ async def test_active_changes_reach_the_page(browser: Any, server: Server, platf
     await ann.deliver("visibility_changed", {"is_visible": False})
     assert await page.evaluate("window.__active") == [True, False, False, True, True]
     assert ann.errors == []
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+async def test_settings_switch_turn_messages_off_for_the_bot_too(browser: Any, server: Server, platform: str) -> None:
+    n = PLATFORMS.index(platform)
+    ann = await open_phone(browser, server, user(90 + n), platform=platform)
+    page = ann.page
+    await expect(page.locator("#game-select")).to_be_visible()
+    await ann.deliver("settings_button_pressed")
+    sheet = page.locator(".settings-sheet")
+    switch = sheet.get_by_role("button", name="Turn messages")
+    await expect(switch).to_have_attribute("aria-pressed", "true")  # on until switched off
+    await expect(switch).to_be_enabled()
+    await switch.tap()
+    await expect(switch).to_have_attribute("aria-pressed", "false")
+    await expect(switch).to_be_enabled()  # the server took it
+    assert not await server.service.people.wants_turn_messages(ann.user["id"])
+    await page.screenshot(path=str(screenshot_path(f"settings-turn-messages-{platform}-390x844.png")))
+    await page.reload()
+    await expect(page.locator("#game-select")).to_be_visible()
+    await ann.deliver("settings_button_pressed")
+    await expect(page.locator(".settings-sheet").get_by_role("button", name="Turn messages")).to_have_attribute(
+        "aria-pressed", "false")  # read back from the account
+    assert ann.errors == []

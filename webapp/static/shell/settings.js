@@ -1,12 +1,38 @@
 // The person's settings in one sheet, opened by Telegram's settings button: the page's language and its sound,
-// the same controls the home screen and the table bar hold, and one-tap play.
+// the same controls the home screen and the table bar hold, one-tap play, and whether the bot sends turn messages
+// (kept in the person's account: the bot's /settings shows the same switch).
 
-import { h } from "./dom.js";
+import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { languageSelect } from "./language.js";
+import { Api } from "./net.js";
 import { openSheet } from "./sheet.js";
 import { soundButton } from "./sound.js";
 import { oneTapButton } from "./one_tap.js";
+import * as tg from "./tg.js";
+
+const TURN_MESSAGES = "/api/me/turn_messages";
+
+// The turn-messages switch: read from the account when the sheet opens, saved there on every tap; a tap the server
+// did not take puts the switch back and says why.
+function turnMessagesButton(api) {
+  const btn = h("button", { class: "switch turn-messages-btn", type: "button", "aria-label": t("turn_messages"),
+    disabled: true }, h("span", { class: "switch-knob", "aria-hidden": "true" }));
+  const show = (on) => { btn.setAttribute("aria-pressed", String(on)); btn.disabled = false; };
+  btn.addEventListener("click", async () => {
+    const on = btn.getAttribute("aria-pressed") !== "true";
+    show(on);
+    btn.disabled = true;
+    try {
+      show((await api.request("PUT", TURN_MESSAGES, { on })).on);
+    } catch (err) {
+      show(!on);
+      toast(err.message || t("error_generic"), "error");
+    }
+  });
+  api.get(TURN_MESSAGES).then((answer) => show(answer.on), (err) => toast(err.message || t("error_generic"), "error"));
+  return btn;
+}
 
 // Open the settings sheet (one at a time, like every sheet).
 export function openSettings() {
@@ -17,9 +43,14 @@ export function openSettings() {
   sound.id = "settings-sound";
   const oneTap = oneTapButton();
   oneTap.id = "settings-one-tap";
+  const turns = turnMessagesButton(new Api(() => tg.initData()));
+  turns.id = "settings-turn-messages";
   return openSheet(t("settings"), h("div", { class: "settings-list" },
     h("div", { class: "field settings-row" }, h("label", { for: "settings-lang", text: t("language") }), language),
     h("div", { class: "field settings-row" }, h("label", { for: "settings-sound", text: t("sound") }), sound),
-    h("div", { class: "field settings-row" }, h("label", { for: "settings-one-tap", text: t("one_tap_play") }), oneTap)),
+    h("div", { class: "field settings-row" }, h("label", { for: "settings-one-tap", text: t("one_tap_play") }), oneTap),
+    h("div", { class: "field settings-row" }, h("label", { for: "settings-turn-messages", text: t("turn_messages") }),
+      turns),
+    h("p", { class: "hint settings-hint", text: t("turn_messages_hint") })),
   { cls: "settings-sheet" });
 }
