@@ -64,11 +64,15 @@ export function fanToFit(hand, cards, { max = 100, maxRows = 3 } = {}) {
   const box = hand.getBoundingClientRect();
   const style = getComputedStyle(hand);
   const width = (box.width || window.innerWidth - 12) - 4;
-  const height = box.height - parseFloat(style.paddingTop || "0") - parseFloat(style.paddingBottom || "0");
+  // never past the window's foot, whatever height the page was told it has: what follows the hand stays in view
+  const screen = hand.closest(".table-screen");
+  const below = screen ? Math.max(0, screen.getBoundingClientRect().bottom - box.bottom) : 0;
+  const room = Math.min(box.height, window.innerHeight - box.top - below);
+  const height = room - parseFloat(style.paddingTop || "0") - parseFloat(style.paddingBottom || "0");
   const cardW = fitCard(cards.length, width, height, { max, maxRows });
   const rows = fanOut(hand, cards, width, cardW, maxRows);
   // not even the smallest cards fit: the hand takes the room it needs and the page scrolls
   const needed = cardW * RATIO + (rows - 1) * shownOf(cardW);
-  if (needed > height) hand.style.minHeight = `${Math.ceil(needed + box.height - height)}px`;
+  if (needed > box.height - (room - height)) hand.style.minHeight = `${Math.ceil(needed + room - height)}px`;
   return rows;
 }
