@@ -13,9 +13,12 @@ import pytest
 from playwright.async_api import Page, expect
 
 from engine import words
+from engine.i18n import translations
 from tests.architecture.test_grammar import korean_names
-from tests.browser.conftest import Server, open_phone
-from tests.browser.test_languages_browser import open_in_language, user_for
+from tests.browser.conftest import Server, open_phone, screenshot_path
+from tests.browser.guided import follow, open_lesson
+from tests.browser.test_guided_coins_browser import play_ringed_card
+from tests.browser.test_languages_browser import SMALL, open_in_language, user_for
 
 FSI, PDI = "\u2068", "\u2069"
 
@@ -122,3 +125,41 @@ async def test_a_right_to_left_name_does_not_reorder_the_sentence_after_it(brows
     assert drawn["xs"] == sorted(drawn["xs"]) and len(set(drawn["xs"])) == len(drawn["xs"])  # "plays now" reads on
     assert drawn["text"].startswith(f"{FSI}{name}{PDI} plays now")
     assert ann.errors == []
+
+
+class Seen(Exception):
+    """The step looked for is on show: the lesson need not go on."""
+
+
+KO = translations("ko")
+KO_RANKS = {"A": "Ace", "K": "King", "N": "Knight", "J": "Knave"}
+
+
+def korean_spanish_card(code: str) -> str:
+    """A Spanish card as the Korean page names it in full (``컵 킹``), from the catalog's own words."""
+    rank, suit = code.split("-")
+    word = KO.gettext(KO_RANKS[rank]) if rank in KO_RANKS else rank
+    return str(KO.pgettext("Spanish card", f"{{rank}} of {suit.capitalize()}")).format(rank=word)
+
+
+async def test_the_korean_coach_names_the_winning_card_with_the_particle_its_sound_takes(
+        browser: Any, server: Server) -> None:
+    user = {"id": 7190, "first_name": "Nova", "language_code": "ko"}
+    phone = await open_phone(browser, server, user, locale="ko-KR", viewport=SMALL)
+    lesson = await open_lesson(phone, server, "coins", "코인 배우기")
+    page = lesson.page
+
+    async def check(step: str, text: str) -> None:
+        if step not in ("trick_one", "trick_two", "trick_three"):
+            return
+        name = korean_spanish_card(await page.locator(".trick.done .card.win").get_attribute("data-card") or "")
+        said = name + words.particle(name, "이" if step == "trick_one" else "으로")
+        assert said in text and "(으)로" not in text and "(이)" not in text, (said, text)
+        await page.wait_for_function("""() => document.getAnimations().every((a) => a.playState !== 'running'
+          || a.effect.getTiming().iterations === Infinity)""")  # the cards have landed (the ring keeps pulsing)
+        await page.screenshot(path=str(screenshot_path(f"coach-{step}-ko-360x640.png")))
+        raise Seen
+
+    with pytest.raises(Seen):
+        await follow(lesson, check, lambda: play_ringed_card(lesson))
+    assert phone.errors == []
