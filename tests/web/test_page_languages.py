@@ -130,3 +130,14 @@ async def test_a_persons_language_is_one_choice_for_the_mini_app_and_the_bot(bot
         assert answer["message"].startswith("Языка ")  # in the reader's language
     assert await service.store.people.user_language(7101) == "lv"  # nothing changed
     assert (await bot_client.post("/api/me/language", json={"language": "ko"})).status == 401
+
+
+async def test_the_page_carries_the_case_forms_its_sentences_ask_for(client: Client) -> None:
+    russian = (await page_data(client, "?lang=ru"))[1]["i18n-forms"]
+    latvian = (await page_data(client, "?lang=lv"))[1]["i18n-forms"]
+    english = (await page_data(client, "?lang=en"))[1]["i18n-forms"]
+    assert russian.keys() == latvian.keys() == english.keys() and len(russian) == 8 * 5 + 6 * 5
+    said = (russian["rank_K_ins"], russian["rank_Q_acc"], russian["suit_spanish_clubs_gen"])
+    assert said == ("королём", "даму", "булав")
+    assert (latvian["rank_K_acc"], latvian["suit_french_spades_ins"]) == ("karali", "pīķiem")
+    assert english["rank_Q_acc"] == "Queen" and english["suit_french_spades_gen"] == "Spades"
