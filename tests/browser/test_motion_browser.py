@@ -1,6 +1,6 @@
 """The game-app table: motion that tells the deal, the trick and the hand's end (and none when motion is reduced, with
-the same end states), drag to play, one-tap play, sound on at first and off for good after one tap, and a fanned
-hand much larger than the eight-column grid it replaced."""
+the same end states), drag to play, one-tap play, sound on at first and off for good after one tap, a buzz in
+Telegram when your turn begins, and a fanned hand much larger than the eight-column grid it replaced."""
 
 from __future__ import annotations
 
@@ -332,3 +332,53 @@ async def test_the_fanned_hand_is_much_larger_on_both_phones_light_and_dark(
             assert fit["felt"] <= 200, fit
             assert phone.errors == []
             await phone.context.close()
+
+
+async def test_telegram_buzzes_once_each_time_your_turn_begins(browser: Any, server: Server) -> None:
+    uid = 6160
+    table_id = await ai_table(server, "coins", uid, {"first_dealer": "seat:2"})
+    phone = await open_phone(browser, server, user(60), start_param=table_id)
+    page = phone.page
+    await expect(page.locator(".status.mine")).to_be_visible()  # Ann leads the first trick
+
+    async def buzzes() -> int:
+        buzz = ["web_app_trigger_haptic_feedback", {"type": "impact", "impact_style": "medium"}]
+        return sum(1 for call in await phone.tg_calls() if call == buzz)
+
+    assert await buzzes() == 1
+    card = (await state_of(server, table_id, uid))["legal"][0]
+    await page.locator(f'.hand .card[data-card="{card}"]').tap()
+    await page.locator(f'.hand .card[data-card="{card}"]').tap()
+    await expect(page.locator(".status.mine")).to_have_count(0)
+    await expect(page.locator(".status.mine")).to_be_visible(timeout=15_000)  # her turn again: this trick or the next
+    assert await buzzes() == 2
+    assert phone.errors == []
+
+
+async def test_kings_drag_a_card_onto_a_pile_plays_it_there(browser: Any, server: Server) -> None:
+    uid = 6170
+    table_id = await ai_table(server, "kings_corner", uid, {"players": 2})
+    moves: list[dict[str, Any]] = []
+    for _ in range(40):
+        await server.service.idle()
+        view = await server.service.view(table_id, uid)
+        state = view["state"]
+        if state["turn"] != view["you"]:
+            continue
+        moves = [a for a in state["legal"] if "card" in a]
+        if moves:
+            break
+        await server.service.act(table_id, uid, {"type": "end_turn"}, view["seq"])
+    assert moves, "Ann never had a card to put down"
+    action = moves[0]
+    card = action["card"]
+    space = action.get("space") or action.get("corner") or action.get("side")
+    phone = await open_phone(browser, server, user(70), start_param=table_id, viewport=SMALL)
+    page = phone.page
+    await expect(page.locator('.kc-table[data-turn="mine"]')).to_be_visible()
+    await drag(page, card, f'.kc-pile[data-space="{space}"]')
+    await expect(page.locator(f'.hand .card[data-card="{card}"]')).to_have_count(0)
+    await expect(page.locator(f'.kc-pile[data-space="{space}"] .card[data-card="{card}"]')).to_have_count(1)
+    assert card not in (await state_of(server, table_id, uid))["hand"]
+    await page.screenshot(path=str(screenshot_path("drag-kings_corner-360x640.png")))
+    assert phone.errors == []

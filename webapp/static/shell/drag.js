@@ -12,7 +12,8 @@ const inside = (el, x, y) => {
 };
 
 // Let cards of ``hand`` that ``canDrag(card)`` allows be dragged onto ``felt()`` (the drop zone, found at each
-// drag since tables draw anew); ``drop(card)`` plays it. Returns a function that stops listening.
+// drag since tables draw anew); ``drop(card, x, y)`` plays it, told where it was let go. Returns a function that
+// stops listening.
 export function dragToPlay(hand, felt, { canDrag, drop }) {
   let drag = null;
 
@@ -77,7 +78,7 @@ export function dragToPlay(hand, felt, { canDrag, drop }) {
     };
     if (ev.type === "pointerup" && zone && zone.isConnected && inside(zone, ev.clientX, ev.clientY)) {
       back();
-      drop(name);
+      drop(name, ev.clientX, ev.clientY);
       return;
     }
     if (reducedMotion()) {

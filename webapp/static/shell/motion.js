@@ -88,3 +88,23 @@ export function flyPoints(text, source, target, ms = 520) {
     if (landed) landed.animate([{ transform: "scale(1)" }, { transform: "scale(1.3)" }, { transform: "scale(1)" }], { duration: 260 });
   }, () => label.remove());
 }
+
+// A new hand for the others too: a few backs fly from the rectangle ``deck`` to each of the ``seats`` (elements) and
+// vanish there.
+export function dealOut(deck, seats, back, { count = 4, ms = 300, gap = 60 } = {}) {
+  if (!deck || reducedMotion()) return;
+  const from = centre(deck);
+  seats.forEach((seat, s) => {
+    const to = centre(seat.getBoundingClientRect());
+    for (let i = 0; i < count; i += 1) {
+      const card = back();
+      card.classList.add("fly");
+      Object.assign(card.style, { left: `${from.x - 14}px`, top: `${from.y - 20}px`, width: "28px" });
+      document.body.append(card);
+      card.animate([{ transform: "none", opacity: 1 },
+        { transform: `translate(${to.x - from.x}px, ${to.y - from.y}px) rotate(${s ? 20 : -20}deg)`, opacity: 0.2 }],
+      { duration: ms, delay: (i * seats.length + s) * gap, easing: "cubic-bezier(.3,.7,.4,1)", fill: "both" })
+        .finished.then(() => card.remove(), () => card.remove());
+    }
+  });
+}

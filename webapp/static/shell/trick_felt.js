@@ -6,8 +6,8 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { cardEl } from "./cards.js";
-import { dealIn, flyIn, flyPoints, lift, reducedMotion, sweepTo } from "./motion.js";
+import { backEl, cardEl } from "./cards.js";
+import { dealIn, dealOut, flyIn, flyPoints, lift, reducedMotion, sweepTo } from "./motion.js";
 import { cue } from "./sound.js";
 
 export const FLY_MS = 260;
@@ -134,7 +134,7 @@ export class TrickPacer {
   }
 
   // What the frame just shown tells beyond its cards: the finished trick gone from the felt sweeps to its winner,
-  // a new hand of yours is dealt in from the felt, the hand over comes to the felt in a moment.
+  // a new hand is dealt from the felt (yours into your hand, backs to the others), the hand over comes to the felt in a moment.
   story(leaving) {
     const el = this.table.el;
     if (this.handOver && this.table.handEnd) {
@@ -149,7 +149,9 @@ export class TrickPacer {
     if (this.dealing) {
       this.dealing = false;
       const felt = el.querySelector(".felt");
-      dealIn([...el.querySelectorAll(".hand .card")], felt && felt.getBoundingClientRect());
+      const deck = felt && felt.getBoundingClientRect();
+      dealOut(deck, [...el.querySelectorAll(".ring > .player")], () => backEl());
+      dealIn([...el.querySelectorAll(".hand .card")], deck);
     }
   }
 

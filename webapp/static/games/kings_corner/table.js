@@ -1,5 +1,6 @@
 // The Kings in the Corner table for a phone in portrait: opponents on top, the plus of side piles and the four
-// corners around the stock, your hand below. Tap a card, then a glowing pile; tap a pile, then where it goes.
+// corners around the stock, your hand below. Tap a card, then a glowing pile (or drag the card onto the pile); tap a
+// pile, then where it goes.
 // Other players' moves are replayed one by one (a card flies to its pile, the pile lights up) so they can be followed.
 
 import { h, clear, toast } from "../../shell/dom.js";
@@ -12,6 +13,7 @@ import { KingsBook, sheet } from "./sheet.js";
 import { DECK, boardEl, cardEl, cardName, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
   spaceName, splitTurns, turnLine } from "./parts.js";
 import { fanOut } from "../../shell/fan.js";
+import { dragToPlay } from "../../shell/drag.js";
 import { BOARD_EVENTS, applyEvent, flyDraw, flyMove, reducedMotion, sleep, snapshot, spaceOf } from "./board_events.js";
 
 
@@ -39,10 +41,14 @@ class KingsTable extends TableRenderer {
       this.felt = h("div", { class: "felt kc-felt" }),
       this.logEl = h("div", { class: "kc-log", "aria-live": "polite" }),
       this.status = h("div", { class: "status", role: "status", "aria-live": "polite" }),
-      this.hand = h("div", { class: "hand kc-hand", role: "group", "aria-label": t("your_hand") }),
+      this.hand = h("div", { class: "hand kc-hand draggable", role: "group", "aria-label": t("your_hand") }),
       this.actions = h("div", { class: "actions kc-actions" }));
     container.append(this.el);
     tg.mainButton(null);
+    this.undrag = dragToPlay(this.hand, () => this.felt, {
+      canDrag: (card) => this.isMyTurn() && this.moves().byCard.has(card),
+      drop: (card, x, y) => this.dropOnPile(card, x, y),
+    });
     // the fan is laid out for the hand's width: a phone turned or a resized window lays it out again
     this.onResize = () => { if (!this.running) this.render(); };
     window.addEventListener("resize", this.onResize);
@@ -50,6 +56,7 @@ class KingsTable extends TableRenderer {
 
   destroy() {
     window.removeEventListener("resize", this.onResize);
+    this.undrag();
     this.queue = [];
     this.skip = true;
     super.destroy();
@@ -191,6 +198,14 @@ class KingsTable extends TableRenderer {
       tg.haptic("select");
     }
     this.render();
+  }
+
+  // A card dragged onto the board: as if it was tapped, then the pile it was let go over.
+  async dropOnPile(card, x, y) {
+    const pile = document.elementsFromPoint(x, y).map((el) => el.closest(".kc-pile")).find(Boolean);
+    if (!pile) return;
+    this.sel = { card };
+    await this.tapPile(pile.dataset.space);
   }
 
   async tapPile(space) {
