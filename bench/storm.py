@@ -102,14 +102,16 @@ async def main(args: argparse.Namespace) -> int:
         await admin.close()
         database = args.postgres.rsplit("/", 1)[0] + "/" + name
     with tempfile.TemporaryDirectory(prefix="cardroom-storm-") as tmp:
-        server = Server(Path(tmp), database)
+        server = Server(Path(tmp), database, NEW_TABLES_RATE=str(args.rate)) if args.rate is not None else \
+            Server(Path(tmp), database)
         await server.start()
         try:
             async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
                 tables = [await healthy_table(session, server, t) for t in range(args.tables)]
                 auths = [await sign_in(session, server, f"S{i}") for i in range(args.people)]
+                pace = "default" if args.rate is None else args.rate or "off"
                 print(f"{args.tables} healthy tables, a move each {args.pace} s; {args.people} people in each storm; "
-                      f"{'PostgreSQL' if database else 'SQLite'}", flush=True)
+                      f"{'PostgreSQL' if database else 'SQLite'}; openings paced: {pace}", flush=True)
                 print(f"  memory at the start: {rss_mb(server):.0f} MB", flush=True)
                 quiet = await play(tables, args.seconds, args.pace)
                 _print("quiet", quiet, None, args.seconds)
@@ -148,6 +150,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of each storm (and of the quiet)")
     parser.add_argument("--rest", type=float, default=10.0, help="seconds of rest after each storm")
     parser.add_argument("--postgres", help="a PostgreSQL admin URL: run on a fresh database there")
+    parser.add_argument("--rate", type=float, help="the process's NEW_TABLES_RATE (0: openings unpaced)")
     return parser.parse_args(argv)
 
 

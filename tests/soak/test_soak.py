@@ -1,4 +1,6 @@
-"""The soak in its bounded form: the real process killed at random moments, then hostile clients (``-m soak``).
+"""The soak in its bounded form: the real process killed at random moments, then hostile clients; and three
+processes on PostgreSQL killed and cut off from the database in turn while people on every process play, some
+at tables with a live turn timer (``tests.soak.cluster``) (``-m soak``).
 
 ``bench/soak.py`` runs the long form and prints the figures.
 """
@@ -11,12 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.postgres import fresh_database
+from tests.postgres import SHARED, fresh_database
+from tests.soak.cluster import run_cluster
 from tests.soak.harness import Server, run_fuzz, run_kills, tracebacks
 
 POSTGRES = os.environ.get("CARDROOM_TEST_POSTGRES", "")
 BACKENDS = ["sqlite", "postgres"] if POSTGRES else ["sqlite"]
 pytestmark = pytest.mark.soak
+LATE = 10.0  # seconds after its deadline a timed turn may be taken: a process killed then is back in about two
+TIMED = 4  # tables with a live timer (a minute a turn), one person at each never moving
+# seconds a socket may take to reach a move stored while it was open: a cut of its process's database connections
+# lasts up to 2 s, and a connection tried as the database comes back may take its 5 s timeout before the next
+CATCH_UP = 10.0
 
 
 @pytest.fixture(params=BACKENDS)
@@ -26,6 +34,13 @@ async def database(request: pytest.FixtureRequest) -> AsyncIterator[str | None]:
         yield None
         return
     async with fresh_database("cardroom_soak") as url:
+        yield url
+
+
+@pytest.fixture(params=SHARED)
+async def shared_database() -> AsyncIterator[str]:
+    """A fresh PostgreSQL database for several processes (no test without a PostgreSQL server)."""
+    async with fresh_database("cardroom_cluster") as url:
         yield url
 
 
@@ -50,3 +65,13 @@ async def test_soak_hostile_clients_get_errors_never_500s_while_a_healthy_client
     assert figures.problems == []
     assert figures.answered == figures.frames and not any(status >= 500 for status in figures.statuses)
     assert figures.loaded_p99_ms <= 10 * figures.quiet_p99_ms, figures
+
+
+async def test_soak_on_three_processes_loses_nothing_misses_no_deadline_and_leaves_no_socket_behind(
+    tmp_path: Path, shared_database: str
+) -> None:
+    figures, _servers = await run_cluster(tmp_path, shared_database, seconds=105, timed=TIMED, late=LATE,
+                                          catch_up=CATCH_UP)
+    assert figures.problems == [], "\n".join(figures.problems[:20])
+    assert figures.kills >= 3 and figures.cuts >= 1 and figures.moves_acked > 100, figures
+    assert figures.timed_turns >= TIMED and figures.catch_up, figures  # every timed table's first deadline
