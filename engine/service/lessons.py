@@ -24,11 +24,14 @@ class Lesson:
 LESSONS: dict[str, Lesson] = {
     # the person deals hand 1, so they play last to the first trick and see two cards first
     "coins": Lesson("lesson:coins:33", {"target_score": 5, "first_dealer": "host", "ai_level": "easy"}),
-    # the person deals hand 1 (trumps and the kitty); the game ends when someone takes 5 over their target
-    "sergeant_major": Lesson("lesson:sergeant_major:113", {
+    # the person deals hand 1 (trumps and the kitty), gives and gets in the exchange of hands 2 and 3, and, doing
+    # what the coach advises, wins in hand 3 by taking 5 over their target (the seed before took 10 hands)
+    "sergeant_major": Lesson("lesson:sergeant_major:22", {
         "variant": "classic", "game_end": "target_plus_five", "first_dealer": "host", "ai_level": "easy"}),
-    # one opponent, and the person plays first
-    "kings_corner": Lesson("lesson:kings_corner:31", {"players": 2, "first_dealer": "seat:1", "ai_level": "easy"}),
+    # one opponent, and the person plays first with a King for a corner; doing what the coach advises, they build
+    # down on the sides and on a corner, move a pile, fill an empty side, draw at the end of 10 turns, and go out
+    # (the seed before ended in 2 turns, before any corner was built on)
+    "kings_corner": Lesson("lesson:kings_corner:15", {"players": 2, "first_dealer": "seat:1", "ai_level": "easy"}),
 }
 
 

@@ -1,17 +1,19 @@
 """The guided first game of Sergeant Major, played to its end by following the coach: trumps, the kitty, tricks,
-up and down, and the exchange."""
+up and down, and the exchange, in three hands at most, with the card to play ringed on every turn to the last."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.async_api import expect
 
 from engine.games.sergeant_major import trick_winner
 from tests.browser.conftest import Server, open_phone
-from tests.browser.guided import Lesson, finish, follow, open_lesson
+from tests.browser.guided import COACH, Lesson, finish, follow, open_lesson
 
 PLAY_STEPS = ("lead", "follow", "void")
+SEQ_PAST = "s => Number(document.querySelector('.table-screen').dataset.seq) > s"
 PLAYS_JS = ("els => els.map(e => [Number(e.querySelector('.order').textContent), Number(e.dataset.seat), "
             "e.dataset.card])")
 RINGED_LEGAL_JS = """legal => {
@@ -25,13 +27,16 @@ async def move(lesson: Lesson) -> None:
     page shows the move made (it may still be showing a finished trick)."""
     page = lesson.page
     state = await lesson.state()
+    # the coach speaks on every decision and every turn: wait for it, then read it
+    wanted = {"trump": "trump", "kitty": "kitty", "exchange": "give"}.get(state["phase"], "(lead|follow|void)")
+    await expect(page.locator(COACH)).to_have_attribute("data-step", re.compile(f"^{wanted}(_|$)"))
     step = await lesson.note_step()
     if state["phase"] == "trump":
         assert step == "trump"
         await page.locator(".sm-suit-btn.coach-focus").tap()
         await expect(page.locator(".sm-suit-btn")).to_have_count(0)
     elif state["phase"] in ("kitty", "exchange"):
-        assert step in ("kitty", "give"), step
+        assert step and step.split("_h")[0] in ("kitty", "give"), step
         ringed = page.locator(".hand .card.coach-focus")
         await expect(ringed).to_have_count(state["choose"]["count"])
         for card in await ringed.evaluate_all("els => els.map(e => e.dataset.card)"):
@@ -42,13 +47,15 @@ async def move(lesson: Lesson) -> None:
         await page.wait_for_function("() => !window.Telegram.WebApp.MainButton.isVisible")
     else:
         ringed = page.locator(".hand .card.coach-focus")
-        if step in PLAY_STEPS:
+        if step and step.split("_h")[0] in PLAY_STEPS:
             await page.wait_for_function(RINGED_LEGAL_JS, arg=state["legal"])
         card = await ringed.first.get_attribute("data-card") if await ringed.count() else state["legal"][0]
         assert card in state["legal"]
+        before = await lesson.seq()
         await page.locator(f'.hand .card[data-card="{card}"]').tap()
         await page.locator(f'.hand .card[data-card="{card}"]').tap()
-        await expect(page.locator(f'.hand .card[data-card="{card}"]')).to_have_count(0)
+        # the page has the move (the card itself may be back in hand: a hand's last card, and the next deal)
+        await page.wait_for_function(SEQ_PAST, arg=before)
 
 
 async def test_sergeant_major_guided_game_to_its_end_following_the_coach(browser: Any, server: Server) -> None:
@@ -80,5 +87,10 @@ async def test_sergeant_major_guided_game_to_its_end_following_the_coach(browser
     for later in ("hand_over", "give", "exchange"):
         assert later in seen, (later, seen)
     assert seen.index("hand_over") < seen.index("give") < seen.index("exchange")
-    assert {"trick_high", "trick_trump"} <= set(seen) and "follow" in seen
+    assert {"trick_high", "trick_trump"} <= set(seen) and any(step.startswith("follow_") for step in seen)
+    # three hands at most, and the coach rings the card to play on every turn, to the last trick
+    state = await lesson.state()
+    assert state["hand_no"] <= 3, state["hand_no"]
+    plays = [step for step in seen if step.split("_h")[0] in PLAY_STEPS]
+    assert plays[-1].startswith(tuple(f"{kind}_h{state['hand_no']}_t" for kind in PLAY_STEPS)), plays[-3:]
     await finish(lesson, "sergeant_major")

@@ -1,5 +1,6 @@
-// The guided first game of Sergeant Major: trumps, the kitty, following suit, tricks, up and down, and the
-// exchange, each told when it happens (coach.js runs it). Every hint comes from the player's own view.
+// The guided first game of Sergeant Major, three hands long: trumps, the kitty, following suit, tricks, up and
+// down, and the exchange, each told when it happens, and the card to play ringed on every turn (coach.js runs it).
+// Every hint comes from the player's own view.
 
 import { t } from "../../shell/i18n.js";
 import { cardName, parseCard, suitName } from "../../shell/cards.js";
@@ -60,6 +61,7 @@ export function facts(view, events, memory, screen) {
   const led = s.trick.length ? suitOf(s.trick[0].card) : null;
   return {
     s, you, won, handOver, named, mine, choice, led, over: s.over,
+    hand: s.hand_no, ended: handOver ? handOver.hand_no : null, // the hand on the table; the hand just ended
     canFollow: led !== null && (s.hand || []).some((c) => suitOf(c) === led),
     play: mine && s.phase === "play" ? playHint(s, you) : null,
     name: (seat) => screen.seatName(seat),
@@ -92,6 +94,27 @@ function exchangeWords(f) {
   }).join(" ");
 }
 
+// The lesson's hands (engine/service/lessons.py deals a game that ends in its third): the coach teaches in each.
+const HANDS = 3;
+const TRICKS = 16; // in a hand of the classic game
+
+// ``step`` once in each hand of the lesson from ``first``: its own id in that hand, then the hand after it
+// ("give", "give_h3"), so every hand to the end has its moments to teach. ``handOf`` says which hand a moment
+// belongs to (a hand's end comes in the frame that deals the next).
+function eachHand(step, first = 1, handOf = (f) => f.hand) {
+  return Array.from({ length: HANDS - first + 1 }, (_, i) => first + i).map((n) => ({
+    ...step, id: n === first ? step.id : `${step.id}_h${n}`, when: (f) => handOf(f) === n && step.when(f),
+  }));
+}
+
+// ``step`` at every trick of the lesson ("lead_h1_t1", ... "lead_h3_t16"): the card to play is ringed on every
+// turn, so the coach has something to say until the game's last trick.
+function eachTrick(step) {
+  return eachHand(step).flatMap((inHand, i) => Array.from({ length: TRICKS }, (_, k) => ({
+    ...inHand, id: `${step.id}_h${i + 1}_t${k + 1}`, when: (f) => f.s.trick_no === k && inHand.when(f),
+  })));
+}
+
 const playStep = (id, when, key) => ({
   id, when: (f) => Boolean(f.play) && when(f), until: (f) => !f.mine || f.s.phase !== "play",
   say: (f) => `${t(key, { suit: f.led ? suitName(f.led, DECK) : "", trump: f.s.trump ? suitName(f.s.trump, DECK) : "" })} ${t("coach_sm_ringed", { card: cardName(f.play, DECK) })}`,
@@ -112,19 +135,19 @@ export const steps = [
   },
   { id: "trick_high", ack: true, when: (f) => Boolean(f.won && suitOf(best(f.won.plays, f.won.trump).card) !== f.won.trump), say: trickWords, focus: () => ".trick.done .card.win" },
   { id: "trick_trump", ack: true, when: (f) => Boolean(f.won && suitOf(best(f.won.plays, f.won.trump).card) === f.won.trump && suitOf(f.won.plays[0].card) !== f.won.trump), say: trickWords, focus: () => ".trick.done .card.win" },
-  { id: "hand_over", ack: true, when: (f) => Boolean(f.handOver), say: handWords },
-  {
+  ...eachHand({ id: "hand_over", ack: true, when: (f) => Boolean(f.handOver), say: handWords }, 1, (f) => f.ended),
+  ...eachHand({
     id: "give", when: (f) => Boolean(f.choice && f.choice.type === "give"), until: (f) => !f.choice || f.choice.type !== "give",
     say: (f) => t("coach_sm_give", { name: f.name(f.choice.to), n: f.choice.count }),
     focus: (f) => cheapest(f.choice.from, null, f.choice.count).map(cardSel),
-  },
-  { id: "exchange", ack: true, when: (f) => f.s.phase !== "exchange" && myExchanges(f).length > 0, say: exchangeWords, focus: () => ".hand .card.fresh" },
-  { id: "trump_named", ack: true, when: (f) => Boolean(f.named && f.named.seat !== f.you), say: (f) => t("coach_sm_trump_named", { name: f.name(f.named.seat), suit: suitName(f.named.suit, DECK) }), focus: () => ".sm-trump" },
-  playStep("lead", (f) => !f.s.trick.length, "coach_sm_lead"),
-  playStep("follow", (f) => f.s.trick.length > 0 && f.canFollow, "coach_sm_follow"),
-  playStep("void", (f) => f.s.trick.length > 0 && !f.canFollow, "coach_sm_void"),
-  {
+  }, 2),
+  ...eachHand({ id: "exchange", ack: true, when: (f) => f.s.phase !== "exchange" && myExchanges(f).length > 0, say: exchangeWords, focus: () => ".hand .card.fresh" }, 2),
+  ...eachHand({ id: "trump_named", ack: true, when: (f) => Boolean(f.named && f.named.seat !== f.you), say: (f) => t("coach_sm_trump_named", { name: f.name(f.named.seat), suit: suitName(f.named.suit, DECK) }), focus: () => ".sm-trump" }, 2),
+  ...eachTrick(playStep("lead", (f) => !f.s.trick.length, "coach_sm_lead")),
+  ...eachTrick(playStep("follow", (f) => f.s.trick.length > 0 && f.canFollow, "coach_sm_follow")),
+  ...eachTrick(playStep("void", (f) => f.s.trick.length > 0 && !f.canFollow, "coach_sm_void")),
+  ...eachHand({
     id: "watch", when: (f) => !f.mine && !f.over && f.s.phase === "play", until: (f) => f.mine || f.over,
     say: (f) => t("coach_sm_watch", { name: f.name(f.s.turn) }), focus: (f) => `.player[data-seat="${f.s.turn}"]`,
-  },
+  }),
 ];
