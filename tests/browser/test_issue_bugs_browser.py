@@ -256,3 +256,32 @@ async def test_leaderboard_with_no_group_shows_the_people_you_played_with(browse
         await shoot(page, f"leaderboard-played-with-{scheme}")
         assert phone.errors == []
         await phone.context.close()
+
+
+async def test_coins_last_trick_of_a_hand_stays_in_view_after_the_next_deal(browser: Any, server: Server) -> None:
+    table_id = await new_table(server, "coins", 6110, {"target_score": 20, "first_dealer": "seat:2"})
+    service = server.service
+    for _ in range(100):  # Ann plays her first card until the first hand is over and the second dealt
+        await service.autoplay.idle()
+        live = service.live(table_id)
+        assert live is not None
+        if live.state.hand_no == 2:
+            break
+        await service.act(table_id, 6110, live.game.legal_actions(live.state, 0)[0], live.seq)
+    state = live.state
+    # this deal: an AI player took the hand's 16th trick and has led the next hand's first card; Ann is to play
+    assert state.hand_no == 2 and state.trick_no == 1 and len(state.trick) == 1 and state.turn == 0
+    last = sorted(play["card"] for play in live.game.view(state, 0)["last_trick"])
+    assert len(last) == 3
+    for size, scheme in ((SMALL, "light"), (PHONE, "dark")):
+        phone = await open_phone(browser, server, user(10), start_param=table_id, viewport=size, scheme=scheme)
+        page = phone.page
+        await expect(page.locator(".felt .trick .card")).to_have_count(1)
+        await page.locator(".felt .last-btn").tap()  # coins.md §3.4: the last trick, the hand's 16th, on review
+        shown = page.locator(".felt .last-trick .card")
+        await expect(shown).to_have_count(3)
+        assert sorted(await shown.evaluate_all("els => els.map(e => e.dataset.card)")) == last
+        await page.screenshot(path=str(screenshot_path(
+            f"coins-last-trick-next-hand-{scheme}-{size['width']}x{size['height']}.png")))
+        assert phone.errors == []
+        await phone.context.close()
