@@ -52,6 +52,7 @@ from webapp.auth import sign_init_data
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+OPENINGS_PER_SECOND = 8  # the hosts' /new, below the product's pace of new tables (NEW_TABLES_RATE, 10 a second)
 TOKEN = "424242:bench-notify-not-a-real-bot"
 START_SPREAD = 10.0  # seconds over which the tables' Start presses are spread (at most a quarter of the run)
 GRACE = 30.0  # seconds after the play for turn messages still on their way to the away people
@@ -139,8 +140,9 @@ async def open_tables(fake: FakeBotApi, groups: list[Group], session: aiohttp.Cl
             fake.add_user(user, f"P{-g.chat_id % 10_000}.{i}")
             await fake.send_update(fake.message(user, user, "/start"))
     await fake.wait_until(lambda: all(fake.messages(u) for g in groups for u in g.users), within=300)
-    for g in groups:
+    for g in groups:  # within the product's pace of openings (10 a second), which refuses the ones beyond
         await fake.send_update(fake.message(g.chat_id, g.users[0], "/new coins target=99"))
+        await asyncio.sleep(1 / OPENINGS_PER_SECOND)
     await fake.wait_until(lambda: all(lobby(fake, g, "Join") is not None for g in groups), within=300)
     for g in groups:
         g.table_id = lobby(fake, g, "Join").button("Join")["callback_data"].split(":")[1]

@@ -29,8 +29,8 @@ INSERT INTO bot_budget AS b (key, next_at) VALUES ($1, {NOW} + $2::float8)
 ON CONFLICT (key) DO UPDATE SET next_at = greatest(b.next_at, {NOW}) + $2::float8
 RETURNING greatest(0.0, next_at - $2::float8 - {NOW})
 """
-SLOTS = """
-INSERT INTO bot_budget (key, next_at) SELECT $1 || ':' || g, 0.0 FROM generate_series(1, $2::int) AS g
+SLOTS = f"""
+INSERT INTO bot_budget (key, next_at) SELECT $1 || ':' || g, {NOW} FROM generate_series(1, $2::int) AS g
 ON CONFLICT (key) DO NOTHING
 """
 TAKE_SLOT = f"""
