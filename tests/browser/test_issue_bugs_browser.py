@@ -277,7 +277,7 @@ async def test_coins_last_trick_of_a_hand_stays_in_view_after_the_next_deal(brow
         phone = await open_phone(browser, server, user(10), start_param=table_id, viewport=size, scheme=scheme)
         page = phone.page
         await expect(page.locator(".felt .trick .card")).to_have_count(1)
-        await page.locator(".felt .last-btn").tap()  # coins.md §3.4: the last trick, the hand's 16th, on review
+        await page.locator(".felt .last-btn").tap()  # coins/RULES.md §3.4: the last trick, the hand's 16th, on review
         shown = page.locator(".felt .last-trick .card")
         await expect(shown).to_have_count(3)
         assert sorted(await shown.evaluate_all("els => els.map(e => e.dataset.card)")) == last

@@ -227,7 +227,7 @@ def test_view_shows_the_credit_and_suit_cycle_and_only_the_own_hand() -> None:
 
 
 def test_last_trick_of_the_hand_stays_in_view_after_the_next_deal() -> None:
-    # coins.md §3.4: the just-finished trick stays on view until the next card is led, across the deal too.
+    # coins/RULES.md §3.4: the just-finished trick stays on view until the next card is led, across the deal too.
     state = position((("2-swords",), ("A-cups",), ("A-clubs",)), turn=ANA, trick_no=16, scores=(5, 4, 3), target=15)
     for seat, card in ((ANA, "2-swords"), (BEN, "A-cups"), (CHLOE, "A-clubs")):
         state, _ = play(state, seat, card)

@@ -43,7 +43,7 @@ def playout(game: Game[Any], n: int, seed: str, choices: list[int]) -> None:
             hidden = game.hidden_cards(state, seat)
             view = game.view(state, seat)
             json.dumps(view)
-            # the previous hand's last trick stays on view through the next hand's first trick (coins.md §3.4):
+            # the previous hand's last trick stays on view through the next hand's first trick (coins/RULES.md §3.4):
             # its cards were played face up, and showing them says nothing of who holds them after the new deal
             shown = strings_in({k: v for k, v in view.items() if k != "last_trick"}) if view.get("trick_no") == 1 \
                 else strings_in(view)
