@@ -61,6 +61,7 @@ export function fanOut(hand, cards, width, cardW, maxRows = 2) {
 // the table's layout stretches over the height the rest leaves. Up to ``max`` px a card; the number of rows.
 export function fanToFit(hand, cards, { max = 100, maxRows = 3 } = {}) {
   hand.style.minHeight = "";
+  hand.classList.remove("fan-empty");
   const box = hand.getBoundingClientRect();
   const style = getComputedStyle(hand);
   const width = (box.width || window.innerWidth - 12) - 4;
@@ -71,6 +72,7 @@ export function fanToFit(hand, cards, { max = 100, maxRows = 3 } = {}) {
   const height = room - parseFloat(style.paddingTop || "0") - parseFloat(style.paddingBottom || "0");
   const cardW = fitCard(cards.length, width, height, { max, maxRows });
   const rows = fanOut(hand, cards, width, cardW, maxRows);
+  hand.classList.toggle("fan-empty", !cards.length); // no cards left: what follows the hand comes up under the table
   // not even the smallest cards fit: the hand takes the room it needs and the page scrolls
   const needed = cardW * RATIO + (rows - 1) * shownOf(cardW);
   if (needed > box.height - (room - height)) hand.style.minHeight = `${Math.ceil(needed + room - height)}px`;
