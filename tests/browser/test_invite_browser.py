@@ -1,5 +1,6 @@
-"""The lobby's Invite on a phone inside Telegram: the section is whole on one screen, Invite hands Telegram the
-invitation the bot prepared (``shareMessage``), and the page says when it was sent. Screenshots at 390×844."""
+"""The lobby's Invite on a phone inside Telegram: with seats to fill it is on the first screen, under the seats and
+above Start and the options; Invite hands Telegram the invitation the bot prepared (``shareMessage``), and the page
+says when it was sent. Screenshots at 390×844."""
 
 from __future__ import annotations
 
@@ -39,13 +40,12 @@ async def test_invite_sheet_hands_telegram_the_prepared_invitation_and_says_it_w
     await page.route("**/api/tables/*/invite", prepared)
     invite = page.locator(".invite-btn")
     await expect(invite).to_have_text("Invite a friend")
-    await invite.scroll_into_view_if_needed()
     await expect(page.locator(".invite-btn + .hint")).to_be_visible()
-    heading = page.locator(".lobby h3").last
-    await expect(heading).to_have_text("Invite a friend")
-    parts = (".lobby h3 >> nth=-1", ".invite-btn", ".invite-btn + .hint")
-    top, button, below = [await on_screen(page, s) for s in parts]
-    assert top["y"] < button["y"] < below["y"], "heading, button and what it does, in reading order"
+    assert await page.evaluate("document.scrollingElement.scrollTop") == 0
+    parts = (".lobby .seats", ".invite-btn", ".invite-btn + .hint", ".start-btn", ".lobby h3")
+    seats, button, below, start, options = [await on_screen(page, s) for s in parts]
+    assert seats["y"] < button["y"] < below["y"] < start["y"] < options["y"], "seats, Invite, Start, the options"
+    await expect(page.locator(".lobby h3")).to_have_text(["Options"])  # no heading repeating the button's words
     assert button["height"] >= 44, "a thumb-sized button"
     await page.screenshot(path=str(screenshot_path("invite-sheet-390x844.png")))
 

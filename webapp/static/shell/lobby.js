@@ -207,12 +207,17 @@ export function renderLobby(container, view, ctx) {
         onfocus: (ev) => ev.target.select() }),
       h("button", { class: "btn small", type: "button", text: t("copy"), onclick: () => copyLink(link) }))]
     : [h("button", { class: "btn invite-btn", type: "button", text: t("invite"), onclick: (ev) => inviteFriend(table.id, ctx, ev.target) })];
+  // with seats to fill, inviting comes right under them (before Add AI and Start), not below every option; in
+  // Telegram the button says what a heading would
+  const inviteSection = [local ? h("h3", { text: t("invite") }) : null, ...invite,
+    h("p", { class: "hint", text: t("invite_explained") })];
 
   clear(container).append(h("div", { class: "lobby" },
     h("div", { class: "lobby-head" }, h("h2", { text: t("lobby") }),
       rulesButton(table.game, () => table.options, { label: true })),
     h("p", { class: "hint", text: t("seats_n", { n: table.size, free }) }),
     seats,
+    ...(free > 0 ? inviteSection : []),
     buttons,
     h("h3", { text: t("options") }),
     h("ul", { class: "options" },
@@ -222,7 +227,5 @@ export function renderLobby(container, view, ctx) {
           change: (name, value) => changesFor(settings, table.options, name, value) })),
       h("li", {}, h("span", { class: "label", text: t("setting_timer") }),
         h("span", { class: "value", text: valueLabel("timer", table.timer) }))),
-    h("h3", { text: t("invite") }),
-    ...invite,
-    h("p", { class: "hint", text: t("invite_explained") })));
+    ...(free > 0 ? [] : inviteSection)));
 }
