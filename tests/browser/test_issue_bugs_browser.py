@@ -261,6 +261,7 @@ async def test_leaderboard_with_no_group_shows_the_people_you_played_with(browse
 async def test_coins_last_trick_of_a_hand_stays_in_view_after_the_next_deal(browser: Any, server: Server) -> None:
     table_id = await new_table(server, "coins", 6110, {"target_score": 20, "first_dealer": "seat:2"})
     service = server.service
+    live = None
     for _ in range(100):  # Ann plays her first card until the first hand is over and the second dealt
         await service.autoplay.idle()
         live = service.live(table_id)
@@ -268,6 +269,7 @@ async def test_coins_last_trick_of_a_hand_stays_in_view_after_the_next_deal(brow
         if live.state.hand_no == 2:
             break
         await service.act(table_id, 6110, live.game.legal_actions(live.state, 0)[0], live.seq)
+    assert live is not None
     state = live.state
     # this deal: an AI player took the hand's 16th trick and has led the next hand's first card; Ann is to play
     assert state.hand_no == 2 and state.trick_no == 1 and len(state.trick) == 1 and state.turn == 0

@@ -55,7 +55,7 @@ function changesFor(settings, options, name, value) {
 }
 
 // A setting's presets with the table's own value among them: a table made with a value the presets lack (the bot's
-// ``/new coins target=3``) shows that value, in order among numbers, instead of whichever preset comes first.
+// ``/new <game> target=3``) shows that value, in order among numbers, instead of whichever preset comes first.
 function choicesWith(choices, value) {
   if (value === undefined || value === null || choices.some((c) => String(c) === String(value))) return choices;
   const numbers = typeof value === "number" && choices.every((c) => typeof c === "number");
