@@ -343,9 +343,9 @@ def check_sockets(cluster: Cluster, figures: ClusterFigures, catch_up: float, en
     for life in cluster.connections:
         closed = life.closed if life.closed is not None else end
         for stored_at, seq in seen.get(life.table_id, []):
-            if stored_at < life.opened or stored_at + catch_up > closed:
-                continue  # not open when it was stored, or not open long enough after to judge
             when = next((t for t, s in life.reached if s >= seq), None)
+            if stored_at < life.opened or (when is None and stored_at + catch_up > closed):
+                continue  # not open when it was first seen, or closed too soon after to judge
             if when is None or when - stored_at > catch_up:
                 figures.stuck += when is None
                 late = "never" if when is None else f"{when - stored_at:.1f} s later"
