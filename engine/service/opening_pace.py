@@ -3,9 +3,10 @@
 Opening a lobby costs a process about what a dozen moves do (a person written, a table and
 its seats written, a first publish), and people opening lobbies by the hundred a second
 left the loop and the database too little time for the tables in play: in ``bench.storm``
-a healthy table's move p99 went from 22 ms to 3 s. So openings spend a token bucket of
-``rate`` a second in bursts of ``burst``, taken before anything is read or written; one
-refused (``too_many_new_tables``) changes nothing and says how many seconds until one would pass.
+a table's move p99 went from 31 ms to 5 s, and in a second storm it hardly moved at all. So
+openings spend a token bucket of ``rate`` a second in bursts of ``burst``, taken before anything
+is read or written; one refused (``too_many_new_tables``) changes nothing and says how many
+seconds until one would pass.
 The budget is this process's: a guard against floods, not a ledger across processes.
 """
 
