@@ -118,6 +118,7 @@ class FakeTables:
         self.held_tables = {t.id: t for t in tables}
         self.published: list[Published] = []
         self.open_counts: dict[int, int] = {}
+        self.unloaded: list[str] = []  # the tables a part asked to unload once cancelled
 
     async def get(self, table_id: str) -> LiveTable:
         table = self.held_tables.get(table_id)
@@ -142,6 +143,9 @@ class FakeTables:
 
     def evict(self) -> None:
         pass
+
+    def unload_ended(self, table_id: str) -> None:
+        self.unloaded.append(table_id)
 
     async def info(self, table_id: str) -> TableInfo:
         return (await self.get(table_id)).info()

@@ -84,4 +84,4 @@ async def test_abandoning_stops_the_ai_and_reveals_the_seed() -> None:
     info = await lobby.abandon("t1", 1)
     assert info.status == "abandoned" and info.seed == "seed"
     assert source.published[-1].events[0].data == {"type": "abandoned", "seed": "seed"}
-    assert schedule.forgotten == ["t1"]
+    assert schedule.forgotten == ["t1"] and source.unloaded == ["t1"]
