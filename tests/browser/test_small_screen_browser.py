@@ -91,6 +91,7 @@ async def test_no_button_cuts_its_words_at_a_table_at_360_px(browser: Any, serve
         await ann.page.set_viewport_size(SMALL)
         await expect(ann.page.locator(".table-screen")).to_be_visible()
         await ann.page.wait_for_function("() => Number(document.querySelector('.table-screen').dataset.seq) >= 0")
+        await expect(ann.page.locator(".hand .card").first).to_be_visible()  # measured once the table is drawn
         wrong[game] = await cut(ann.page)
         await ann.page.screenshot(path=str(screenshot_path(f"table-{game}-{lang}-360x640.png")))
         assert ann.errors == []
