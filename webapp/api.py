@@ -348,6 +348,8 @@ async def me(request: web.Request) -> web.Response:
     user = current_user(request)
     limit, before = _page_params(request)
     service = request.app[SERVICE]
+    if user.allows_write_to_pm:  # allowed in this or another Mini App: turn messages can reach them
+        await service.people.allowed_messages(user.id, user.name)
     if before is not None:
         try:
             info = await service.info(before)

@@ -82,6 +82,7 @@ class WebUser:
     last_name: str = ""
     username: str = ""
     language_code: str = ""
+    allows_write_to_pm: bool = False  # Telegram says the bot may write to them (they allowed it in a Mini App)
 
     @property
     def name(self) -> str:
@@ -226,7 +227,8 @@ def _user_from(raw: str) -> WebUser:
             raise AuthError(C.SIGN_IN_TEXT_NOT_UNICODE)
         return clean_name(value)
 
-    return WebUser(user_id, text("first_name"), text("last_name"), text("username"), text("language_code"))
+    return WebUser(user_id, text("first_name"), text("last_name"), text("username"), text("language_code"),
+                   data.get("allows_write_to_pm") is True)
 
 
 def local_token(data_dir: Path | None) -> str:

@@ -79,6 +79,16 @@ class People:
         """Whether the bot may write to a known person (they started it, or blocked it)."""
         await self._store.people.set_user_flags(user_id, can_message=can_message)
 
+    async def allowed_messages(self, user_id: int, name: str) -> bool:
+        """Telegram vouches (signed launch data) that the bot may write to this person: their turn messages can
+        reach them from now on. Returns whether that is news (nothing is written when it is already known)."""
+        person = await self.person(user_id)
+        if person is not None and person.can_message:
+            return False
+        await self.remember(user_id, name)
+        await self.set_can_message(user_id, True)
+        return True
+
     async def language(self, user_id: int) -> str | None:
         """The language a person chose, or None."""
         return await self._store.people.user_language(user_id)
