@@ -24,16 +24,24 @@ export function clear(el) {
 
 let toastTimer = 0;
 
-export function toast(message, kind = "info") {
+// A short message. With ``over``, the button it answers (on screen), the message stands over that button, where
+// it covers neither the screen's title nor another button; otherwise under the top bar.
+export function toast(message, kind = "info", over = null) {
   let box = document.getElementById("toast");
   if (!box) {
     box = h("div", { id: "toast", role: "status", "aria-live": "polite" });
     document.body.append(box);
   }
   box.textContent = message;
-  box.className = `toast show ${kind}`;
+  const r = over && over.isConnected ? over.getBoundingClientRect() : null;
+  const onScreen = r && r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+  box.style.top = onScreen ? `${r.top}px` : "";
+  box.style.left = onScreen ? `${r.left + r.width / 2}px` : "";
+  box.style.width = onScreen ? `${r.width}px` : "";
+  box.style.minHeight = onScreen ? `${r.height}px` : "";
+  box.className = `toast show ${kind}${onScreen ? " over" : ""}`;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.className = `toast ${kind}`; }, kind === "error" ? 4000 : 2500);
+  toastTimer = setTimeout(() => { box.classList.remove("show"); }, kind === "error" ? 4000 : 2500);
 }
 
 export function formatClock(seconds) {

@@ -81,13 +81,13 @@ function optionRow(setting, value, { editable, ctx, seats, change = (name, v) =>
 
 const WEB_APP = () => (window.Telegram && window.Telegram.WebApp) || null;
 
-// The link copied; where the clipboard is refused, the link itself in the toast.
-async function copyLink(link, said = "link_copied") {
+// The link copied; where the clipboard is refused, the link itself in the toast (over ``over``, the button tapped).
+async function copyLink(link, said = "link_copied", over = null) {
   try {
     await navigator.clipboard.writeText(link);
-    toast(t(said));
+    toast(t(said), "info", over);
   } catch {
-    toast(link);
+    toast(link, "info", over);
   }
 }
 
@@ -98,12 +98,12 @@ function fallbackLink(tableId, ctx) {
 }
 
 // Without Telegram's own sharing: the link to a chat picker in Telegram, the system's share sheet, or the clipboard.
-async function shareTableLink(link, said = "") {
+async function shareTableLink(link, said = "", over = null) {
   const w = WEB_APP();
   if (w && w.initData && w.openTelegramLink && link.startsWith("https://t.me/")) {
     try {
       w.openTelegramLink(`https://t.me/share/url?url=${encodeURIComponent(link)}&text=${encodeURIComponent(t("invite_text"))}`);
-      toast(said ? `${t(said)} ${t("invite_pick_chat")}` : t("invite_pick_chat"));
+      toast(said ? `${t(said)} ${t("invite_pick_chat")}` : t("invite_pick_chat"), "info", over);
       return;
     } catch {
       // on to the system's share sheet
@@ -112,20 +112,20 @@ async function shareTableLink(link, said = "") {
   if (navigator.share) {
     try {
       await navigator.share({ url: link, text: t("invite_text") });
-      toast(t("invite_shared"));
+      toast(t("invite_shared"), "info", over);
       return;
     } catch (err) {
       if (err && err.name === "AbortError") return; // the person closed the share sheet
     }
   }
-  await copyLink(link, said ? "invite_link_copied_instead" : "link_copied");
+  await copyLink(link, said ? "invite_link_copied_instead" : "link_copied", over);
 }
 
 // Invite: Telegram's own share of a prepared invitation (Bot API 8.0), else the table's link; local play shares
 // this page's own table address.
 export async function inviteFriend(tableId, ctx, button) {
   if (ctx.config && ctx.config.local_mode) {
-    await shareTableLink(shareLink(tableId, ctx.config));
+    await shareTableLink(shareLink(tableId, ctx.config), "", button);
     return;
   }
   if (button) button.disabled = true;
@@ -142,16 +142,16 @@ export async function inviteFriend(tableId, ctx, button) {
   const canShare = Boolean(prepared && prepared.id && w && w.initData && w.shareMessage
     && (!w.isVersionAtLeast || w.isVersionAtLeast("8.0")));
   if (!canShare) {
-    await shareTableLink(link);
+    await shareTableLink(link, "", button);
     return;
   }
   try {
     w.shareMessage(prepared.id, (sent) => {
-      if (sent) toast(t("invite_sent"));
-      else shareTableLink(link, "invite_not_sent");
+      if (sent) toast(t("invite_sent"), "info", button);
+      else shareTableLink(link, "invite_not_sent", button);
     });
   } catch {
-    await shareTableLink(link, "invite_not_sent");
+    await shareTableLink(link, "invite_not_sent", button);
   }
 }
 
