@@ -193,6 +193,14 @@ class Tables:
             del self._tables[table_id]
             self._release_later(table_id)
 
+    def unload_unfollowed(self, table_id: str) -> bool:
+        """Unload a table nobody here follows (no socket, no subscriber) and nothing here is doing; whether it was."""
+        table = self._tables.get(table_id)
+        if table is None or self._is_busy(table) or self.bus.listener_count(table_id):
+            return False
+        del self._tables[table_id]
+        return True
+
     def _is_busy(self, table: LiveTable) -> bool:
         return bool(table.lock.locked() or table.standins or self.schedule.is_running(table.id)
                     or self.bus.subscriber_count(table.id))

@@ -6,6 +6,13 @@ table in memory applies it, or reads what it missed from the log, and publishes 
 change to its own sockets in order. A change that meets another process's write of the
 row (``StaleRow``) is run again on the fresh row (``fresh_on_conflict``).
 
+Each table lives on one process at a time, its owner (the process holding its lease). A
+process that is not the owner and has nobody here following the table (no socket, no
+subscriber) does not re-apply another process's moves through the rules: it unloads the
+table instead, and loads it from the store when it is next needed. ``unowned_moves``
+counts the moves this process applied through the rules at tables it did not own (its
+sockets were there: no process address to send them to, see ``webapp.ws``).
+
 A notice may still be missed: this process's listening connection was cut, the notice
 came while the table was loading, a process died mid-way. So nothing rests on notices
 alone: ``check`` compares every loaded table with the store in one query (the stored row
@@ -96,6 +103,7 @@ class Sharing:
         self.schedule = schedule
         self.marks: Marks = marks or (lambda table_ids: stored_marks(store, table_ids))
         self.behind: set[str] = set()  # tables whose catch-up after a notice failed: the supervisor retries
+        self.unowned_moves = 0  # moves applied through the rules here at a table another process (or none) owns
 
     async def claim(self, table_id: str) -> bool:
         """Drive the table from this process if no other does (its AI, timers and notifications); whether it does."""
@@ -106,18 +114,26 @@ class Sharing:
         return self.peers.holds(table_id)
 
     async def heard(self, notice: Notice) -> None:
-        """Another process changed a table: catch up if this process has it in memory and is behind.
+        """Another process changed a table: catch up if this process has it in memory and is behind, and owns it or
+        has someone here following it (else the table is unloaded).
 
         A table being loaded is waited for: the load may have read the store before this change.
         """
         table = self.tables.held(notice.table_id) or await self.tables.loaded(notice.table_id)
-        if table is not None and (notice.seq > table.seq or notice.version > table.row.version):
+        if table is None or self.unload_unowned(notice.table_id):
+            return
+        if notice.seq > table.seq or notice.version > table.row.version:
             try:
                 await self.catch_up(notice.table_id, notice)
             except Exception:
                 log.warning("table %s: catching up with another process failed; the supervisor tries again",
                             notice.table_id, exc_info=True)
                 self.behind.add(notice.table_id)
+
+    def unload_unowned(self, table_id: str) -> bool:
+        """Unload a table another process owns (or none) that nobody here follows, rather than catch it up; whether
+        it was (it loads from the store when next needed)."""
+        return not self.drives(table_id) and self.tables.unload_unfollowed(table_id)
 
     async def catch_up_behind(self) -> None:
         """Try again the catch-ups that failed (each stays behind until one succeeds)."""
@@ -163,6 +179,9 @@ class Sharing:
             await asyncio.sleep(grace)
             behind = [table for table in behind if is_behind(table, stored.get(table.id))]
         for table in behind:
+            if self.unload_unowned(table.id):
+                self.behind.discard(table.id)
+                continue
             try:
                 await self.catch_up(table.id)
             except Exception as error:
@@ -204,6 +223,8 @@ class Sharing:
             moves = []
         if moves:
             table.row = row
+        if moves and not self.drives(table.id):
+            self.unowned_moves += len(moves)
         for entry in moves:
             state, events = table.game.apply(table.state, entry.seat, entry.action)
             table.state, table.seq = state, entry.seq

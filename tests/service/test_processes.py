@@ -149,6 +149,7 @@ async def test_a_catch_up_that_fails_is_tried_again_by_the_supervisor(
     one, two = await process(), await process()
     table_id = await three_people(one)
     await two.info(table_id)
+    two.subscribe(table_id)  # a player's socket there: the second process keeps the table and catches up
     load_table = two.store.tables.load_table
     failed = asyncio.Event()
 

@@ -1,0 +1,104 @@
+"""Each table lives on one process at a time: a process that does not own a table never re-applies its moves.
+
+Two table services on one PostgreSQL database stand for two ``python -m webapp`` processes.
+The owner (the lease holder) has the players' sockets; the other process had loaded the
+table once (a lobby button, say) and has nobody following it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
+from tests.postgres import database as database
+from tests.service.helpers import ANN, BOB, CAT, human_move
+from tests.waiting import until
+
+Process = Callable[[], Awaitable[TableService]]
+
+
+@pytest.fixture
+async def process(database: str, tmp_path: Path) -> AsyncIterator[Process]:
+    """Starts 'processes' on the shared database."""
+    started: list[TableService] = []
+
+    async def start() -> TableService:
+        store = Store(database_url(database, tmp_path))
+        await store.open()
+        service = TableService(store, heal_every=None)
+        await service.start()
+        started.append(service)
+        return service
+
+    yield start
+    for service in started:
+        await service.close()
+        await service.store.close()
+
+
+async def owned_table(owner: TableService) -> str:
+    """A dealt Coins table of three people, its lease held by ``owner``."""
+    info = await owner.create_table("coins", ANN, "Ann", {"first_dealer": "seat:2"})
+    await owner.join(info.id, BOB, "Bob")
+    await owner.join(info.id, CAT, "Cat")
+    await owner.start_game(info.id, ANN)
+    assert await owner.claim(info.id)
+    return info.id
+
+
+async def play(owner: TableService, table_id: str, moves: int) -> int:
+    """Play ``moves`` moves at the owner; the last seq."""
+    seq = 0
+    for _ in range(moves):
+        user, action, seq = await human_move(owner, table_id)
+        seq = (await owner.act(table_id, user, action, seq)).seq
+    return seq
+
+
+async def test_a_process_that_does_not_own_a_table_unloads_it_on_a_notice_instead_of_applying_moves(
+    process: Process,
+) -> None:
+    owner, other = await process(), await process()
+    table_id = await owned_table(owner)
+    await other.info(table_id)  # loaded there once (a lobby button, say); nobody follows it there
+    assert other.live(table_id) is not None and not other.drives(table_id)
+    seq = await play(owner, table_id, 5)
+    await until(lambda: other.live(table_id) is None)  # the first notice unloads it
+    await asyncio.sleep(0.3)  # the other notices find nothing to apply
+    assert other.sharing.unowned_moves == 0 and owner.sharing.unowned_moves == 0
+    info = await other.info(table_id)  # needed again: loaded from the store, as the owner has it
+    assert info.seq == seq and info == await owner.info(table_id)
+    for user in (ANN, BOB, CAT, None):
+        assert await other.view(table_id, user) == await owner.view(table_id, user)
+
+
+async def test_the_periodic_check_unloads_a_table_it_does_not_own_rather_than_catch_it_up(process: Process) -> None:
+    owner, other = await process(), await process()
+    table_id = await owned_table(owner)
+    await other.info(table_id)
+    await owner.set_meta(table_id, "seen", 1)  # its notice comes after those of the table's opening
+    await until(lambda: other.live(table_id) is None)
+    await other.info(table_id)  # loaded again, with every notice sent so far heard
+    owner.store.origin = ""  # the owner's notices are lost on the way: only the check finds the moves
+    await play(owner, table_id, 3)
+    assert await other.sharing.check(grace=0) == [table_id]
+    assert other.live(table_id) is None and other.sharing.unowned_moves == 0
+
+
+async def test_a_process_with_a_socket_at_a_table_it_does_not_own_applies_and_counts_its_moves(
+    process: Process,
+) -> None:
+    owner, other = await process(), await process()
+    table_id = await owned_table(owner)
+    await other.info(table_id)
+    heard = other.subscribe(table_id)  # a socket there (no process address to send it to the owner)
+    await play(owner, table_id, 4)
+    for seq in range(1, 5):
+        update = await asyncio.wait_for(heard.get(), timeout=10)
+        assert (update.kind, update.seq) == ("moved", seq)
+    assert other.sharing.unowned_moves == 4 and owner.sharing.unowned_moves == 0
