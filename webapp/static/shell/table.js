@@ -64,6 +64,12 @@ export function tableTitle(table) {
   return variant ? t("title_variant", { game, variant }) : game;
 }
 
+// Whether a block of text runs onto a second line.
+function wraps(el) {
+  const line = parseFloat(getComputedStyle(el).lineHeight);
+  return el.getBoundingClientRect().height > line * 1.5;
+}
+
 // A seat's name as shown: AI players' "(AI)" in the page's language ("Ada (ИИ)").
 export function seatLabel(seat) {
   const name = (seat && seat.name) || "";
@@ -174,11 +180,21 @@ export class TableScreen {
     const { game, variant } = titleParts(table);
     // a closing "(…)" stays whole: a long name wraps before it, never inside it
     const [, name, tail] = /^(.*?)\s*(\([^()]*\))?$/.exec(game);
-    const title = h("span", { class: "title-game", text: tail ? `${name} ` : game });
-    if (tail) title.append(h("span", { class: "nowrap", text: tail }));
-    clear(this.title).append(title);
-    this.title.classList.toggle("long", game.length > 18); // a long name in two lines, not three
-    if (variant) this.title.append(h("span", { class: "title-variant", text: variant }));
+    const show = (main, under, tailed) => {
+      const title = h("span", { class: "title-game", text: tailed ? `${main} ` : main });
+      if (tailed) title.append(h("span", { class: "nowrap", text: tail }));
+      clear(this.title).append(title);
+      this.title.classList.toggle("long", main.length + (tailed ? tail.length : 0) > 18);
+      if (under) this.title.append(h("span", { class: "title-variant", text: under }));
+      return title;
+    };
+    const title = show(tail ? name : game, variant, Boolean(tail));
+    // a name too long for the bar's one line ("서전트 메이저 (3-5-8)" at 360 px) puts what its "(…)" says on the
+    // small line under it, as a variant's is, rather than wrapping the name or cutting it short
+    if (tail && !variant && wraps(title)) {
+      const short = show(name, tail.slice(1, -1), false);
+      if (wraps(short)) this.title.classList.add("long");
+    }
   }
 
   // A move the timer made for an absent player is never made behind their back.

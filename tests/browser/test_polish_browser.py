@@ -1,0 +1,121 @@
+"""The Mini App table and lobby looked at as a player would (issues 32 and 33): Coins' Last trick as opaque as
+Sergeant Major's, toasts clear of the title and the buttons, Sergeant Major's title on one line in every language,
+one hand result at a time, the coach clear of the trick, shared places on the leaderboard. Screenshots at 360×640 and
+390×844, light and dark."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import FloatRect, Page, Route, ViewportSize, expect
+
+from tests.browser.conftest import BOT_USERNAME, PHONE, SHORT_NAME, Server, open_phone, screenshot_path
+from tests.browser.test_issue_bugs_browser import new_table
+
+SMALL: ViewportSize = {"width": 360, "height": 640}
+SIZES: tuple[ViewportSize, ...] = (SMALL, PHONE)
+SCHEMES = ("light", "dark")
+
+
+def user(n: int, lang: str = "en") -> dict[str, Any]:
+    """A Telegram user speaking ``lang``."""
+    return {"id": 6300 + n, "first_name": "Ann", "language_code": lang, "allows_write_to_pm": True}
+
+
+def shot(name: str, size: ViewportSize) -> str:
+    """The path of a kept screenshot of ``name`` at ``size``."""
+    return str(screenshot_path(f"polish-{name}-{size['width']}x{size['height']}.png"))
+
+
+def overlaps(a: FloatRect, b: FloatRect) -> bool:
+    """Whether two boxes share any area."""
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+async def test_coins_last_trick_is_opaque_and_hides_the_live_trick(browser: Any, server: Server) -> None:
+    table_id = await new_table(server, "coins", 6301, {"first_dealer": "seat:2"})
+    service = server.service
+    for _ in range(100):  # on to Ann's turn in a trick already begun, after at least one finished trick
+        await service.autoplay.idle()
+        live = service.live(table_id)
+        assert live is not None
+        state = live.state
+        if state.trick_no >= 2 and state.trick and state.turn == 0:
+            break
+        await service.act(table_id, 6301, live.game.legal_actions(state, 0)[0], live.seq)
+    for size in SIZES:
+        for scheme in SCHEMES:
+            phone = await open_phone(browser, server, user(1), start_param=table_id, viewport=size, scheme=scheme)
+            page = phone.page
+            live_cards = page.locator(".felt .trick .card")
+            await expect(live_cards.first).to_be_visible()
+            await page.locator(".felt .last-btn").tap()
+            overlay = page.locator(".felt .last-trick")
+            await expect(overlay.locator(".lt")).to_have_count(3)
+            background = await overlay.evaluate("e => getComputedStyle(e).backgroundColor")
+            assert "rgba" not in background and "/" not in background, background  # opaque: nothing shows through
+            for i in range(await live_cards.count()):
+                assert not await live_cards.nth(i).evaluate("e => e.checkVisibility({ visibilityProperty: true })")
+            await page.screenshot(path=shot(f"coins-last-trick-{scheme}", size))
+            await page.locator(".felt .last-btn").tap()  # closed again: the live trick is back
+            await expect(live_cards.first).to_be_visible()
+            assert phone.errors == []
+            await phone.context.close()
+
+
+async def test_invitation_sent_toast_covers_neither_the_title_nor_a_button(browser: Any, server: Server) -> None:
+    for size in SIZES:
+        for scheme in SCHEMES:
+            info = await server.service.create_table("kings_corner", 6302, "Ann")
+            link = f"https://t.me/{BOT_USERNAME}/{SHORT_NAME}?startapp={info.id}"
+            phone = await open_phone(browser, server, user(2), start_param=info.id, viewport=size, scheme=scheme)
+            page = phone.page
+
+            async def prepared(route: Route) -> None:
+                await route.fulfill(status=200, content_type="application/json",
+                                    body=f'{{"id": "prep-6302", "expires": 1900000000, "link": "{link}"}}')
+
+            await page.route("**/api/tables/*/invite", prepared)
+            await page.locator(".invite-btn").tap()
+            await page.wait_for_function("() => (window.__tgCalls || []).some(([n, d]) =>"
+                                         " n === 'web_app_send_prepared_message')")
+            await phone.deliver("prepared_message_sent")
+            toast = page.locator("#toast")
+            await expect(toast).to_have_text("Invitation sent.")
+            await expect(toast).to_have_css("opacity", "1")
+            await page.screenshot(path=shot(f"invite-sent-{scheme}", size))
+            box = await toast.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], box
+            for heading in (".topbar .title", ".lobby-head h2"):  # the game's name and the lobby's title
+                title = await page.locator(heading).bounding_box()
+                assert title is not None and not overlaps(box, title), (heading, box, title)
+            buttons = page.locator("button:visible:not(.invite-btn), select:visible")  # the toast answers Invite, over it
+            for i in range(await buttons.count()):
+                other = await buttons.nth(i).bounding_box()
+                if other is not None and other["y"] < size["height"]:
+                    label = await buttons.nth(i).evaluate("e => e.className + ' ' + e.textContent")
+                    assert not overlaps(box, other), (label, box, other)
+            assert phone.errors == []
+            await phone.context.close()
+
+
+async def test_sergeant_major_title_fits_one_line_in_every_language(browser: Any, server: Server) -> None:
+    table_id = await new_table(server, "sergeant_major", 6303, {"first_dealer": "seat:1"})
+    for lang in ("en", "ru", "ko", "lv"):
+        for size in SIZES:
+            for scheme in SCHEMES:
+                phone = await open_phone(browser, server, user(3, lang), start_param=table_id, viewport=size,
+                                         scheme=scheme, locale=lang)
+                page = phone.page
+                title = page.locator(".topbar .title-game")
+                await expect(page.locator(".sm-hand .card, .hand .card").first).to_be_visible()
+                lines = await title.evaluate(
+                    "e => { const r = e.getClientRects(); const lh = parseFloat(getComputedStyle(e).lineHeight);"
+                    " return { height: e.getBoundingClientRect().height, lh, text: e.textContent,"
+                    " cut: e.scrollWidth > e.clientWidth + 1 }; }")
+                assert lines["height"] < lines["lh"] * 1.5, (lang, size, lines)  # one line
+                assert not lines["cut"], (lang, size, lines)
+                await page.screenshot(path=shot(f"sm-title-{lang}-{scheme}", size))
+                assert phone.errors == []
+                await phone.context.close()
