@@ -57,7 +57,17 @@ async def cluster(args: argparse.Namespace) -> int:
             print("   ", problem)
         if args.json:
             print(asdict(figures))
+        await _drop(args.postgres, database)
     return 1 if figures.problems else 0
+
+
+async def _drop(admin_url: str, database: str) -> None:
+    """Drop the soak's database (its figures are printed; nothing in it is needed again)."""
+    import asyncpg
+
+    admin = await asyncpg.connect(admin_url)
+    await admin.execute(f'DROP DATABASE IF EXISTS "{database.rsplit("/", 1)[1]}" WITH (FORCE)')
+    await admin.close()
 
 
 async def _database(admin_url: str | None) -> str | None:
