@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.async_api import FloatRect, Page, Route, ViewportSize, expect
+from playwright.async_api import FloatRect, Route, ViewportSize, expect
 
 from tests.browser.conftest import BOT_USERNAME, PHONE, SHORT_NAME, Server, open_phone, screenshot_path
 from tests.browser.test_issue_bugs_browser import new_table
@@ -72,9 +72,10 @@ async def test_invitation_sent_toast_covers_neither_the_title_nor_a_button(brows
             phone = await open_phone(browser, server, user(2), start_param=info.id, viewport=size, scheme=scheme)
             page = phone.page
 
-            async def prepared(route: Route) -> None:
-                await route.fulfill(status=200, content_type="application/json",
-                                    body=f'{{"id": "prep-6302", "expires": 1900000000, "link": "{link}"}}')
+            body = f'{{"id": "prep-6302", "expires": 1900000000, "link": "{link}"}}'
+
+            async def prepared(route: Route, body: str = body) -> None:
+                await route.fulfill(status=200, content_type="application/json", body=body)
 
             await page.route("**/api/tables/*/invite", prepared)
             await page.locator(".invite-btn").tap()
@@ -90,7 +91,8 @@ async def test_invitation_sent_toast_covers_neither_the_title_nor_a_button(brows
             for heading in (".topbar .title", ".lobby-head h2"):  # the game's name and the lobby's title
                 title = await page.locator(heading).bounding_box()
                 assert title is not None and not overlaps(box, title), (heading, box, title)
-            buttons = page.locator("button:visible:not(.invite-btn), select:visible")  # the toast answers Invite, over it
+            # every other button on screen stays clear; the toast answers Invite and stands over it
+            buttons = page.locator("button:visible:not(.invite-btn), select:visible")
             for i in range(await buttons.count()):
                 other = await buttons.nth(i).bounding_box()
                 if other is not None and other["y"] < size["height"]:
@@ -119,3 +121,33 @@ async def test_sergeant_major_title_fits_one_line_in_every_language(browser: Any
                 await page.screenshot(path=shot(f"sm-title-{lang}-{scheme}", size))
                 assert phone.errors == []
                 await phone.context.close()
+
+
+async def test_sergeant_major_tells_a_hand_result_once(browser: Any, server: Server) -> None:
+    for size in SIZES:
+        for scheme in SCHEMES:
+            table_id = await new_table(server, "sergeant_major", 6304, {"first_dealer": "seat:1"})
+            phone = await open_phone(browser, server, user(4), start_param=table_id, viewport=size, scheme=scheme)
+            page = phone.page
+            await expect(page.locator(".sm-hand .card, .hand .card").first).to_be_visible()
+            service = server.service
+            for _ in range(300):  # Ann plays her first legal move until hand 1 is over
+                await service.autoplay.idle()
+                live = service.live(table_id)
+                assert live is not None
+                if live.state.match.hand_no == 2:
+                    break
+                if 0 in live.game.to_act(live.state):
+                    await service.act(table_id, 6304, live.game.legal_actions(live.state, 0)[0], live.seq)
+            card = page.locator(".felt .hand-end")
+            await expect(card).to_contain_text("Hand 1:", timeout=20000)
+            # the result is on the felt's card and nowhere else on the page meanwhile
+            await expect(page.get_by_text("Hand 1:")).to_have_count(1)
+            await expect(page.locator(".sm-notes")).not_to_contain_text("Hand 1")
+            await page.screenshot(path=shot(f"sm-hand-end-{scheme}", size))
+            await expect(card).to_have_count(0, timeout=5000)  # gone: each panel keeps its last hand's change
+            await expect(page.get_by_text("Hand 1:")).to_have_count(0)
+            await expect(page.locator(".player .sm-prev:not(.none)")).to_have_count(3)
+            await page.screenshot(path=shot(f"sm-after-hand-end-{scheme}", size))
+            assert phone.errors == []
+            await phone.context.close()

@@ -133,14 +133,7 @@ export function renderNotes(tb, s) {
   tb.notes.hidden = true;
   if (s.over) return;
   const name = (seat) => tb.ctx.name(seat);
-  const early = s.phase !== "play" || (s.trick_no === 0 && s.trick.length === 0);
-  const summary = tb.summary;
-  if (summary && summary.hand_no === s.hand_no - 1 && early) {
-    tb.notes.append(h("div", { class: "sm-note summary" },
-      h("b", { text: t("sm_hand_result", { n: summary.hand_no }) }),
-      [0, 1, 2].map((seat) => h("span", { class: "sm-res" }, `${name(seat)} ${summary.tricks[seat]}/${summary.targets[seat]} `,
-        h("b", { class: summary.results[seat] > 0 ? "up" : summary.results[seat] < 0 ? "down" : "", text: signed(summary.results[seat]) })))));
-  }
+  // the hand just over is told once, on the felt's hand-end card; each panel then keeps its change (prevBadge)
   for (const x of s.exchanges || []) {
     let line;
     if (x.gave && x.seat === tb.you) {

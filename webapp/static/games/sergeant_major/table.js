@@ -34,7 +34,6 @@ class SergeantMajorTable extends TableRenderer {
     this.pacer = new TrickPacer(this);
     this.flashed = null;
     this.log = [];
-    this.summary = null; // the last hand_over event
     this.el = h("div", { class: "sm-table" },
       this.scorebar = h("div", { class: "scorebar sm-scorebar" }),
       this.notes = h("div", { class: "sm-notes", "aria-live": "polite" }),
@@ -132,8 +131,6 @@ class SergeantMajorTable extends TableRenderer {
       this.showLast = false;
     } else if (e.type === "trick_won") {
       this.lastWinner = e.seat;
-    } else if (e.type === "hand_over") {
-      this.summary = e;
     } else if (e.type === "play_started" || (e.type === "played" && before && before.trick.length === 0)) {
       this.showLast = false;
     }
