@@ -5,12 +5,14 @@ one hand result at a time, the coach clear of the trick, shared places on the le
 
 from __future__ import annotations
 
+import json
+from functools import partial
 from typing import Any
 
 from playwright.async_api import FloatRect, Route, ViewportSize, expect
 
 from tests.browser.conftest import BOT_USERNAME, PHONE, SHORT_NAME, Server, open_phone, screenshot_path
-from tests.browser.test_issue_bugs_browser import new_table
+from tests.browser.test_issue_bugs_browser import new_table, play_out
 
 SMALL: ViewportSize = {"width": 360, "height": 640}
 SIZES: tuple[ViewportSize, ...] = (SMALL, PHONE)
@@ -73,9 +75,7 @@ async def test_invitation_sent_toast_covers_neither_the_title_nor_a_button(brows
             page = phone.page
 
             body = f'{{"id": "prep-6302", "expires": 1900000000, "link": "{link}"}}'
-
-            async def prepared(route: Route, body: str = body) -> None:
-                await route.fulfill(status=200, content_type="application/json", body=body)
+            prepared = partial(Route.fulfill, status=200, content_type="application/json", body=body)
 
             await page.route("**/api/tables/*/invite", prepared)
             await page.locator(".invite-btn").tap()
@@ -149,5 +149,38 @@ async def test_sergeant_major_tells_a_hand_result_once(browser: Any, server: Ser
             await expect(page.get_by_text("Hand 1:")).to_have_count(0)
             await expect(page.locator(".player .sm-prev:not(.none)")).to_have_count(3)
             await page.screenshot(path=shot(f"sm-after-hand-end-{scheme}", size))
+            assert phone.errors == []
+            await phone.context.close()
+
+
+async def test_leaderboard_shows_players_level_on_rating_sharing_a_place(browser: Any, server: Server) -> None:
+    service = server.service
+    ann = 6305
+    table_id = await new_table(server, "coins", ann, {"target_score": 1})
+    await play_out(server, table_id, ann)
+    # the board as the server gives it: rows in rating order, numbered one by one; two people level on 27.5
+    rows = [{"place": 1, "name": "Bob", "rating": 27.5, "games": 3, "wins": 2, "you": False},
+            {"place": 2, "name": "Ann", "rating": 27.5, "games": 3, "wins": 1, "you": True},
+            {"place": 3, "name": "Cat", "rating": 12.0, "games": 2, "wins": 0, "you": False},
+            {"place": 4, "name": "Dan", "rating": 8.5, "games": 1, "wins": 0, "you": False},
+            {"place": 5, "name": "Eve", "rating": 8.5, "games": 1, "wins": 0, "you": False}]
+    body = json.dumps({"game": "coins", "players": rows})
+    assert (await service.info(table_id)).status == "finished"
+
+    async def board(route: Route) -> None:
+        await route.fulfill(status=200, content_type="application/json", body=body)
+
+    for size in SIZES:
+        for scheme in SCHEMES:
+            phone = await open_phone(browser, server, user(5), viewport=size, scheme=scheme)
+            page = phone.page
+            await page.route("**/api/played-with?*", board)
+            await page.locator("#tab-leaderboard").tap()
+            places = page.locator(".lb-board .board tbody td.place")
+            await expect(places).to_have_text(["=1", "=1", "3", "=4", "=4"])
+            names = page.locator(".lb-board .board tbody .pname")
+            await expect(names).to_have_text(["Bob", "You", "Cat", "Dan", "Eve"])
+            await expect(page.locator(".lb-board .lb-title")).to_have_text("Coins")
+            await page.screenshot(path=shot(f"leaderboard-shared-{scheme}", size))
             assert phone.errors == []
             await phone.context.close()

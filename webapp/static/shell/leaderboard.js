@@ -6,7 +6,7 @@
 import { h, clear } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { aiName } from "./lobby.js";
-import { gameTitle } from "./history.js";
+import { gameTitle, placeLabel } from "./history.js";
 import { firstGame } from "./games.js";
 
 function groupLabel(group) {
@@ -21,8 +21,16 @@ function gamesOf(group) {
 
 const MINE = "mine"; // the picker's value for the people you played with
 
+// Each player's place by the rating shown: players level on it share a place, shown as the end-of-game sheet
+// shows one ("=1"), and the next takes the place after all of them (=1, =1, 3).
+function placesOf(players) {
+  const places = players.map((p) => 1 + players.filter((q) => q.rating > p.rating).length);
+  return places.map((place) => placeLabel(place, places));
+}
+
 function boardList(board, mine) {
   if (!board.players.length) return h("p", { class: "hint", text: t(mine ? "lb_mine_nobody" : "lb_nobody") });
+  const places = placesOf(board.players);
   return h("table", { class: "board" },
     h("thead", {}, h("tr", {},
       h("th", { class: "place", scope: "col", text: "#" }),
@@ -30,8 +38,8 @@ function boardList(board, mine) {
       h("th", { class: "num", scope: "col", text: t("lb_rating") }),
       h("th", { class: "num", scope: "col", text: t("lb_games") }),
       h("th", { class: "num", scope: "col", text: t("lb_wins") }))),
-    h("tbody", {}, board.players.map((p) => h("tr", { class: p.you ? "you" : "" },
-      h("td", { class: "place", text: String(p.place) }),
+    h("tbody", {}, board.players.map((p, i) => h("tr", { class: p.you ? "you" : "" },
+      h("td", { class: "place", text: places[i] }),
       h("td", { class: "pname" }, h("bdi", { text: p.you ? t("you") : p.name })),
       h("td", { class: "num rating", text: p.rating.toFixed(1) }),
       h("td", { class: "num", text: String(p.games) }),
