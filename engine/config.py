@@ -19,6 +19,7 @@ class Settings:
     bot_token: str | None = None
     bot_api_base_url: str | None = None
     webapp_url: str | None = None
+    process_url: str | None = None  # this process's own address, where another process sends a table's sockets
     miniapp_short_name: str | None = None
     bot_username: str | None = None
     webhook_secret: str | None = None
@@ -72,6 +73,7 @@ class Settings:
             bot_token=text("BOT_TOKEN"),
             bot_api_base_url=text("BOT_API_BASE_URL"),
             webapp_url=(text("WEBAPP_URL") or "").rstrip("/") or None,
+            process_url=(text("PROCESS_URL") or "").rstrip("/") or None,
             miniapp_short_name=text("MINIAPP_SHORT_NAME"),
             bot_username=text("BOT_USERNAME"),
             webhook_secret=text("WEBHOOK_SECRET"),

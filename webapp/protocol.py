@@ -223,7 +223,15 @@ class PongFrame(TypedDict):
     t: int | float | str | None
 
 
-ServerFrame = WelcomeFrame | UpdateFrame | WatchingFrame | AckFrame | RefusedFrame | ErrorFrame | PongFrame
+class RedirectFrame(TypedDict):
+    """The table lives on another process: connect to ``url`` (its address) instead; the socket closes after it."""
+
+    type: Literal["redirect"]
+    url: str
+
+
+ServerFrame = (WelcomeFrame | UpdateFrame | WatchingFrame | AckFrame | RefusedFrame | ErrorFrame | PongFrame
+               | RedirectFrame)
 
 
 class FrameError(Refusal):
@@ -355,3 +363,8 @@ def error_frame(code: str, message: str, reason: str | None = None) -> ErrorFram
 def pong_frame(t: int | float | str | None) -> PongFrame:
     """The answer to a ping."""
     return {"type": "pong", "t": t}
+
+
+def redirect_frame(url: str) -> RedirectFrame:
+    """The table lives on the process at ``url``: connect there."""
+    return {"type": "redirect", "url": url}

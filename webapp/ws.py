@@ -50,6 +50,16 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
    ``ref`` and ``code: "flood"``, any other frame an ``error`` with ``code: "flood"``; a
    client that keeps flooding is closed with 1008 ("flood").
 
+6. Several processes on one PostgreSQL database: each table lives on one process at a time,
+   the one holding its lease (``engine.service.pg_peers``). When this process has an address
+   (``PROCESS_URL``) and a signed-in hello reaches it for a table another live process owns
+   that has an address too, it answers ``{"type": "redirect", "url": "<owner's address>"}``
+   and closes the socket (4307); the client connects to ``<url>/ws/{table_id}`` and, if that
+   fails (the owner died: another process takes the table once its lease is free), comes
+   back to its first address. A table whose lease is free is taken by the process the hello
+   reached, which serves it. Without addresses every process serves every socket, as a
+   reverse proxy that routes by table id would have them (``docs/deployment.md``).
+
 Limits, each refused with a close frame 1008 and its reason (after an ``error`` frame
 with the same code once the client has signed in): sockets still to say hello, in all
 and per remote address (``too_many_pending``); sockets per user (``too_many_sockets``);
@@ -95,6 +105,7 @@ from webapp.protocol import (
     parse_client_frame,
     parse_hello,
     pong_frame,
+    redirect_frame,
     refused_frame,
     welcome_frame,
 )
@@ -109,6 +120,7 @@ HARD_LIMIT = 64 * 1024  # larger ones close the socket (aiohttp answers 1009)
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_POLICY = WSCloseCode.POLICY_VIOLATION  # 1008: limits and floods
+CLOSE_REDIRECT = 4307  # the table lives on another process: the redirect frame before it names where
 CLOSE_TRY_AGAIN = WSCloseCode.TRY_AGAIN_LATER  # 1013: the database failed; the same may work a moment later
 MAX_CLOSE_REASON = 123  # bytes a close frame's reason may hold (RFC 6455)
 
@@ -379,6 +391,13 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser)
         await _reject(ws, error_of(failed, lang), CLOSE_TRY_AGAIN if failed.reason is RefusalCode.UNAVAILABLE
                       else WSCloseCode.INTERNAL_ERROR)
         return
+    if settings.process_url is not None:
+        owner = await service.owner_elsewhere(table_id)
+        if owner is not None:
+            await send(ws, redirect_frame(owner))
+            await ws.close(code=CLOSE_REDIRECT, message=b"redirect")
+            return
+        await service.info(table_id)  # served here: loaded again if a notice unloaded it meanwhile (no wait if not)
     if rooms.count(table_id) >= settings.max_sockets_per_table:
         await _reject(ws, error_of(Refusal(RefusalCode.TABLE_CROWDED), lang), CLOSE_POLICY)
         return

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from engine.config import Settings
+from engine.service.loading import peers_for
 from engine.service.opening_pace import OpeningPace
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
@@ -24,7 +25,7 @@ async def running_service(settings: Settings) -> AsyncIterator[TableService]:
     try:
         pace = OpeningPace(settings.new_tables_rate, settings.new_tables_burst) if settings.new_tables_rate else None
         service = TableService(store, ai_delay=settings.ai_delay, max_open_tables=settings.max_open_tables_per_user,
-                               opening_pace=pace)
+                               opening_pace=pace, peers=peers_for(store, settings.process_url))
         await service.start()
         try:
             yield service

@@ -270,10 +270,11 @@ class Tables:
         return table.snapshot().view(table.seat_of(user_id) if user_id is not None else None)
 
 
-def peers_for(store: Store) -> Peers:
-    """PostgreSQL's peers for a database other processes may share, else this process alone."""
+def peers_for(store: Store, url: str | None = None) -> Peers:
+    """PostgreSQL's peers for a database other processes may share (``url``: this process's own address), else this
+    process alone."""
     if not store.is_shared:
         return LocalPeers()
     from engine.service.pg_peers import PostgresPeers  # loads PostgreSQL's driver: only where it is used
 
-    return PostgresPeers(store.dsn)
+    return PostgresPeers(store.dsn, url)

@@ -52,6 +52,9 @@ class Peers(Protocol):
     def holds(self, table_id: str) -> bool:
         """Whether this process holds the table's lease now (no I/O)."""
 
+    async def owner(self, table_id: str) -> str | None:
+        """The address of the other live process holding the table's lease, if one does and has an address."""
+
 
 @runtime_checkable
 class SharesPresence(Protocol):
@@ -82,3 +85,7 @@ class LocalPeers:
     def holds(self, table_id: str) -> bool:
         """Always this process."""
         return True
+
+    async def owner(self, table_id: str) -> str | None:
+        """No other process."""
+        return None

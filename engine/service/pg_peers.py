@@ -23,6 +23,12 @@ things keep them in step, both on PostgreSQL itself, so there is nothing more to
   process that dies says nothing more: every ``ORIGINS_EVERY`` seconds the others drop
   the people they counted present through a process whose connection is gone.
 
+* **Addresses.** A process started with its own address (``PROCESS_URL``) keeps it in the
+  ``processes`` table under its origin, written on each (re)connection. ``owner`` names the
+  address of the live process holding a table's lease (PostgreSQL's own lock table says
+  which connection holds it, and that connection's name its origin), so a socket that
+  reaches another process can be sent there (``webapp.ws``).
+
 That connection may be lost (PostgreSQL restarted, the connection killed, a network
 that stops answering a ping). PostgreSQL then frees every lease it held, so this
 process forgets them at once; it reconnects with a growing pause, listens again and
@@ -57,6 +63,18 @@ APPLICATION = "cardroom-peers:"  # each process's listening connection is named 
 ORIGINS_EVERY = 5.0  # seconds between looks for processes gone without a word, while someone is present through one
 
 
+REGISTER = (  # this process's address under its origin; the rows of processes whose connection is gone are dropped
+    "WITH gone AS (DELETE FROM processes WHERE origin <> $1 AND origin NOT IN (SELECT substr(application_name, $3) "
+    "FROM pg_stat_activity WHERE application_name LIKE $4 AND datname = current_database())) "
+    "INSERT INTO processes (origin, url, seen_at) VALUES ($1, $2, extract(epoch FROM now())) "
+    "ON CONFLICT (origin) DO UPDATE SET url = excluded.url, seen_at = excluded.seen_at")
+OWNER = (  # the address of the live process whose listening connection holds a table's advisory lock
+    "SELECT p.url FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+    "JOIN processes p ON p.origin = substr(a.application_name, $3) "
+    "WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid "
+    "AND l.objsubid = 1 AND a.datname = current_database() AND a.application_name LIKE $4 LIMIT 1")
+
+
 def lease_key(table_id: str) -> int:
     """The advisory lock key of a table: 63 bits of its id's SHA-256."""
     return int.from_bytes(hashlib.sha256(b"cardroom-table:" + table_id.encode()).digest()[:8], "big") >> 1
@@ -65,8 +83,9 @@ def lease_key(table_id: str) -> int:
 class PostgresPeers:
     """Notices by LISTEN/NOTIFY and leases by session advisory locks, on one connection of this process's own."""
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, url: str | None = None) -> None:
         self.dsn = dsn
+        self.url = url  # this process's own address, for sockets other processes send here
         self.origin = secrets.token_hex(6)
         self._conn: Any = None  # asyncpg.Connection; None while lost
         self._lock = asyncio.Lock()  # one query at a time on the connection
@@ -123,6 +142,12 @@ class PostgresPeers:
         except BaseException:
             conn.terminate()
             raise
+        if self.url is not None:
+            try:
+                await conn.execute(REGISTER, self.origin, self.url, len(APPLICATION) + 1, APPLICATION + "%")
+            except BaseException:
+                conn.terminate()
+                raise
         conn.add_termination_listener(self._terminated)
         self._conn = conn
         self._gone.clear()
@@ -284,4 +309,16 @@ class PostgresPeers:
     def holds(self, table_id: str) -> bool:
         """Whether this process holds the lease."""
         return table_id in self._held
+
+    async def owner(self, table_id: str) -> str | None:
+        """The address of the other live process holding the table's lease (None: none does, it has no address, or
+        the database is out of reach)."""
+        if table_id in self._held:
+            return None
+        key = lease_key(table_id)
+        try:
+            url = await self._query(OWNER, key >> 32, key & 0xFFFFFFFF, len(APPLICATION) + 1, APPLICATION + "%")
+        except LOST:
+            return None
+        return str(url) if url and url != self.url else None
 

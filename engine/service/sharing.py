@@ -109,6 +109,13 @@ class Sharing:
         """Drive the table from this process if no other does (its AI, timers and notifications); whether it does."""
         return await self.peers.lease(table_id)
 
+    async def owner_elsewhere(self, table_id: str) -> str | None:
+        """Where the table lives if another process owns it and has an address; else None, and this process owns it
+        when its lease was free."""
+        if await self.claim(table_id):
+            return None
+        return await self.peers.owner(table_id)
+
     def drives(self, table_id: str) -> bool:
         """Whether this process drives the table (its AI, timers and, for adapters, its notifications)."""
         return self.peers.holds(table_id)

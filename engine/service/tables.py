@@ -91,6 +91,7 @@ class TableService:
         # other processes
         self.claim = self.sharing.claim
         self.drives = self.sharing.drives
+        self.owner_elsewhere = self.sharing.owner_elsewhere
         self.catch_up = self.sharing.catch_up
         self.catch_up_all = self.sharing.catch_up_all
         # moves

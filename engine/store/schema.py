@@ -179,3 +179,13 @@ bot_budget = Table(
     Column("key", String(64), primary_key=True),
     Column("next_at", Float, nullable=False),
 )
+
+# The processes sharing a PostgreSQL database and each one's own address (PROCESS_URL), so a socket that reaches a
+# process which does not own its table can be sent to the one that does (engine.service.pg_peers).
+processes = Table(
+    "processes",
+    metadata,
+    Column("origin", String(32), primary_key=True),
+    Column("url", Text, nullable=False),
+    Column("seen_at", Float, nullable=False),
+)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.service.loading import peers_for
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 from tests.postgres import database as database
@@ -102,3 +103,30 @@ async def test_a_process_with_a_socket_at_a_table_it_does_not_own_applies_and_co
         update = await asyncio.wait_for(heard.get(), timeout=10)
         assert (update.kind, update.seq) == ("moved", seq)
     assert other.sharing.unowned_moves == 4 and owner.sharing.unowned_moves == 0
+
+
+async def test_a_socket_is_sent_to_the_owners_address_until_the_owner_dies_and_the_table_is_taken_over(
+    database: str, tmp_path: Path
+) -> None:
+    services: list[TableService] = []
+    for url in ("http://one.example:8080", "http://two.example:8080"):
+        store = Store(database_url(database, tmp_path))
+        await store.open()
+        service = TableService(store, heal_every=None, peers=peers_for(store, url))
+        await service.start()
+        services.append(service)
+    owner, other = services
+    try:
+        table_id = await owned_table(owner)
+        assert await owner.owner_elsewhere(table_id) is None  # the owner serves its own sockets
+        assert await other.owner_elsewhere(table_id) == "http://one.example:8080"
+        assert not other.drives(table_id)
+        await owner.close()  # the owner dies: its lease is freed a moment later
+        async with asyncio.timeout(5):
+            while await other.owner_elsewhere(table_id) is not None:  # noqa: ASYNC110 (the database frees it)
+                await asyncio.sleep(0.01)
+        assert other.drives(table_id)  # the hello that found the lease free took the table
+    finally:
+        for service in services:
+            await service.close()
+            await service.store.close()

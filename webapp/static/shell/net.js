@@ -81,6 +81,7 @@ function inFront(tgActive) {
 }
 
 const PING_EVERY = 20000;
+const MAX_HOPS = 3; // redirects in a row without a welcome before the socket backs off at its own address
 const SILENT_LIMIT = 45000;
 
 // handlers: onView(view, events, kind), onRefused(frame), onError(frame), onStatus("open"|"closed"),
@@ -92,6 +93,12 @@ export class TableSocket {
     this.handlers = handlers;
     this.seq = null;
     this.ws = null;
+    // Several processes: the table lives on one (its owner), and another sends the socket there with a redirect
+    // frame naming the owner's address. ``owner`` is that address until a connection to it fails (the owner died),
+    // when the socket comes back to the page's own address, whose process then takes the table.
+    this.owner = null;
+    this.hops = 0;
+    this.welcomed = false;
     this.closed = false;
     this.retry = 0;
     this.refs = 0;
@@ -117,14 +124,24 @@ export class TableSocket {
   }
 
   url() {
+    const path = `/ws/${encodeURIComponent(this.tableId)}`;
+    if (this.owner) return this.owner.replace(/^http/, "ws") + path;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+    return `${scheme}//${location.host}${path}`;
   }
 
   connect() {
     if (this.closed) return;
-    const ws = new WebSocket(this.url());
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.owner = null; // an address the browser will not open: back to the page's own
+      ws = new WebSocket(this.url());
+    }
     this.ws = ws;
+    this.welcomed = false;
+    this.redirect = null;
     ws.onopen = () => {
       this.lastHeard = Date.now();
       ws.send(JSON.stringify({ type: "hello", init_data: this.getInitData(), last_seq: this.seq, session }));
@@ -139,8 +156,16 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       this.failPending();
-      this.handlers.onStatus && this.handlers.onStatus("closed");
       if (this.closed) return;
+      if (this.redirect && this.hops < MAX_HOPS) { // the table lives elsewhere: go there at once
+        this.owner = this.redirect;
+        this.hops += 1;
+        this.connect();
+        return;
+      }
+      if (this.owner && !this.welcomed) this.owner = null; // the owner is gone: back to the page's own address
+      this.hops = 0;
+      this.handlers.onStatus && this.handlers.onStatus("closed");
       const delay = Math.min(8000, 400 * 2 ** this.retry);
       this.retry += 1;
       this.reconnectTimer = setTimeout(() => this.connect(), delay);
@@ -170,6 +195,8 @@ export class TableSocket {
     switch (frame.type) {
       case "welcome":
         this.retry = 0;
+        this.hops = 0;
+        this.welcomed = true;
         if (frame.session) keepSession(frame.session);
         this.seq = frame.seq;
         if (!inFront(this.tgActive)) this.reportPresence(); // a socket counts as in front until told otherwise
@@ -194,6 +221,9 @@ export class TableSocket {
       case "refused":
         this.settle(frame.ref, { ok: false, code: frame.code, message: frame.message });
         this.handlers.onRefused && this.handlers.onRefused(frame);
+        break;
+      case "redirect":
+        if (typeof frame.url === "string" && /^https?:\/\//.test(frame.url)) this.redirect = frame.url;
         break;
       case "error":
         if (frame.code === "unauthorized") keepSession(null);
