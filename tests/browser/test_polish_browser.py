@@ -5,6 +5,7 @@ one hand result at a time, the coach clear of the trick, shared places on the le
 
 from __future__ import annotations
 
+import contextlib
 import json
 from functools import partial
 from typing import Any
@@ -12,6 +13,8 @@ from typing import Any
 from playwright.async_api import FloatRect, Route, ViewportSize, expect
 
 from tests.browser.conftest import BOT_USERNAME, PHONE, SHORT_NAME, Server, open_phone, screenshot_path
+from tests.browser.guided import Lesson, follow, open_lesson
+from tests.browser.test_guided_coins_browser import play_ringed_card
 from tests.browser.test_issue_bugs_browser import new_table, play_out
 
 SMALL: ViewportSize = {"width": 360, "height": 640}
@@ -184,3 +187,50 @@ async def test_leaderboard_shows_players_level_on_rating_sharing_a_place(browser
             await page.screenshot(path=shot(f"leaderboard-shared-{scheme}", size))
             assert phone.errors == []
             await phone.context.close()
+
+
+# What the coach covers of the trick: its cards, and its caption while the caption shows words.
+COVERED_JS = """() => {
+  const coach = document.querySelector('.coach').getBoundingClientRect();
+  const meets = (r) => r.height > 0 && r.top < coach.bottom && coach.top < r.bottom
+    && r.left < coach.right && coach.left < r.right;
+  const panel = document.querySelector('.coach');
+  const out = panel.scrollHeight > panel.clientHeight + 1 ? ['the coach words cut short'] : [];
+  for (const card of document.querySelectorAll('.felt .trick .card')) {
+    const shown = card.checkVisibility({ visibilityProperty: true });
+    if (shown && meets(card.getBoundingClientRect())) out.push(card.dataset.card);
+  }
+  const caption = document.querySelector('.felt .caption');
+  if (caption && caption.textContent.trim() && caption.checkVisibility({ visibilityProperty: true })
+      && meets(caption.getBoundingClientRect())) out.push('caption: ' + caption.textContent);
+  return out;
+}"""
+
+
+class Enough(Exception):
+    """The lesson has shown what the test looks at."""
+
+
+async def test_coach_never_covers_the_trick_or_its_caption_at_360x640(browser: Any, server: Server) -> None:
+    for n, scheme in enumerate(SCHEMES):
+        phone = await open_phone(browser, server, user(6 + n), viewport=SMALL, scheme=scheme)
+        lesson: Lesson = await open_lesson(phone, server, "coins", "Learn to play Coins")
+        page = lesson.page
+        tricks: list[str] = []
+
+        async def check(step: str, text: str, page: Any = page, tricks: list[str] = tricks,
+                        scheme: str = scheme) -> None:
+            await page.wait_for_timeout(250)  # the panel has found its place
+            covered = await page.evaluate(COVERED_JS)
+            await page.screenshot(path=shot(f"coach-{step}-{scheme}", SMALL))
+            assert covered == [], (step, text, covered)
+            if step.startswith("trick_"):
+                tricks.append(step)
+            if len(tricks) >= 2:
+                raise Enough
+
+        with contextlib.suppress(Enough):
+            await follow(lesson, check, partial(play_ringed_card, lesson))
+        assert len(tricks) == 2, lesson.steps
+        assert phone.errors == []
+        await phone.context.close()

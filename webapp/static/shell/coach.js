@@ -12,6 +12,7 @@ import { t } from "./i18n.js";
 import { game as gameOf } from "./games.js";
 
 const GAP = 6;
+const FLOOR_GAP = 4; // above the hand: at 360x640 every pixel goes to keeping the trick in view
 
 loadStyles(new URL("./coach.css", import.meta.url).href);
 
@@ -130,8 +131,8 @@ export class Coach {
     this.collapsed = on;
     this.el.hidden = on || !this.step;
     this.pill.hidden = !on;
-    if (!on) this.position();
-    else this.screen.coachResumed();
+    this.ring();
+    if (on) this.screen.coachResumed();
   }
 
   // Ring what the step talks about (again after each render), then find the panel a place that covers none of it.
@@ -141,6 +142,9 @@ export class Coach {
     for (const sel of this.focusSelectors) this.root.querySelectorAll(sel).forEach((el) => want.add(el));
     this.root.querySelectorAll(".coach-focus").forEach((el) => { if (!want.has(el)) el.classList.remove("coach-focus"); });
     want.forEach((el) => { if (!el.classList.contains("coach-focus")) el.classList.add("coach-focus"); });
+    // a step that rings the finished trick tells who took it, as the felt's caption does: one of them says it
+    const tells = !this.el.hidden && [...want].some((el) => el.closest(".trick.done"));
+    if (this.root.classList.contains("coach-tells-trick") !== tells) this.root.classList.toggle("coach-tells-trick", tells);
     this.position();
   }
 
@@ -152,13 +156,17 @@ export class Coach {
     const top = bar ? bar.getBoundingClientRect().bottom + GAP : GAP;
     const keep = [...this.root.querySelectorAll(".hand, .actions")].map((el) => el.getBoundingClientRect())
       .filter((r) => r.height > 0);
-    const floor = Math.min(window.innerHeight, ...keep.map((r) => r.top)) - GAP;
+    const floor = Math.min(window.innerHeight, ...keep.map((r) => r.top)) - FLOOR_GAP;
+    this.el.style.maxHeight = ""; // measured whole, not as tall as its last place let it be
     const height = this.el.offsetHeight;
     const rects = (sel) => [...this.root.querySelectorAll(sel)].map((el) => el.getBoundingClientRect())
       .filter((r) => r.height > 0 && r.bottom > top && r.top < floor);
     const focus = rects(".coach-focus");
-    // the trick, and whatever else of the table the lesson asks not to cover
-    const table = rects([".trick .card", this.lesson && this.lesson.board].filter(Boolean).join(", "));
+    // the trick and its caption, and whatever else of the table the lesson asks not to cover
+    const caption = this.root.classList.contains("coach-tells-trick") ? []
+      : [...this.root.querySelectorAll(".felt .caption")].filter((el) => el.textContent.trim())
+        .map((el) => el.getBoundingClientRect()).filter((r) => r.height > 0 && r.bottom > top && r.top < floor);
+    const table = [...rects([".trick .card", this.lesson && this.lesson.board].filter(Boolean).join(", ")), ...caption];
     const atTop = { top, bottom: top + height };
     const atBottom = { top: Math.max(top, floor - height), bottom: floor };
     const covered = (band, list) => list.reduce((sum, r) => sum + Math.max(0, Math.min(r.bottom, band.bottom) - Math.max(r.top, band.top)), 0);
