@@ -5,13 +5,16 @@ tables of three people, played at a pace (a move every 2 s) and then flat out, w
 table's sockets either spread (seat i on process i mod N: every process has every table
 open and catches up with each move) or routed by table (every seat of table t on process
 t mod N, as a proxy hashing the table id in the socket's path does: a table lives on one
-process). Printed per run and side by side at the end: moves/s, p50/p99 latency from a move
-sent to the last seat's frame, the CPU of all the web processes per move, and the CPU per
+process), or spread and redirected (seat i of table t on process t + i mod N, each process
+with an address of its own, ``PROCESS_URL``: a socket reaching a process that does not own
+its table is sent to the owner by a redirect frame, so the table lives on one process again).
+Printed per run and side by side at the end: moves/s, p50/p99 latency from a move sent to
+the last seat's frame, the CPU of all the web processes per move, and the CPU per
 move of the database's backends serving the run's connections (PostgreSQL's own processes
 on this machine; SQLite's work is inside the web process). Notices between processes go by
 PostgreSQL NOTIFY, one per group commit (``python -m bench.bus`` compares Redis).
 
-    .venv/bin/python -m bench.cluster [--tables 200] [--processes 1,2,3] [--routing spread,table]
+    .venv/bin/python -m bench.cluster [--tables 200] [--processes 1,2,3] [--routing spread,table,redirect]
                                       [--sqlite | --no-sqlite] [--pace-seconds 20] [--flat-seconds 10]
 """
 
@@ -60,14 +63,19 @@ class Run:
 
 async def connect_seats(session: aiohttp.ClientSession, servers: list[Server], table_id: str, auths: list[str],
                         table: Table) -> None:
-    """Seat i's socket goes to ``servers[i mod len(servers)]``."""
+    """Seat i's socket goes to ``servers[i mod len(servers)]``, and on to the owner's address if redirected."""
     for i, auth in enumerate(auths):
-        server = servers[i % len(servers)]
-        ws = await session.ws_connect(f"{server.url}/ws/{table_id}", compress=0, max_msg_size=1 << 20)
-        await ws.send_str(json.dumps({"type": "hello", "init_data": auth, "last_seq": None}))
+        url = servers[i % len(servers)].url
+        while True:
+            ws = await session.ws_connect(f"{url}/ws/{table_id}", compress=0, max_msg_size=1 << 20)
+            await ws.send_str(json.dumps({"type": "hello", "init_data": auth, "last_seq": None}))
+            welcome = json.loads((await ws.receive()).data)
+            if welcome["type"] != "redirect":
+                break
+            await ws.close()
+            url = welcome["url"]
         seat = Seat(table, i, ws)
         table.seats.append(seat)
-        welcome = json.loads((await ws.receive()).data)
         seat.view, seat.seq = welcome["view"], welcome["seq"]
 
 
@@ -105,8 +113,9 @@ def schedstats(pids: list[int]) -> dict[int, int]:
 
 
 async def run(processes: int, tables: int, pace_s: float, flat_s: float, *, sqlite: bool = False,
-              by_table: bool = False) -> Run:
-    """One set-up; ``by_table``: every socket of table t goes to process t mod N, as a proxy routing by table does."""
+              routing: str = "spread") -> Run:
+    """One set-up; ``routing``: spread, table (every socket of table t to process t mod N, as a proxy routing by
+    table does) or redirect (spread, starting at process t mod N, and sent on to the table's owner)."""
     name = f"bench_cluster_{secrets.token_hex(4)}"
     admin: asyncpg.Connection | None = None
     data_dir = tempfile.mkdtemp(prefix="cardroom-cluster-")
@@ -117,10 +126,13 @@ async def run(processes: int, tables: int, pace_s: float, flat_s: float, *, sqli
         admin = await asyncpg.connect(POSTGRES)
         await admin.execute(f'CREATE DATABASE "{name}"')
         database = POSTGRES.rsplit("/", 1)[0] + "/" + name
-        servers = [Server("serve", "--data-dir", data_dir, "--database", database) for _ in range(processes)]
+        addresses = ["--process-url", "self"] if routing == "redirect" else []
+        servers = [Server("serve", "--data-dir", data_dir, "--database", database, *addresses)
+                   for _ in range(processes)]
         label = f"{processes} process{'es' if processes > 1 else ''}, PostgreSQL"
         if processes > 1:
-            label += ", routed by table" if by_table else ", seats spread"
+            label += {"table": ", routed by table", "redirect": ", seats spread, redirected to the owner"}.get(
+                routing, ", seats spread")
     backends = DatabaseCpu(admin, name)
     phases: list[Phase] = []
     try:
@@ -130,8 +142,9 @@ async def run(processes: int, tables: int, pace_s: float, flat_s: float, *, sqli
             opened = await gather_limited(16, [open_real_table(session, servers[t % len(servers)].url, t)
                                                for t in range(tables)])
             played = [Table(random.Random(t)) for t in range(tables)]
-            await gather_limited(32, [connect_seats(session, [servers[t % len(servers)]] if by_table else servers,
-                                                    tid, auths, table)
+            await gather_limited(32, [connect_seats(session, [servers[t % len(servers)]] if routing == "table"
+                                                    else servers[t % len(servers):] + servers[:t % len(servers)]
+                                                    if routing == "redirect" else servers, tid, auths, table)
                                       for t, ((tid, auths), table) in enumerate(zip(opened, played, strict=True))])
             readers = [asyncio.create_task(s.read()) for t in played for s in t.seats]
             await asyncio.sleep(1.0)
@@ -180,7 +193,8 @@ async def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--processes", default="1,2,3")
     parser.add_argument("--routing", default="spread,table",
-                        help="spread: seat i on process i mod N; table: every seat of table t on process t mod N")
+                        help="spread: seat i on process i mod N; table: every seat of table t on process t mod N; "
+                             "redirect: seat i of table t on process t + i mod N, sent on to the table's owner")
     parser.add_argument("--sqlite", action=argparse.BooleanOptionalAction, default=True,
                         help="one SQLite process too, beside the PostgreSQL runs")
     parser.add_argument("--pace-seconds", type=float, default=20.0)
@@ -190,7 +204,7 @@ async def main() -> None:
     runs = []
     for n in [int(x) for x in args.processes.split(",") if x]:
         for routing in routings if n > 1 else routings[:1]:
-            runs.append(await run(n, args.tables, args.pace_seconds, args.flat_seconds, by_table=routing == "table"))
+            runs.append(await run(n, args.tables, args.pace_seconds, args.flat_seconds, routing=routing))
     if args.sqlite:
         runs.append(await run(1, args.tables, args.pace_seconds, args.flat_seconds, sqlite=True))
     side_by_side(runs)

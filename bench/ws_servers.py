@@ -39,7 +39,7 @@ def pct(values: list[float], p: float) -> float:
 
 
 def serve(port: int, data_dir: str, database: str | None = None, collect_after: tuple[int, ...] = (),
-          commit_delay_ms: float | None = None) -> None:
+          commit_delay_ms: float | None = None, process_url: str | None = None) -> None:
     """The real app with a bench bot token (the bot itself is not started)."""
     from engine.config import Settings
     from webapp.app import freeze_start_up, make_app
@@ -51,6 +51,8 @@ def serve(port: int, data_dir: str, database: str | None = None, collect_after: 
                         max_unauthenticated_per_address=100_000, max_unauthenticated_sockets=100_000)
     if commit_delay_ms is not None:
         settings = replace(settings, commit_delay=commit_delay_ms / 1000)
+    if process_url:  # "self": this server's own address, where other processes send its tables' sockets
+        settings = replace(settings, process_url=f"http://127.0.0.1:{port}" if process_url == "self" else process_url)
     phases = Phases()
     _count_commits(phases)
     _count_collections(phases)
@@ -269,9 +271,11 @@ if __name__ == "__main__":
     parser.add_argument("--database", default="")
     parser.add_argument("--collect-after", default="", help="the garbage collector's thresholds, e.g. 700,10,10")
     parser.add_argument("--commit-delay-ms", type=float, default=None, help="the most a commit of moves waits")
+    parser.add_argument("--process-url", default="", help="this process's address for redirected sockets ('self')")
     parsed = parser.parse_args()
     if parsed.mode == "serve":
         collect_after = tuple(int(v) for v in parsed.collect_after.split(",")) if parsed.collect_after else ()
-        serve(parsed.port, parsed.data_dir, parsed.database, collect_after, parsed.commit_delay_ms)
+        serve(parsed.port, parsed.data_dir, parsed.database, collect_after, parsed.commit_delay_ms,
+              parsed.process_url or None)
     else:
         serve_baseline(parsed.port)
