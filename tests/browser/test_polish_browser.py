@@ -10,6 +10,7 @@ import json
 from functools import partial
 from typing import Any
 
+import pytest
 from playwright.async_api import FloatRect, Route, ViewportSize, expect
 
 from tests.browser.conftest import BOT_USERNAME, PHONE, SHORT_NAME, Server, open_phone, screenshot_path
@@ -234,3 +235,35 @@ async def test_coach_never_covers_the_trick_or_its_caption_at_360x640(browser: A
         assert len(tricks) == 2, lesson.steps
         assert phone.errors == []
         await phone.context.close()
+
+
+GAMES: dict[str, dict[str, Any]] = {"coins": {"target_score": 5}, "sergeant_major": {}, "kings_corner": {}}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_a_game_to_its_end_then_home_at_390x844_dark(browser: Any, server: Server, game: str) -> None:
+    uid = 6310 + list(GAMES).index(game)
+    table_id = await new_table(server, game, uid, GAMES[game])
+    await play_out(server, table_id, uid)  # played through the service: Ann plays her first legal move each turn
+    assert (await server.service.info(table_id)).status == "finished"
+    phone = await open_phone(browser, server, user(uid - 6300), start_param=table_id, scheme="dark")
+    page = phone.page
+    sheet = page.locator(".sheet.game-over")
+    await expect(sheet).to_be_visible(timeout=30000)
+    await page.wait_for_timeout(1500)  # its celebration over
+    await page.screenshot(path=shot(f"end-{game}-dark", PHONE))
+    again = sheet.locator(".play-again")
+    await expect(again).to_be_visible()
+    box = await again.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+    for score in await sheet.locator(".pscore").all_inner_texts():  # a loss is signed as the table signs it, "−16"
+        assert "-" not in score, score
+    await sheet.locator(".go-home").tap()
+    await expect(page.locator(".create-btn")).to_be_visible()
+    # the folded options name the variant in the game's words ("First to 10"), never a bare number
+    headline = await page.locator(".options-headline").inner_text()
+    assert headline and not headline.strip().isdigit(), headline
+    await page.wait_for_timeout(300)
+    await page.screenshot(path=shot(f"home-after-{game}-dark", PHONE))
+    assert phone.errors == []
+    await phone.context.close()

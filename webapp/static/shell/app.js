@@ -10,6 +10,7 @@ import { TableScreen, gameTitle, seatLabel, tableTitle } from "./table.js";
 import { applies, optionLabel, valueLabel } from "./lobby.js";
 import { homeTabs } from "./tabs.js";
 import { facts as factsOf } from "./games.js";
+import { variantLabel } from "./history.js";
 import { ReplayScreen, replayFromStart } from "./replay.js";
 import { showWatching } from "./watching.js";
 import * as tg from "./tg.js";
@@ -281,7 +282,9 @@ class App {
     const showHeadline = () => {
       const info = factsOf(gameSelect.value);
       const select = info && info.headline ? fields.querySelector(`[data-option="${info.headline}"]`) : null;
-      headline.textContent = select ? select.options[select.selectedIndex].text : "";
+      // in the game's own words where it has them ("First to 10", not a bare "10")
+      headline.textContent = select ? variantLabel(gameSelect.value, { [info.headline]: select.value })
+        || select.options[select.selectedIndex].text : "";
     };
     const pick = (name, label, choices, value) => h("div", { class: "field", dataset: { field: name } },
       h("label", { for: `opt-${name}`, text: label }),

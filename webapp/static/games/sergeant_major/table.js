@@ -12,9 +12,9 @@ import { isOneTap } from "../../shell/one_tap.js";
 import { t, tn, tNames } from "../../shell/i18n.js";
 import { cardEl, cardName, sortHand, suitIcon, suitName } from "../../shell/cards.js";
 import * as tg from "../../shell/tg.js";
-import { HandBook, scoreSheetButton, showScoreSheet, signed as signedScore } from "../../shell/scoresheet.js";
+import { HandBook, scoreSheetButton, showScoreSheet } from "../../shell/scoresheet.js";
 import { sheet } from "./sheet.js";
-import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes } from "./parts.js";
+import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes, signed as signedScore } from "./parts.js";
 
 const LOG_SIZE = 3;
 
@@ -191,7 +191,8 @@ class SergeantMajorTable extends TableRenderer {
     return showScoreSheet(sheet, this.state, this.book, (seat) => this.ctx.name(seat));
   }
 
-  // The game-over sheet's unit: stakes won or lost, or the running score; never points.
+  // The game-over sheet's unit: stakes won or lost, or the running score; never points (signed as the panels
+  // sign them, "−16").
   scoreText(seat, score) {
     return t(this.state.score_kind === "running" ? "sm_total_running" : "sm_total_ledger", { n: signedScore(score) });
   }
