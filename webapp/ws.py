@@ -172,6 +172,9 @@ class TableSocket:
     async def welcome(self) -> None:
         """Send the whole view; the room skips the updates queued so far, which it covers."""
         snapshot = self.service.snapshot(self.table_id)
+        if snapshot is None:  # unloaded before this socket followed it (another process changed it): load it again
+            await self.service.info(self.table_id)
+            snapshot = self.service.snapshot(self.table_id)
         if snapshot is None:
             raise Refusal(RefusalCode.TABLE_NOT_FOUND)
         if self.room is not None:

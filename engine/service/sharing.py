@@ -126,8 +126,11 @@ class Sharing:
 
         A table being loaded is waited for: the load may have read the store before this change.
         """
-        table = self.tables.held(notice.table_id) or await self.tables.loaded(notice.table_id)
-        if table is None or self.unload_unowned(notice.table_id):
+        table = self.tables.held(notice.table_id)
+        if table is not None and self.unload_unowned(notice.table_id):
+            return
+        table = table or await self.tables.loaded(notice.table_id)  # just asked for: whoever asked follows it
+        if table is None:
             return
         if notice.seq > table.seq or notice.version > table.row.version:
             try:
