@@ -246,8 +246,11 @@ class Sharing:
         if moves or row.version == table.row.version:
             table.row = row
             return
+        named = row.meta.get("rematch") not in (None, table.row.meta.get("rematch"))
         table.row, table.options = row, table.game.parse_options(row.options)
-        if notice is None:  # found by looking, not told: say what the table is now
+        if notice is None and named:  # found by looking: the finished table names its rematch
+            await publish(table, UpdateKind.REMATCH)
+        elif notice is None:  # found by looking, not told: say what the table is now
             await publish(table, UNTOLD_KINDS.get(TableStatus(row.status), UpdateKind.SEAT_CHANGED))
         elif notice.kind not in (UpdateKind.META, UpdateKind.MOVED):  # a move's notice carries it, applied here
             shown = json.loads(notice.events) if notice.events else []
