@@ -189,7 +189,7 @@ export class TableScreen {
       return title;
     };
     const title = show(tail ? name : game, variant, Boolean(tail));
-    // a name too long for the bar's one line ("서전트 메이저 (3-5-8)" at 360 px) puts what its "(…)" says on the
+    // a name too long for the bar's one line (a long Korean name with its "(…)" at 360 px) puts what that says on the
     // small line under it, as a variant's is, rather than wrapping the name or cutting it short
     if (tail && !variant && wraps(title)) {
       const short = show(name, tail.slice(1, -1), false);
