@@ -430,8 +430,9 @@ async def test_sergeant_major_in_each_language(browser: Any, server: Server, lan
 
     if GAME_OVER_IN[lang] == "sergeant_major":
         await finish_by_service(ann, server, table_id, user["id"], decide_sergeant_major)
-        # classic 3-5-8 keeps stakes, not points: "stakes {n}" in Latvian, signed
-        await check_game_over(ann, server, table_id, lang, lambda n: f"likmes: {n:+d}" if n else "likmes: 0")
+        # classic 3-5-8 keeps stakes, not points: "stakes {n}" in Latvian, signed as the table signs them ("−30")
+        await check_game_over(ann, server, table_id, lang,
+                              lambda n: f"likmes: {n:+d}".replace("-", "−") if n else "likmes: 0")
         await check_layout(page, f"sergeant-major-{lang}-game-over")
     assert ann.errors == []
 
