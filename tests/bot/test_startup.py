@@ -68,6 +68,9 @@ class Follower:
     def holds(self, table_id: str) -> bool:
         return False
 
+    async def owner(self, table_id: str) -> str | None:
+        return None
+
 
 async def test_a_process_that_does_not_lead_registers_nothing_and_polls_nothing(
     aiohttp_client: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: TableService,
