@@ -27,7 +27,10 @@ pytestmark = pytest.mark.postgres
 SCALE = 1.0  # Telegram's own seconds: the calls are counted as they arrive, and a shorter second magnifies jitter
 BUDGET = 28  # the bot's calls in any of Telegram's seconds, every process together
 GROUP_SCALE = 0.25  # a group's minute is 15 s: its window is long beside any jitter, and the test stays short
-GROUP_SLACK = 0.1  # a chat's second is then 250 ms: a margin beside it that a loaded machine's jitter keeps to
+# a chat's second is then 250 ms; the two processes, the fake and their clients share one event loop here, so a call
+# may arrive a few hundred ms after its room was taken (one full-suite run had two posts spaced 385 ms as taken
+# arrive 97 ms apart, and a 429)
+GROUP_SLACK = 0.3
 GROUP_LIMIT = 20  # Telegram's posts a minute in one group
 
 
