@@ -25,6 +25,8 @@ from tests.soak.sockets import coins_table, open_socket, person_to_act, play_unt
 pytestmark = pytest.mark.postgres
 DOWN = 3.0  # seconds PostgreSQL stays away: a quick restart
 FRAME_WAIT = 20.0  # seconds a socket may wait for its next frame (a reconnect's back-off, on a busy machine)
+RESUMED = "caught up with the other processes"  # a process's log line once it listens again and has caught up
+RESUMED_WITHIN = 20.0  # seconds after the game moved on for both processes to have said so
 REFUSED_WITHIN = 10.0  # seconds: a move made while the database is away is answered, never left hanging
 
 
@@ -63,11 +65,16 @@ async def test_sockets_on_two_processes_get_every_move_once_when_postgresql_rest
                 seq = await play_until(seats, seq + 1, lambda view: view["seq"] >= outage_seq + 12)
                 for socket in seats.values():  # every move, in order, once
                     assert socket.seqs == list(range(socket.seqs[0], socket.view["seq"] + 1)) and socket.seqs[0] <= 1
+                # the moves above may all come through before a listener's own reconnection, which retries with a
+                # growing pause (up to 5 s): each process has until a deadline to say it resumed
+                deadline = time.monotonic() + RESUMED_WITHIN
+                while time.monotonic() < deadline and not all(RESUMED in s.log() for s in (first, second)):  # noqa: ASYNC110 (a log file has no event)
+                    await asyncio.sleep(0.2)
         finally:
             first.stop()
             second.stop()
     for server in (first, second):
-        assert "caught up with the other processes" in server.log(), server.log()[-3000:]
+        assert RESUMED in server.log(), server.log()[-3000:]
     store = Store(database_url(database, tmp_path))
     await store.open()
     log = await store.tables.load_actions(table_id)
