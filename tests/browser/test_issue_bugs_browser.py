@@ -273,8 +273,11 @@ async def test_coins_last_trick_of_a_hand_stays_in_view_after_the_next_deal(brow
     state = live.state
     # this deal: an AI player took the hand's 16th trick and has led the next hand's first card; Ann is to play
     assert state.hand_no == 2 and state.trick_no == 1 and len(state.trick) == 1 and state.turn == 0
-    last = sorted(play["card"] for play in live.game.view(state, 0)["last_trick"])
+    plays = live.game.view(state, 0)["last_trick"]
+    last = sorted(play["card"] for play in plays)
     assert len(last) == 3
+    # the trick's taker, by the rules (G6: the next dealer sits to the taker's right), is marked on a fresh page too
+    taken = next(play["card"] for play in plays if play["seat"] == (state.dealer + 1) % 3)
     for size, scheme in ((SMALL, "light"), (PHONE, "dark")):
         phone = await open_phone(browser, server, user(10), start_param=table_id, viewport=size, scheme=scheme)
         page = phone.page
@@ -283,6 +286,7 @@ async def test_coins_last_trick_of_a_hand_stays_in_view_after_the_next_deal(brow
         shown = page.locator(".felt .last-trick .card")
         await expect(shown).to_have_count(3)
         assert sorted(await shown.evaluate_all("els => els.map(e => e.dataset.card)")) == last
+        await expect(page.locator(".felt .last-trick .lt.win .card")).to_have_attribute("data-card", taken)
         await page.screenshot(path=str(screenshot_path(
             f"coins-last-trick-next-hand-{scheme}-{size['width']}x{size['height']}.png")))
         assert phone.errors == []

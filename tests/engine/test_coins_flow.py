@@ -236,3 +236,5 @@ def test_last_trick_of_the_hand_stays_in_view_after_the_next_deal() -> None:
     assert shown == [{"seat": ANA, "card": "2-swords"}, {"seat": BEN, "card": "A-cups"},
                      {"seat": CHLOE, "card": "A-clubs"}]
     assert GAME.view(state, ANA)["trick"] == []
+    # who took it is on view too (a reloaded page marks it): the seat left of the new dealer (G6)
+    assert GAME.view(state, ANA)["last_trick_winner"] == (state.dealer + 1) % 3

@@ -49,17 +49,18 @@ class FinishedTricks:
     def __init__(self) -> None:
         self.tricks: list[list[dict[str, Any]]] = []
         self.current: list[dict[str, Any]] = []
+        self.winner: int | None = None  # who took the hand's latest finished trick
 
     def see(self, events: list[Event]) -> None:
         for data in for_seat(events, None):
             if data["type"] == "dealt":  # a new hand: nothing of it is played yet
-                self.tricks, self.current = [], []
+                self.tricks, self.current, self.winner = [], [], None
             elif data["type"] == "played":
                 self.current.append({"seat": data["seat"], "card": data["card"]})
             elif data["type"] == "trick_won":
                 assert len(self.current) == 3 and data["seat"] in {t["seat"] for t in self.current}
                 self.tricks.append(self.current)
-                self.current = []
+                self.current, self.winner = [], data["seat"]
 
 
 def assert_played_is_the_finished_tricks(state: SMState, finished: FinishedTricks) -> None:
@@ -73,6 +74,8 @@ def assert_played_is_the_finished_tricks(state: SMState, finished: FinishedTrick
         assert len(tricks) == views[0]["trick_no"]
         if tricks:
             assert tricks[-1] == views[0]["last_trick"]
+        # who took the hand's latest trick, from the events; before the hand's first trick, not said
+        assert all(view["last_trick_winner"] == finished.winner for view in views)
         cards = [t["card"] for trick in tricks for t in trick]
         assert len(set(cards)) == len(cards) == 3 * len(tricks)
 

@@ -9,6 +9,7 @@ from engine.core.rules import Outcome, placements_by
 from engine.core.settings import options_dict
 from engine.games.coins.phases import playable
 from engine.games.coins.state import CREDIT, DECK, SUIT_CYCLE, CoinsState, N, Phase
+from engine.games.coins.tricks import winner_index
 
 NAME = "coins"
 TITLE = N_("Coins")  # translated where it is shown (engine.words.game_title)
@@ -40,6 +41,9 @@ def public_view(state: CoinsState) -> dict[str, Any]:
         "to_act": [] if over else [state.turn],
         "trick": [{"seat": s, "card": DECK.text(c)} for s, c in state.trick],
         "last_trick": [{"seat": s, "card": DECK.text(c)} for s, c in state.last_trick],
+        # who took it, so a page opened after the trick (a reload) can still mark it (§3.4)
+        "last_trick_winner": state.last_trick[winner_index([c for _, c in state.last_trick])][0]
+        if state.last_trick else None,
         "hand_counts": [h.bit_count() for h in state.hands],
         "won_cards": list(state.won),
         "scores": list(state.scores),

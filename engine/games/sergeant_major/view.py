@@ -14,7 +14,7 @@ from engine.core.cards import Mask, cards_in
 from engine.core.settings import options_dict
 from engine.games.sergeant_major.decisions import KITTY_DISCARDS, give_count
 from engine.games.sergeant_major.options import RANDOM_CARD
-from engine.games.sergeant_major.play import legal_mask
+from engine.games.sergeant_major.play import legal_mask, trick_winner
 from engine.games.sergeant_major.state import (
     CALLS,
     POSITIONS,
@@ -119,6 +119,9 @@ def public_view(state: SMState, name: str, title: str) -> dict[str, Any]:
         "tricks_per_hand": rules.hand_size,
         "trick": _trick(state.trick),
         "last_trick": _trick(state.last_trick),
+        # who took it while it is of this hand (a reload still marks it); a past hand's trump is not kept
+        "last_trick_winner": trick_winner(state.last_trick, deal.trump)
+        if state.played and state.last_trick == state.played[-1] else None,
         "played": [_trick(done) for done in state.played],
         "trump": None if deal.trump is None else SUITS[deal.trump],
         "call": deal.call,

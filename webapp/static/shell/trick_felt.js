@@ -178,12 +178,12 @@ export class TrickPacer {
   }
 
   // The finished trick to show while no card of the next one is down: from the events, or (after a reload) the
-  // view's last trick, whose winner leads now.
+  // view's last trick and who took it.
   shownTrick(s) {
     if (s.trick.length) return null;
     if (this.finished) return this.finished;
     if (!s.last_trick || !s.last_trick.length) return null;
-    return { plays: s.last_trick, winner: s.turn ?? null, points: 0 };
+    return { plays: s.last_trick, winner: s.last_trick_winner ?? null, points: 0 };
   }
 }
 
@@ -210,7 +210,7 @@ export function trickEl(s, pacer, slots, deck) {
 export function appendTrickExtras(table, felt, s, { live, done, deck, leading }) {
   const prev = table.pacer.previous;
   const last = prev ? prev.plays : s.last_trick;
-  const lastWinner = prev ? prev.winner : null;
+  const lastWinner = prev ? prev.winner : (s.last_trick_winner ?? null);
   const lastLabel = () => (lastWinner !== null
     ? t("last_trick_won_by", { name: table.ctx.name(lastWinner) }) : t("last_trick"));
   let caption = "";
