@@ -12,6 +12,9 @@ people who played that game in the group; only someone who played there may look
 they finished that game with, anywhere (local play included), by their rating in it.
 ``GET /api/replay/<table id>?from=<seq>`` — a finished game step by step, every hand shown,
 with the seed that proves the deals; anyone signed in may open a shared replay.
+``GET /api/tables/<table id>/ratings`` — each person's rating before and after a finished game,
+``{"seats": [{"seat": 0, "before": 25.1, "after": 27.3}, ...]}`` (no AI seat; an empty list for a
+lesson or a table not finished; 404 ``table_not_found`` for no such table).
 No Telegram id leaves, of a person or of a chat: people are names, and ``you`` marks the caller.
 """
 
@@ -119,6 +122,13 @@ async def replay(request: web.Request) -> web.Response:
     return web.json_response(await request.app[SERVICE].record.replay(request.match_info["table_id"], start))
 
 
+async def rating_changes(request: web.Request) -> web.Response:
+    """GET /api/tables/{table_id}/ratings: each person's rating before and after a finished game."""
+    current_user(request)
+    seats = await request.app[SERVICE].record.rating_changes(request.match_info["table_id"])
+    return web.json_response({"seats": seats})
+
+
 def setup_record_api(app: web.Application) -> None:
     """Add the record's routes."""
     app.router.add_get("/api/history", history)
@@ -127,3 +137,4 @@ def setup_record_api(app: web.Application) -> None:
     app.router.add_get("/api/leaderboard", leaderboard)
     app.router.add_get("/api/played-with", played_with)
     app.router.add_get("/api/replay/{table_id}", replay)
+    app.router.add_get("/api/tables/{table_id}/ratings", rating_changes)

@@ -1,9 +1,10 @@
 """Ratings per game with openskill's Plackett-Luce model: placements from the rules' outcome, AI seats fixed.
 
 A finished game updates the ratings of the people at the table in the same transaction
-that finishes it. AI players take part with a fixed rating per level (they are never
-updated), so beating the strong AI counts for more than beating the easy one. The same
-function rebuilds every rating from the finished games' logs (``cardroom ratings --rebuild``).
+that finishes it, and keeps each person's rating before and after it as people see it
+(``seen``). AI players take part with a fixed rating per level (they are never updated),
+so beating the strong AI counts for more than beating the easy one. The same function
+rebuilds every rating from the finished games' logs (``cardroom ratings --rebuild``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ def ordinal(skill: Skill) -> float:
     return skill[0] - 3 * skill[1]
 
 
+def seen(skill: Skill | None) -> float:
+    """The rating people see of a skill (its ordinal); a newcomer's (None) is the starting rating's."""
+    return ordinal(START if skill is None else skill)
+
+
 def finish_record(row: TableRow, outcome: Outcome, finished_at: float) -> Finish | None:
     """The results and rating update a finished game adds to the record (none for a lesson: it is practice)."""
     if row.meta.get("lesson"):
@@ -48,4 +54,4 @@ def finish_record(row: TableRow, outcome: Outcome, finished_at: float) -> Finish
     seats = tuple(SeatResult(s.seat, None if s.is_ai else s.user_id, s.name,
                              outcome.placements[s.seat], outcome.scores[s.seat]) for s in row.seats)
     return Finish(row.id, row.game, row.chat_id, finished_at, seats,
-                  functools.partial(rate, people, outcome.placements))
+                  functools.partial(rate, people, outcome.placements), seen)

@@ -2,8 +2,9 @@
 
 Finished games are public to the people who played them: a replay shows every hand at
 every step (nothing is secret once the game is over) and the seed that proves the deals.
-Ratings are written incrementally as games finish; ``rebuild`` recomputes them from the
-move logs alone, in the order the games finished, and must agree with the incremental ones.
+Ratings are written incrementally as games finish, each person's rating before and after
+each game with them; ``rebuild`` recomputes both from the move logs alone, in the order the
+games finished, and must agree with the incremental ones.
 Games finished before the record began get their results from their logs first (``backfill``).
 """
 
@@ -17,7 +18,7 @@ from engine.core.errors import Refusal, RefusalCode
 from engine.core.rules import Outcome
 from engine.service import ratings
 from engine.store.database import Store
-from engine.store.rows import Skill, TableRow
+from engine.store.rows import RatingChange, Skill, TableRow
 
 REPLAY_PAGE = 200  # steps per replay request
 
@@ -33,11 +34,32 @@ class Record:
         return await self.store.records.history(user_id, min(max(limit, 1), 50), before)
 
     async def stats(self, user_id: int) -> list[dict[str, Any]]:
-        """A user's own figures per game: games, wins, rating, and their last placements (newest first)."""
+        """A user's own figures per game: games, wins, rating, the best rating they reached, their last placements
+        (newest first) and the ratings their last games left (``trend``, oldest first)."""
         found = await self.store.records.stats(user_id)
         for entry in found:
-            entry["rating"] = round(ratings.ordinal((entry.pop("mu"), entry.pop("sigma"))), 1)
+            rating = ratings.ordinal((entry.pop("mu"), entry.pop("sigma")))
+            # the rating now is one they reached too (the games before the record kept changes have none on record)
+            best = rating if entry["best"] is None else max(entry["best"], rating)
+            entry["rating"], entry["best"] = _shown(rating), _shown(best)
+            entry["trend"] = [_shown(r) for r in entry["trend"]]
         return found
+
+    async def rating_changes(self, table_id: str) -> list[dict[str, Any]]:
+        """Each person's rating before and after a finished game, by seat (none for AI seats, a lesson, a table
+        not finished); refuses an unknown table.
+
+        A game's end is stored with its results and rating changes in one transaction, and only
+        then published: a table the store holds as finished has its changes, so whoever was
+        told of the end reads them at once, with nothing to wait for and nothing to retry.
+        """
+        row = await self.store.tables.load_table(table_id)
+        if row is None:
+            raise Refusal(RefusalCode.TABLE_NOT_FOUND)
+        if row.status != "finished":
+            return []
+        return [{"seat": seat, "before": _shown(before), "after": _shown(after)}
+                for seat, before, after in await self.store.records.rating_changes(table_id)]
 
     async def groups(self, user_id: int) -> list[dict[str, Any]]:
         """The group chats where a user finished games, oldest first, with their games and people there."""
@@ -104,8 +126,9 @@ class Record:
     async def rebuild(self) -> dict[str, int]:
         """Recompute every rating from the finished games' move logs; returns the games counted per game.
 
-        Finished games with no results yet (from before the record) are put on record first, and each
-        group's standings are totalled again from the results.
+        Finished games with no results yet (from before the record) are put on record first, each
+        person's rating before and after each game is kept again on their result, and each group's
+        standings are totalled again from the results.
         """
         await self.backfill()
         fresh: dict[str, dict[int, list[float]]] = {}
@@ -113,6 +136,7 @@ class Record:
         offset = 0
         while page := await self.store.records.finished_tables(offset):
             offset += len(page)
+            changes: list[RatingChange] = []
             for row in page:
                 outcome = await self._outcome(row)
                 if outcome is None:
@@ -122,9 +146,12 @@ class Record:
                 current: dict[int, Skill] = {uid: (v[0], v[1]) for uid, v in table.items()}
                 for uid, (mu, sigma) in ratings.rate(people, outcome.placements, current).items():
                     before = table.get(uid, [0.0, 0.0, 0.0, 0.0])
-                    won = 1.0 if outcome.placements[_seat_of(people, uid)] == 1 else 0.0
+                    seat = _seat_of(people, uid)
+                    won = 1.0 if outcome.placements[seat] == 1 else 0.0
                     table[uid] = [mu, sigma, before[2] + 1, before[3] + won]
+                    changes.append((row.id, seat, ratings.seen(current.get(uid)), ratings.seen((mu, sigma))))
                 counted[row.game] = counted.get(row.game, 0) + 1
+            await self.store.records.keep_rating_changes(changes)
         await self.store.records.retotal_standings()
         now = time.time()
         for name in games.names():
@@ -139,6 +166,11 @@ class Record:
         log = await self.store.tables.load_actions(row.id)
         state = game.replay(game.parse_options(row.options), row.size, row.seed, [(a.seat, a.action) for a in log])
         return game.outcome(state)
+
+
+def _shown(rating: float) -> float:
+    """A rating as people see it: to one decimal place, and never "-0.0"."""
+    return round(rating, 1) + 0.0
 
 
 def _seat_of(people: list[tuple[int | None, str]], user_id: int) -> int:

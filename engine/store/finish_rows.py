@@ -1,14 +1,16 @@
-"""What a finished game writes in the transaction that finishes it: results, the group's standings, ratings."""
+"""What a finished game writes in the transaction that finishes it: results, the group's standings, ratings, and
+each person's rating before and after it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.dialects import sqlite
 
 from engine.store.plain_text import plain_text
-from engine.store.rows import Finish
+from engine.store.rows import Finish, RatingChange
 from engine.store.schema import ratings, results, standings
 
 
@@ -62,7 +64,9 @@ async def write_finish(conn: Any, finish: Finish) -> None:
         select(ratings).where(ratings.c.game == finish.game, ratings.c.user_id.in_(people))
         .order_by(ratings.c.user_id).with_for_update()
     )).mappings().all()
-    fresh = finish.rate({r["user_id"]: (r["mu"], r["sigma"]) for r in found if r["games"] > 0})
+    current = {r["user_id"]: (r["mu"], r["sigma"]) for r in found if r["games"] > 0}
+    fresh = finish.rate(current)
+    changes: list[RatingChange] = []
     for s in finish.seats:
         if s.user_id is None or s.user_id not in fresh:
             continue
@@ -71,3 +75,19 @@ async def write_finish(conn: Any, finish: Finish) -> None:
                            .values(mu=mu, sigma=sigma, games=ratings.c.games + 1,
                                    wins=ratings.c.wins + (1 if s.placement == 1 else 0),
                                    updated_at=finish.finished_at))
+        if finish.seen is not None:
+            changes.append((finish.table_id, s.seat, finish.seen(current.get(s.user_id)), finish.seen((mu, sigma))))
+    await write_rating_changes(conn, changes)
+
+
+_KEEP_CHANGE = (update(results).where(results.c.table_id == bindparam("change_table"),
+                                      results.c.seat == bindparam("change_seat"))
+                .values(rating_before=bindparam("change_before"), rating_after=bindparam("change_after")))
+
+
+async def write_rating_changes(conn: Any, changes: Sequence[RatingChange]) -> None:
+    """Keep each seat's rating before and after its game on its result (one statement for them all)."""
+    if changes:
+        await conn.execute(_KEEP_CHANGE, [
+            {"change_table": table_id, "change_seat": seat, "change_before": before, "change_after": after}
+            for table_id, seat, before, after in changes])

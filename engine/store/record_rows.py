@@ -1,14 +1,16 @@
-"""The record of finished games in the store: results, ratings, history, leaderboards, a player's groups."""
+"""The record of finished games in the store: results, ratings and their changes, history, leaderboards, a player's
+groups."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import case, func, insert, select, update
 
-from engine.store.finish_rows import insert_results, upsert
-from engine.store.rows import Finish, TableRow
+from engine.store.finish_rows import insert_results, upsert, write_rating_changes
+from engine.store.rows import Finish, RatingChange, TableRow
 from engine.store.schema import (
     ratings,
     results,
@@ -50,20 +52,45 @@ class RecordRows:
         return [games[table_id] for table_id in ids]
 
     async def stats(self, user_id: int, recent: int = 10) -> list[dict[str, Any]]:
-        """A user's own figures per game (games, wins, rating), with their last ``recent`` placements, newest first."""
+        """A user's own figures per game (games, wins, rating, the best rating after any of its games on record),
+        with their last ``recent`` placements, newest first, and the ratings those games left, oldest first."""
         async with self._writer.engine.connect() as conn:
             rows = (await conn.execute(
                 select(ratings.c.game, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.wins)
                 .where(ratings.c.user_id == user_id).order_by(ratings.c.games.desc(), ratings.c.game)
             )).mappings().all()
+            best = {game: high for game, high in await conn.execute(
+                select(results.c.game, func.max(results.c.rating_after))
+                .where(results.c.user_id == user_id).group_by(results.c.game))}
             found: list[dict[str, Any]] = []
             for r in rows:
-                places = (await conn.execute(
-                    select(results.c.placement).where(results.c.user_id == user_id, results.c.game == r["game"])
+                last = (await conn.execute(
+                    select(results.c.placement, results.c.rating_after)
+                    .where(results.c.user_id == user_id, results.c.game == r["game"])
                     .order_by(results.c.finished_at.desc()).limit(recent)
-                )).scalars().all()
-                found.append({**dict(r), "recent": list(places)})
+                )).all()
+                found.append({**dict(r), "recent": [x.placement for x in last], "best": best.get(r["game"]),
+                              "trend": [x.rating_after for x in reversed(last) if x.rating_after is not None]})
         return found
+
+    async def rating_changes(self, table_id: str) -> list[tuple[int, float, float]]:
+        """A finished game's people as (seat, rating before, rating after), by seat (AI seats have none)."""
+        async with self._writer.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(results.c.seat, results.c.rating_before, results.c.rating_after)
+                .where(results.c.table_id == table_id, results.c.user_id.is_not(None),
+                       results.c.rating_before.is_not(None), results.c.rating_after.is_not(None))
+                .order_by(results.c.seat)
+            )).all()
+        return [(seat, before, after) for seat, before, after in rows]
+
+    async def keep_rating_changes(self, changes: Sequence[RatingChange]) -> None:
+        """Keep seats' ratings before and after their games on their results (after a rebuild)."""
+
+        async def work(conn: Any) -> None:
+            await write_rating_changes(conn, changes)
+
+        await self._writer.write(work)
 
     async def leaderboard(self, chat_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
         """The people who played ``game`` in a chat: their rating and their games there, best first."""

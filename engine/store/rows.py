@@ -73,6 +73,9 @@ class Finish:
     """Everything a finished game adds to the record, written in the transaction that finishes it.
 
     ``rate`` gets the people's current ratings (those who have one) and returns their new ones.
+    ``seen`` is the rating people see of a skill (None: a newcomer's, the starting one); with it
+    each person's result keeps their rating before and after the game, without it only the
+    ratings change.
     """
 
     table_id: str
@@ -81,3 +84,7 @@ class Finish:
     finished_at: float
     seats: tuple[SeatResult, ...]
     rate: Callable[[dict[int, Skill]], dict[int, Skill]]
+    seen: Callable[[Skill | None], float] | None = None
+
+
+RatingChange = tuple[str, int, float, float]  # (table id, seat, rating before, rating after) as people see them

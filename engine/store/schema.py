@@ -96,6 +96,10 @@ results = Table(
     Column("placement", Integer, nullable=False),
     Column("score", Integer, nullable=False),
     Column("finished_at", Float, nullable=False),
+    # the person's rating (its ordinal, mu - 3 sigma: what people see) before and after this game; None for an AI
+    # seat, and for a game finished before these were kept until a rebuild (migration 0014)
+    Column("rating_before", Float, nullable=True),
+    Column("rating_after", Float, nullable=True),
     Index("ix_results_user", "user_id", "finished_at"),
     Index("ix_results_chat", "chat_id", "game", "user_id"),
 )

@@ -203,6 +203,28 @@ async def test_the_standings_migration_totals_the_results_already_on_record(tmp_
     assert board == {ANN: (1, int(placements[0] == 1)), BOB: (1, int(placements[1] == 1))}
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_results_from_before_the_rating_changes_get_theirs_from_a_rebuild(backend: str, tmp_path: Path) -> None:
+    """Revision 0014 adds each person's rating before and after a game, empty for the games on record before it."""
+    async def check(url: str) -> None:
+        await _fill_old(url, "0013", results=True)  # the revision before the rating changes
+        finished = OLD_GAMES[0]
+        assert finished.result is not None
+        async with service_over(url) as service:
+            assert await service.record.rating_changes(finished.table_id) == []
+            await service.record.rebuild()
+            changes = await service.record.rating_changes(finished.table_id)
+        after = ratings.rate([(ANN, "easy"), (BOB, "easy"), (None, "strong")], finished.result["placements"], {})
+        assert changes == [{"seat": 0, "before": 0.0, "after": round(ratings.ordinal(after[ANN]), 1)},
+                           {"seat": 1, "before": 0.0, "after": round(ratings.ordinal(after[BOB]), 1)}]
+
+    if backend == "sqlite":
+        await check(database_url(None, tmp_path))
+        return
+    async with fresh_database("cardroom_changes") as server_url:
+        await check(database_url(server_url, tmp_path))
+
+
 async def test_on_sqlite_the_upgraded_log_is_kept_in_its_keys_order_and_a_downgrade_keeps_every_move(
     tmp_path: Path,
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from engine.config import Settings
+from engine.i18n import gettext_for
 from engine.service.tables import TableService
 from tests.service.helpers import ANN, BOB, CAT, play_out
 from tests.web.conftest import Client, ClientFactory, tma
@@ -144,3 +145,31 @@ async def test_played_with_is_the_leaderboard_of_local_play(
     unknown = await client.get("/api/played-with?game=chess", headers=ann)
     assert unknown.status == 400
     assert (await client.get("/api/played-with?game=coins")).status == 401
+
+
+async def test_rating_changes_over_http_for_the_people_only_and_refused_in_the_readers_words(
+    make_client: ClientFactory, settings: Settings, service: TableService
+) -> None:
+    client = await make_client(settings)
+    info = await service.create_table("coins", ANN, "Ann", {"target_score": 1}, chat_id=GROUP)
+    await service.join(info.id, BOB, "Bob")
+    await service.add_ai(info.id, ANN)
+    await service.start_game(info.id, ANN)
+    dan = headers(client, DAN, "Dan")
+    playing = await client.get(f"/api/tables/{info.id}/ratings", headers=dan)
+    assert (playing.status, await playing.json()) == (200, {"seats": []})  # nothing yet while it is played
+    await play_out(service, info.id)
+
+    answer = await client.get(f"/api/tables/{info.id}/ratings", headers=headers(client, ANN, "Ann"))
+    seats = (await answer.json())["seats"]
+    assert answer.status == 200 and [s["seat"] for s in seats] == [0, 1]  # the AI in seat 2 is never rated
+    assert seats == await service.record.rating_changes(info.id)
+    assert [s["before"] for s in seats] == [0.0, 0.0] and all(isinstance(s["after"], float) for s in seats)
+    assert str(ANN) not in await answer.text() and str(BOB) not in await answer.text()  # seats, not ids
+
+    nobody = await client.get(f"/api/tables/{info.id}/ratings")
+    assert nobody.status == 401
+    unknown = await client.get("/api/tables/nosuchtable/ratings", headers=dan, cookies={"cardroom_lang": "ru"})
+    refusal = await unknown.json()
+    assert (unknown.status, refusal["code"]) == (404, "table_not_found")
+    assert refusal["message"] == gettext_for("ru")("There is no such table.") != "There is no such table."
