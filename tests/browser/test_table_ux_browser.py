@@ -130,6 +130,10 @@ async def test_score_sheets_and_units(browser: Any, server: Server) -> None:
     await page.locator(".sm-scorebar .score-btn").tap()
     sheet = page.locator(".sheet.scores-sheet")
     await expect(sheet.locator("tfoot")).to_contain_text("Stakes")
+    # the sheet signs a loss as the table does, with a real minus sign
+    signs = await page.evaluate(
+        "async () => { const m = await import('/static/shell/scoresheet.js'); return [-16, 0, 3].map(m.signed); }")
+    assert signs == ["\u221216", "0", "+3"]
     await sheet.locator(".sheet-close").tap()
     coins_id = await new_table(server, "coins", 5621)
     coins = await open_table(browser, server, 21, coins_id)

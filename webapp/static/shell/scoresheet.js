@@ -18,7 +18,8 @@ export function saveHands(tableId, data) {
   try { localStorage.setItem(KEY + tableId, JSON.stringify(data)); } catch { /* private mode: the sheet is shorter */ }
 }
 
-export const signed = (n) => (n > 0 ? `+${n}` : String(n));
+// A change or a balance with its sign: "+3", "−16" (a real minus sign, as the table shows it), "0".
+export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0");
 
 // What one table's page has seen of its hands: {hand_no: {start: scores at the deal, ...hand_over fields}}.
 export class HandBook {

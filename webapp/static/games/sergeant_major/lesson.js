@@ -4,6 +4,7 @@
 
 import { t } from "../../shell/i18n.js";
 import { cardName, parseCard, suitName } from "../../shell/cards.js";
+import { signed } from "../../shell/scoresheet.js";
 
 const DECK = "french";
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
@@ -12,7 +13,6 @@ const SUITS = ["hearts", "diamonds", "clubs", "spades"];
 const rank = (card) => RANKS.indexOf(parseCard(card).rank);
 const suitOf = (card) => parseCard(card).suit;
 const cardSel = (card) => `.hand .card[data-card="${card}"]`;
-const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 // The play that takes a trick so far (sergeant_major/RULES.md §3.2: the highest trump, else the highest of the suit led).
 export function best(plays, trump) {

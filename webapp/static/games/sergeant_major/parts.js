@@ -4,17 +4,16 @@
 import { h, clear } from "../../shell/dom.js";
 import { t, tn, tNames } from "../../shell/i18n.js";
 import { cardEl, backEl, cardName, rankLetter, suitIcon, suitName } from "../../shell/cards.js";
+import { signed } from "../../shell/scoresheet.js";
 
 export const DECK = "french";
 export const SUITS = ["hearts", "spades", "diamonds", "clubs"]; // display order: the colours alternate
+export { signed }; // the table's and the lesson's signed stakes are the score sheet's
+
 const CALLS = ["hearts", "clubs", "diamonds", "spades", "no_trump", "misere"];
 const MIN_BID = 8;
 const MAX_BID = 16;
 const TROPHY = '<svg viewBox="0 0 24 24" width="40" height="40"><path d="M7 2h10v2h4v3a5 5 0 01-4.6 5A5 5 0 0113 15.9V19h3v3H8v-3h3v-3.1A5 5 0 017.6 12 5 5 0 013 7V4h4zm0 4H5v1a3 3 0 002 2.8zm10 0v3.8A3 3 0 0019 7V6z" fill="#e3a81b" stroke="#9a6b00" stroke-width=".6"/></svg>';
-
-export function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
-}
 
 // A small inline card: rank and suit sign, in the suit's colour.
 function chip(card) {
