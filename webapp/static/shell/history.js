@@ -37,6 +37,12 @@ export function scoreText(game, score, options = {}) {
   return desc && desc.scoreText ? desc.scoreText(score, options) : String(score);
 }
 
+// A rating as people read it: one decimal place, a real minus sign (U+2212) below zero.
+export function ratingText(rating) {
+  const text = Math.abs(rating).toFixed(1);
+  return rating < 0 && text !== "0.0" ? `\u2212${text}` : text;
+}
+
 // Places shared by several seats are shown as shared ("=2"), never as an order the rules did not make.
 export function placeLabel(placement, placements) {
   const shared = placements.filter((p) => p === placement).length > 1;
@@ -63,7 +69,35 @@ function gameItem(app, game) {
       onclick: () => app.openReplay(game.table_id) }));
 }
 
-// The person's own figures per game, wherever they played: games, wins, rating, and the last games' places.
+const SVG = "http://www.w3.org/2000/svg";
+const SPARK_W = 84;
+const SPARK_H = 24;
+
+function svg(tag, attrs = {}) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  return el;
+}
+
+// The ratings the last games left, oldest first, as a small line ending on the latest; null for fewer than two.
+function sparkline(trend) {
+  if (!trend || trend.length < 2) return null;
+  const low = Math.min(...trend);
+  const span = Math.max(...trend) - low;
+  const pad = 3;
+  const points = trend.map((r, i) => [pad + (i * (SPARK_W - 2 * pad)) / (trend.length - 1),
+    span ? pad + ((1 - (r - low) / span) * (SPARK_H - 2 * pad)) : SPARK_H / 2]);
+  const [x, y] = points[points.length - 1];
+  const line = svg("svg", { class: "spark", viewBox: `0 0 ${SPARK_W} ${SPARK_H}`, width: SPARK_W, height: SPARK_H,
+    role: "img", "aria-label": t("rating_trend", { first: ratingText(trend[0]), last: ratingText(trend[trend.length - 1]) }) });
+  line.append(
+    svg("polyline", { class: "spark-line", points: points.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ") }),
+    svg("circle", { class: "spark-last", cx: x.toFixed(1), cy: y.toFixed(1), r: 2.5 }));
+  return line;
+}
+
+// The person's own figures per game, wherever they played: games, wins, rating and the best they reached, the last
+// games' places and the ratings those games left.
 function statsCard(entries) {
   if (!entries.length) return null;
   return h("section", { class: "my-stats", "aria-labelledby": "my-stats-title" },
@@ -73,11 +107,16 @@ function statsCard(entries) {
       h("span", { class: "stat-figures" },
         h("span", { class: "stat", text: tn("games_n", x.games) }),
         h("span", { class: "stat stat-wins", text: tn("wins_n", x.wins) }),
-        h("span", { class: "stat stat-rating", text: t("rating_n", { n: x.rating.toFixed(1) }) })),
-      x.recent.length ? h("span", { class: "form", role: "img", "aria-label": t("recent_form",
-        { n: x.recent.length, wins: x.recent.filter((p) => p === 1).length }) },
-      // oldest first, so the row reads towards the latest game
-      [...x.recent].reverse().map((p) => h("span", { class: `form-dot${p === 1 ? " win" : ""}` }))) : null))));
+        h("span", { class: "stat stat-rating", text: t("rating_n", { n: ratingText(x.rating) }) })),
+      // under them the last games: their places on the left, the best rating and the ratings they left on the right
+      h("div", { class: "stat-trail" },
+        x.recent.length ? h("span", { class: "form", role: "img", "aria-label": t("recent_form",
+          { n: x.recent.length, wins: x.recent.filter((p) => p === 1).length }) },
+        // oldest first, so the row reads towards the latest game
+        [...x.recent].reverse().map((p) => h("span", { class: `form-dot${p === 1 ? " win" : ""}` }))) : null,
+        typeof x.best === "number"
+          ? h("span", { class: "stat stat-best", text: t("best_rating_n", { n: ratingText(x.best) }) }) : null,
+        sparkline(x.trend))))));
 }
 
 export function historyPanel(app) {

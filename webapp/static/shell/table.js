@@ -5,7 +5,7 @@ import { t, tn, tOr, you } from "./i18n.js";
 import { languageButton } from "./language.js";
 import { TableSocket } from "./net.js";
 import { aiName, renderLobby, valueLabel } from "./lobby.js";
-import { placeLabel } from "./history.js";
+import { placeLabel, ratingText } from "./history.js";
 import * as tg from "./tg.js";
 import { rulesButton } from "./rules.js";
 import { DealBook, fairBadge, fairPanel } from "./fair.js";
@@ -32,6 +32,14 @@ function confetti() {
   const colours = ["#e3a81b", "#e5534b", "#3e9bd6", "#5cb85c", "#b36ae2"];
   return h("div", { class: "confetti", "aria-hidden": "true" }, Array.from({ length: 18 }, (_, i) => h("i", {
     style: `--x:${(i * 37) % 100}%;--d:${(i % 6) * 0.08}s;--r:${(i * 47) % 360}deg;background:${colours[i % colours.length]}` })));
+}
+
+// A rating change as people read it: "+1.8", "−0.9" (a real minus sign), "0.0"; with the rating it led to in words.
+function ratingChange({ before, after }) {
+  const delta = Math.round((after - before) * 10) / 10;
+  const text = delta > 0 ? `+${ratingText(delta)}` : ratingText(delta);
+  return h("span", { class: `pdelta${delta > 0 ? " up" : delta < 0 ? " down" : ""}`, role: "img", text,
+    "aria-label": t("rating_change", { rating: ratingText(after), change: text }) });
 }
 
 // A game's title in the page's language (the server's English title when the page has none).
@@ -329,6 +337,14 @@ export class TableScreen {
     const seated = me !== null && me !== undefined;
     const won = seated && (result.winners || []).includes(me);
     const close = () => sheet.remove();
+    const placements = h("ol", { class: "placements" },
+      order.map((seat) => h("li", { class: `${result.placements[seat] === 1 ? "first" : ""}${seat === me ? " you" : ""}`.trim(),
+        dataset: { seat: String(seat) } },
+        h("span", { class: "place", "aria-label": t("place_n", { n: result.placements[seat] || "" }),
+          text: result.placements[seat] ? placeLabel(result.placements[seat], places) : "" }),
+        h("span", { class: "pname", dir: "auto", text: this.seatName(seat) }),
+        h("span", { class: "pscore", text: this.renderer && this.renderer.scoreText
+          ? this.renderer.scoreText(seat, result.scores[seat] ?? 0) : tn("points_n", result.scores[seat] ?? 0) }))));
     const fair = h("details", { class: "fair-details" },
       h("summary", { class: "fair-summary", text: t("check_deal") }),
       h("div", { class: "seed" }, fairPanel(view, this.deals, (seat) => this.seatName(seat))));
@@ -341,13 +357,7 @@ export class TableScreen {
           h("p", { class: "winner" }, this.winnerLine(result.winners || [], me)),
           seated && !won && result.placements[me] ? h("p", { class: "go-place",
             text: t("your_place", { place: placeLabel(result.placements[me], places) }) }) : null),
-        h("ol", { class: "placements" },
-          order.map((seat) => h("li", { class: `${result.placements[seat] === 1 ? "first" : ""}${seat === me ? " you" : ""}`.trim() },
-            h("span", { class: "place", "aria-label": t("place_n", { n: result.placements[seat] || "" }),
-              text: result.placements[seat] ? placeLabel(result.placements[seat], places) : "" }),
-            h("span", { class: "pname", dir: "auto", text: this.seatName(seat) }),
-            h("span", { class: "pscore", text: this.renderer && this.renderer.scoreText
-              ? this.renderer.scoreText(seat, result.scores[seat] ?? 0) : tn("points_n", result.scores[seat] ?? 0) })))),
+        placements,
         target ? h("p", { class: "hint go-target", text: tn("target_was", target) }) : null,
         table.lesson ? h("p", { class: "lesson-done", text: t("coach_lesson_done") }) : null,
         table.lesson
@@ -361,6 +371,30 @@ export class TableScreen {
         fair));
     document.querySelectorAll(".sheet-backdrop").forEach((el) => el.remove());
     this.el.append(sheet);
+    if (!table.lesson) this.showRatingChanges(table.id, placements);
+  }
+
+  // Each person's rating change beside their place ("+1.8", "−0.9"); AI players are never rated and show none.
+  async showRatingChanges(tableId, placements) {
+    if (!this.ratings || this.ratings.id !== tableId) {
+      const asked = { id: tableId, seats: this.app.api.get(`/api/tables/${encodeURIComponent(tableId)}/ratings`)
+        .then((data) => (data && data.seats) || []) };
+      asked.seats.catch(() => { if (this.ratings === asked) this.ratings = null; }); // asked again next time
+      this.ratings = asked;
+    }
+    let seats;
+    try {
+      seats = await this.ratings.seats;
+    } catch {
+      return; // the standings stand without them
+    }
+    if (!seats.length || !placements.isConnected) return;
+    const bySeat = new Map(seats.map((s) => [s.seat, s]));
+    placements.classList.add("rated");
+    for (const li of placements.children) {
+      const change = bySeat.get(Number(li.dataset.seat));
+      li.append(change ? ratingChange(change) : h("span", { class: "pdelta", "aria-hidden": "true" }));
+    }
   }
 
   // Who won, as a line whose names are each isolated (a right-to-left name keeps the sentence in order).
