@@ -63,10 +63,9 @@ class Lesson:
 
 
 async def open_lesson(phone: Phone, server: Server, game: str, label: str) -> Lesson:
-    """From home: choose the game and tap its "Learn to play" button; the lesson's table is open."""
+    """From home: tap Learn (its words ``label``) on the game's card; the lesson's table is open."""
     page = phone.page
-    await page.locator("#game-select").select_option(game)
-    learn = page.locator(".learn-btn")
+    learn = page.locator(f".game-card[data-game='{game}'] .learn-btn")
     await expect(learn).to_have_text(label)
     await learn.tap()
     await expect(page.locator(f"{COACH}[data-step='welcome']")).to_be_visible()

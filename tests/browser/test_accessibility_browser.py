@@ -79,7 +79,7 @@ async def open_screen(browser: Any, server: Server, screen: str, scheme: str, n:
     """Ann's phone on ``screen``: "home", "lobby" (a table waiting to start) or a game's table."""
     if screen == "home":
         phone = await open_phone(browser, server, user(n), scheme=scheme, viewport=viewport)
-        await expect(phone.page.locator("#game-select")).to_be_visible()
+        await expect(phone.page.locator(".game-picker")).to_be_visible()
         return phone
     game = "coins" if screen == "lobby" else screen
     table_id = await new_table(server, game, 7700 + n, start=screen != "lobby")
@@ -136,6 +136,12 @@ async def test_axe_finds_nothing_serious(browser: Any, server: Server, screen: s
     phone = await open_screen(browser, server, screen, scheme, n)
     page = phone.page
     found = await axe_run(page)
+    if screen == "home":  # a game's Table options, its longest (Sergeant Major's)
+        await page.locator(".game-card[data-game='sergeant_major'] .options-btn").tap()
+        await expect(page.locator(".options-sheet .create-btn")).to_be_visible()
+        found += await axe_run(page)
+        await page.locator(".options-sheet .sheet-close").tap()
+        await expect(page.locator(".sheet-backdrop")).to_have_count(0)
     if screen in GAMES:
         found += await axe_sheets(page)
         found += await axe_choices(page, screen)

@@ -84,7 +84,7 @@ async def finished_coins(server: Server, uid: int, *, won: bool) -> str:
     raise AssertionError("no seed of 60 gives the wanted end")
 
 
-async def test_home_puts_your_tables_first_and_create_and_learn_on_the_first_screen(
+async def test_home_puts_your_tables_first_and_play_and_learn_on_the_first_screen(
     browser: Any, server: Server
 ) -> None:
     uid = 7801
@@ -94,24 +94,22 @@ async def test_home_puts_your_tables_first_and_create_and_learn_on_the_first_scr
     page = ann.page
     await expect(page.locator(".my-tables .table-link")).to_have_count(2)
     first = await page.evaluate("""() => Boolean(document.querySelector('.my-tables').compareDocumentPosition(
-        document.querySelector('.new-game')) & Node.DOCUMENT_POSITION_FOLLOWING)""")
-    assert first, "Your tables come before the new game"
+        document.querySelector('.game-picker')) & Node.DOCUMENT_POSITION_FOLLOWING)""")
+    assert first, "Your tables come before the games"
     await expect(page.locator(".my-tables .table-link").first).to_have_class(re.compile(r"\bmy-turn\b"))
     await in_view(page, ".my-tables .badge.turn")
-    for game in ("coins", "sergeant_major", "kings_corner"):
-        await page.locator("#game-select").select_option(game)
-        await in_view(page, ".create-btn")
-        await in_view(page, ".learn-btn")
-    # Kings in the Corner's rules wait behind Options, which names the scoring Create will use
-    await expect(page.locator("#opt-players")).to_be_hidden()
-    await expect(page.locator(".options-summary")).to_have_text(re.compile(r"^Options\S*.+"))
-    headline = await page.locator(".options-headline").text_content()
-    assert headline and headline == await page.locator("#opt-scoring option:checked").text_content()
+    await in_view(page, ".game-card[data-game='coins'] .play-btn")
+    await in_view(page, ".game-card[data-game='coins'] .learn-btn")
+    # Kings in the Corner's rules wait behind Table options; the card names the scoring Play will use once it
+    # is not the standard one
+    kings = page.locator(".game-card[data-game='kings_corner']")
+    await expect(page.locator("#opt-players")).to_have_count(0)
+    await expect(kings.locator(".game-summary")).to_be_hidden()
     await shots(ann, "home")
-    await page.locator(".options-summary").tap()
+    await kings.locator(".options-btn").tap()
     await expect(page.locator("#opt-players")).to_be_visible()
     await page.locator("#opt-scoring").select_option(index=1)
-    assert await page.locator(".options-headline").text_content() == await page.locator(
+    assert await kings.locator(".game-summary").text_content() == await page.locator(
         "#opt-scoring option:checked").text_content()
     assert ann.errors == []
 

@@ -45,10 +45,10 @@ async def play_first_card(page: Page, *, selected: bool = False) -> str:
 
 
 async def start_against_ai(phone: Phone) -> str:
-    """From home: create a Coins table, add two AI players, start; the table id."""
+    """From home: open a Coins table for friends, add two AI players, start; the table id."""
     page = phone.page
-    await expect(page.locator("#game-select")).to_have_value("coins")
-    await page.locator(".create-btn").tap()
+    await page.locator(".game-card[data-game='coins'] .options-btn").tap()
+    await page.locator(".options-sheet .create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()
     for n in (1, 2):
         await page.locator(".add-ai-btn").tap()
@@ -217,7 +217,8 @@ async def test_coins_two_seats_never_see_each_others_hands(browser: Any, server:
         page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames[who].append(json.loads(payload))))
 
     record("ann", ann.page)
-    await ann.page.locator(".create-btn").tap()
+    await ann.page.locator(".game-card[data-game='coins'] .options-btn").tap()
+    await ann.page.locator(".options-sheet .create-btn").tap()
     await expect(ann.page.locator(".lobby")).to_be_visible()
     table_id = await ann.page.locator(".table-screen").get_attribute("data-table")
     assert table_id
@@ -268,11 +269,11 @@ async def test_local_mode_sign_in_lobby_link_and_second_profile_takes_a_seat(
     page = cleo.page
     await page.locator("#signin-name").fill("Cleo")
     await page.locator(".signin button[type=submit]").tap()
-    await expect(page.locator(".new-game")).to_be_visible()
+    await expect(page.locator(".game-picker")).to_be_visible()
     await page.screenshot(path=str(screenshot_path("local-home-390x844.png")))
-    await page.locator(".options-summary").tap()  # the rules' options are folded under Options
+    await page.locator(".game-card[data-game='coins'] .options-btn").tap()  # the table's options wait behind it
     await page.locator("#opt-timer").select_option("live")
-    await page.locator(".create-btn").tap()
+    await page.locator(".options-sheet .create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()
     link = await page.locator(".share-link").input_value()
     table_id = await page.locator(".table-screen").get_attribute("data-table")

@@ -60,7 +60,7 @@ async def move(lesson: Lesson) -> None:
 
 async def test_sergeant_major_guided_game_to_its_end_following_the_coach(browser: Any, server: Server) -> None:
     phone = await open_phone(browser, server, {"id": 7201, "first_name": "Nova", "language_code": "en"})
-    lesson = await open_lesson(phone, server, "sergeant_major", "Learn to play Sergeant Major (3-5-8)")
+    lesson = await open_lesson(phone, server, "sergeant_major", "Learn")
     seats = (await server.service.info(lesson.table_id)).seats
     names = ["You", *[s.name.split(" ")[0] for s in seats[1:]]]
     page = lesson.page

@@ -41,7 +41,7 @@ async def test_bad_table_link_says_the_table_is_gone_and_leads_home(browser: Any
             await expect(page.locator(".topbar .title")).to_have_count(0)  # no "Loading…" left behind
             await shoot(page, f"table-missing-{lang}-{scheme}")
             await notice.locator("button").tap()
-            await expect(page.locator(".create-btn")).to_be_visible()
+            await expect(page.locator(".game-picker")).to_be_visible()
             assert "table=" not in page.url
             await phone.context.close()
 

@@ -509,7 +509,7 @@ async def test_page_follows_telegram_language_then_the_players_choice(browser: A
     user = user_for("ru", 4)
     ann = await open_in_language(browser, server, user, "ru")
     page = ann.page
-    await expect(page.locator(".new-game h2")).to_have_text(TEXT["ru"]["new_game"])
+    await expect(page.locator(".game-picker h2")).to_have_text(TEXT["ru"]["new_game"])
     await expect(page.locator("#lang-select option")).to_have_text(["English", "Русский", "한국어", "Latviešu"])
     await expect(page.locator("#lang-select")).to_have_value("ru")
     await page.screenshot(path=str(screenshot_path("home-ru-390x844.png")))
@@ -517,7 +517,7 @@ async def test_page_follows_telegram_language_then_the_players_choice(browser: A
     await page.locator("#lang-select").select_option("lv")
     await page.wait_for_url(re.compile(r"[?&]lang=lv\b"))
     await expect(page.locator("html")).to_have_attribute("lang", "lv")
-    await expect(page.locator(".new-game h2")).to_have_text(TEXT["lv"]["new_game"])
+    await expect(page.locator(".game-picker h2")).to_have_text(TEXT["lv"]["new_game"])
     assert await page.evaluate("localStorage.getItem('cardroom.lang')") == "lv"
     assert await server.service.store.people.user_language(user["id"]) == "lv"  # the bot writes to her in it too
 
@@ -527,7 +527,8 @@ async def test_page_follows_telegram_language_then_the_players_choice(browser: A
     assert "lang=" not in page.url
 
     # the table's bar: the language button opens the list, and the table comes back in the new language
-    await page.locator(".create-btn").tap()
+    await page.locator(".game-card[data-game='coins'] .options-btn").tap()
+    await page.locator(".options-sheet .create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()
     table_id = await page.locator(".table-screen").get_attribute("data-table")
     await expect(page.locator(".lang-btn")).to_have_text("LV")
@@ -551,12 +552,12 @@ async def test_the_language_chosen_with_the_bot_opens_the_mini_app_in_it(browser
     page = dan.page
     await page.wait_for_url(re.compile(r"[?&]lang=ko\b"))
     await expect(page.locator("html")).to_have_attribute("lang", "ko")
-    await expect(page.locator(".new-game h2")).to_have_text(TEXT["ko"]["new_game"])
+    await expect(page.locator(".game-picker h2")).to_have_text(TEXT["ko"]["new_game"])
     assert await page.evaluate("localStorage.getItem('cardroom.lang')") == "ko"
 
     # opened again with no ?lang=: Korean at once, with no reload
     await page.goto(server.url + "/")
-    await expect(page.locator(".new-game h2")).to_have_text(TEXT["ko"]["new_game"])
+    await expect(page.locator(".game-picker h2")).to_have_text(TEXT["ko"]["new_game"])
     await page.wait_for_timeout(300)
     assert "lang=" not in page.url
 
@@ -564,7 +565,7 @@ async def test_the_language_chosen_with_the_bot_opens_the_mini_app_in_it(browser
     await server.service.store.people.set_user_language(dan_id, "Dan", "ru")
     await page.goto(server.url + "/")
     await page.wait_for_url(re.compile(r"[?&]lang=ru\b"))
-    await expect(page.locator(".new-game h2")).to_have_text(TEXT["ru"]["new_game"])
+    await expect(page.locator(".game-picker h2")).to_have_text(TEXT["ru"]["new_game"])
     assert dan.errors == []
 
 
@@ -572,7 +573,7 @@ async def test_unsupported_telegram_language_shows_english_and_never_reloads(bro
     navigations: list[str] = []
     ann = await open_phone(browser, server, {"id": 5490, "first_name": "Gus", "language_code": "de"})
     ann.page.on("framenavigated", lambda frame: navigations.append(frame.url))
-    await expect(ann.page.locator(".new-game h2")).to_have_text("New game")
+    await expect(ann.page.locator(".game-picker h2")).to_have_text("New game")
     await ann.page.wait_for_timeout(300)
     await expect(ann.page.locator("html")).to_have_attribute("lang", "en")
     assert navigations == [] and "lang=" not in ann.page.url
@@ -594,12 +595,12 @@ async def test_home_and_lobby_fit_a_small_phone_in_each_language(browser: Any, s
     ann = await open_in_language(browser, server, user_for(lang, 5), lang)
     page = ann.page
     await page.set_viewport_size(SMALL)
-    await page.locator(".options-summary").tap()  # the rules' options are folded under Options
+    assert await page.evaluate(OVERFLOW_JS) == []
     for game in ("coins", "sergeant_major", "kings_corner"):
-        await page.locator("#game-select").select_option(game)
+        await page.locator(f".game-card[data-game='{game}'] .options-btn").tap()  # the game's Table options
         assert await page.evaluate(OVERFLOW_JS) == [], game
         # every option reads whole inside its select (a select clips its text without telling)
-        clipped = await page.locator(".new-game select").evaluate_all(
+        clipped = await page.locator(".options-sheet select").evaluate_all(
             """els => els.filter(s => s.offsetParent !== null).filter(s => {  // hidden: an option of another variant
               const m = document.createElement('span');
               m.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
@@ -608,11 +609,14 @@ async def test_home_and_lobby_fit_a_small_phone_in_each_language(browser: Any, s
               const w = m.getBoundingClientRect().width; m.remove();
               return w > s.clientWidth - 24; }).map(s => s.name)""")
         assert clipped == [], (game, clipped)
-    await page.screenshot(path=str(screenshot_path(f"home-kings-corner-{lang}-360x640.png")), full_page=True)
-    await page.locator("#game-select").select_option("sergeant_major")
+        if game != "kings_corner":
+            await page.locator(".options-sheet .sheet-close").tap()
+    await page.screenshot(path=str(screenshot_path(f"home-kings-corner-{lang}-360x640.png")))
+    await page.locator(".options-sheet .sheet-close").tap()
+    await page.locator(".game-card[data-game='sergeant_major'] .options-btn").tap()
     await expect(page.locator("#opt-first_dealer option")).to_have_text(FIRST_DEALERS[lang])
     await expect(page.locator("#opt-removed_card option")).to_have_text(REMOVED_CARDS[lang])
-    await page.locator(".create-btn").tap()
+    await page.locator(".options-sheet .create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()
     # in the lobby a seat with a player is named by the player: Ann hosts from seat 1
     await expect(page.locator('.lobby select[name="first_dealer"] option')).to_have_text(

@@ -215,7 +215,7 @@ class Enough(Exception):
 async def test_coach_never_covers_the_trick_or_its_caption_at_360x640(browser: Any, server: Server) -> None:
     for n, scheme in enumerate(SCHEMES):
         phone = await open_phone(browser, server, user(6 + n), viewport=SMALL, scheme=scheme)
-        lesson: Lesson = await open_lesson(phone, server, "coins", "Learn to play Coins")
+        lesson: Lesson = await open_lesson(phone, server, "coins", "Learn")
         page = lesson.page
         tricks: list[str] = []
 
@@ -238,6 +238,7 @@ async def test_coach_never_covers_the_trick_or_its_caption_at_360x640(browser: A
 
 
 GAMES: dict[str, dict[str, Any]] = {"coins": {"target_score": 5}, "sergeant_major": {}, "kings_corner": {}}
+HEADLINES = {"coins": "target_score", "sergeant_major": "variant", "kings_corner": "scoring"}  # what names a table
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -259,10 +260,14 @@ async def test_a_game_to_its_end_then_home_at_390x844_dark(browser: Any, server:
     for score in await sheet.locator(".pscore").all_inner_texts():  # a loss is signed as the table signs it, "−16"
         assert "-" not in score, score
     await sheet.locator(".go-home").tap()
-    await expect(page.locator(".create-btn")).to_be_visible()
-    # the folded options name the variant in the game's words ("First to 10"), never a bare number
-    headline = await page.locator(".options-headline").inner_text()
-    assert headline and not headline.strip().isdigit(), headline
+    card = page.locator(f".game-card[data-game='{game}']")
+    await expect(card.locator(".play-btn")).to_be_visible()
+    # a changed headline setting is named in the game's words ("First to 15"), never by a bare number
+    await card.locator(".options-btn").tap()
+    await page.locator(f"#opt-{HEADLINES[game]}").select_option(index=1)
+    await page.locator(".options-sheet .sheet-close").tap()
+    summary = await card.locator(".game-summary").inner_text()
+    assert summary and not summary.strip().isdigit(), summary
     await page.wait_for_timeout(300)
     await page.screenshot(path=shot(f"home-after-{game}-dark", PHONE))
     assert phone.errors == []

@@ -72,7 +72,7 @@ async def test_coach_sentences_put_cards_and_suits_in_the_form_they_need(browser
                                                                         lang: str) -> None:
     ann = await open_in_language(browser, server, user_for(lang, 40), lang)
     page = ann.page
-    await expect(page.locator("#game-select")).to_be_visible()
+    await expect(page.locator(".game-picker")).to_be_visible()
     said = await page.evaluate(SAY, [await shell_module(page, "i18n.js"), await shell_module(page, "cards.js")])
     assert said == [TRICK_THREE[lang], BUILD[lang], FOLLOW[lang]]
     assert ann.errors == []
@@ -120,7 +120,7 @@ async def test_a_right_to_left_name_does_not_reorder_the_sentence_after_it(brows
                                                                            name: str) -> None:
     ann = await open_phone(browser, server, {"id": 5490, "first_name": "Ann", "language_code": "en"})
     page = ann.page
-    await expect(page.locator("#game-select")).to_be_visible()
+    await expect(page.locator(".game-picker")).to_be_visible()
     drawn = await page.evaluate(ORDER, [await shell_module(page, "i18n.js"), name])
     assert drawn["xs"] == sorted(drawn["xs"]) and len(set(drawn["xs"])) == len(drawn["xs"])  # "plays now" reads on
     assert drawn["text"].startswith(f"{FSI}{name}{PDI} plays now")
@@ -146,7 +146,7 @@ async def test_the_korean_coach_names_the_winning_card_with_the_particle_its_sou
         browser: Any, server: Server) -> None:
     user = {"id": 7190, "first_name": "Nova", "language_code": "ko"}
     phone = await open_phone(browser, server, user, locale="ko-KR", viewport=SMALL)
-    lesson = await open_lesson(phone, server, "coins", "코인 배우기")
+    lesson = await open_lesson(phone, server, "coins", "배우기")
     page = lesson.page
 
     async def check(step: str, text: str) -> None:

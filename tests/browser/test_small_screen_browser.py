@@ -1,6 +1,6 @@
-"""No select or button cuts its words on a 360 px phone, in Russian, Korean and Latvian: on the home screen
-(every game's options unfolded) and in each game's lobby as its host sees it, every option of every select fits
-the select's room for text, and every button's words fit inside it."""
+"""No select or button cuts its words on a 360 px phone, in Russian, Korean and Latvian: on the home screen (with
+every game's Table options open in turn) and in each game's lobby as its host sees it, every option of every select
+fits the select's room for text, and every button's words fit inside it."""
 
 from __future__ import annotations
 
@@ -63,11 +63,13 @@ async def test_no_select_or_button_cuts_its_words_at_360_px(browser: Any, server
     ann = await open_in_language(browser, server, person, lang)
     page = ann.page
     await page.set_viewport_size(SMALL)
-    await page.locator(".options-summary").tap()
     wrong: dict[str, list[str]] = {}
     for game in GAMES:
-        await page.locator("#game-select").select_option(game)
+        await page.locator(f".game-card[data-game='{game}'] .options-btn").tap()
+        await expect(page.locator(".options-sheet .create-btn")).to_be_visible()
         wrong[f"home {game}"] = await cut(page)
+        await page.locator(".options-sheet .sheet-close").tap()
+        await expect(page.locator(".options-sheet")).to_have_count(0)
     await ann.context.close()
     for game in GAMES:
         info = await server.service.create_table(game, person["id"], "Ann")

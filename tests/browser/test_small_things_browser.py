@@ -64,8 +64,7 @@ async def test_title_names_the_sergeant_major_variant(browser: Any, server: Serv
 async def test_options_that_do_not_apply_to_the_variant_are_hidden(browser: Any, server: Server) -> None:
     phone = await open_phone(browser, server, user(2))
     page = phone.page
-    await page.locator("#game-select").select_option("sergeant_major")
-    await page.locator(".options-summary").tap()  # the rules' options are folded under Options
+    await page.locator(".game-card[data-game='sergeant_major'] .options-btn").tap()  # the game's Table options
     removed, win_score = page.locator("#opt-removed_card"), page.locator("#opt-win_score")
     # sergeant_major/RULES.md §2.2: classic takes no removed card and no winning score; 6-3-8 removes a card
     await expect(removed).to_be_hidden()
@@ -76,7 +75,7 @@ async def test_options_that_do_not_apply_to_the_variant_are_hidden(browser: Any,
     await expect(page.locator("#opt-kitty_order")).to_be_hidden()
     await removed.select_option("2-hearts")
     await shoot(page, "new-game-applying-options", page.locator("#opt-removed_card"))
-    await page.locator(".create-btn").tap()
+    await page.locator(".options-sheet .create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()
     table_id = await page.locator(".table-screen").get_attribute("data-table")
     assert table_id
@@ -111,11 +110,13 @@ async def test_your_tables_marks_the_tables_waiting_for_your_move(browser: Any, 
     page = phone.page
     links = page.locator(".my-tables .table-link")
     await expect(links).to_have_count(3)
-    # newest first: the lesson, marked as one; Bob's turn at the second table, Ann's at the first
+    # the tables waiting for Ann first, newest first: the lesson (her move), marked as one, and the first table;
+    # then Bob's turn at the second, though it is newer than the first
     await expect(links.nth(0).locator(".badge.lesson")).to_have_text("Lesson")
+    await expect(links.nth(0).locator(".badge.turn")).to_have_text("Your turn")
     await expect(page.locator(".my-tables .badge.lesson")).to_have_count(1)
-    await expect(links.nth(1).locator(".badge.turn")).to_have_count(0)
-    await expect(links.nth(2).locator(".badge.turn")).to_have_text("Your turn")
+    await expect(links.nth(1).locator(".badge.turn")).to_have_text("Your turn")
+    await expect(links.nth(2).locator(".badge.turn")).to_have_count(0)
     assert (await server.service.info(lesson.id)).lesson
     await shoot(page, "your-tables-your-turn", page.locator(".my-tables"))
     assert phone.errors == []

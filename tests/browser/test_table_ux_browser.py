@@ -183,7 +183,7 @@ async def test_page_shuffle_equals_the_engines(browser: Any, server: Server) -> 
     from engine.core.rng import DealRng
 
     phone = await open_phone(browser, server, user(40))
-    await expect(phone.page.locator("#game-select")).to_be_visible()
+    await expect(phone.page.locator(".game-picker")).to_be_visible()
     for seed, purpose, n in ((SEED, "deal:1", 48), ("ab" * 32, "deal:7", 52), ("x", "first_dealer", 3)):
         order = await phone.page.evaluate(
             "([seed, purpose, n]) => import('/static/shell/fair.js').then((m) => m.shuffledOrder(seed, purpose, n))",

@@ -61,7 +61,7 @@ async def test_session_token_lets_a_socket_back_in_after_init_data_is_too_old(br
     table_id = await new_table(server, 8801)
     ann = await open_phone(browser, server, user(1))
     page = ann.page
-    await expect(page.locator("#game-select")).to_be_visible()
+    await expect(page.locator(".game-picker")).to_be_visible()
     sockets: list[WebSocketRoute] = []
     hellos: list[dict[str, Any]] = []
     frames: list[dict[str, Any]] = []
@@ -111,7 +111,8 @@ async def test_session_token_lets_a_socket_back_in_after_init_data_is_too_old(br
 
     # /api calls carry it too: home, then a new table
     await ann.deliver("back_button_pressed")
-    await page.locator(".create-btn").tap()
+    await page.locator(".game-card[data-game='coins'] .options-btn").tap()
+    await page.locator(".options-sheet .create-btn").tap()
     await expect(page.locator(".table-screen[data-status='lobby']")).to_be_visible()
     assert ann.errors == []
 
@@ -182,7 +183,7 @@ async def test_settings_button_opens_the_persons_settings(browser: Any, server: 
     n = PLATFORMS.index(platform)
     ann = await open_phone(browser, server, user(20 + n), platform=platform)
     page = ann.page
-    await expect(page.locator("#game-select")).to_be_visible()
+    await expect(page.locator(".game-picker")).to_be_visible()
     await wait_posted(ann, "web_app_setup_settings_button", {"is_visible": True})
     await expect(page.locator(".settings-sheet")).to_have_count(0)
     await ann.deliver("settings_button_pressed")
@@ -197,7 +198,7 @@ async def test_settings_button_opens_the_persons_settings(browser: Any, server: 
     assert await page.evaluate("localStorage.getItem('cardroom.sound')") == "off"
     await sheet.get_by_label("Language").select_option("ru")
     await expect(page.locator("html")).to_have_attribute("lang", "ru")
-    await expect(page.locator(".create-btn")).to_have_text("Создать стол")
+    await expect(page.locator(".game-card .play-btn").first).to_have_text("Играть")
     assert ann.errors == []
 
 
@@ -244,7 +245,7 @@ async def test_leaving_a_table_mid_game_lets_telegram_close_at_once(browser: Any
     await expect(ann.page.locator(".hand .card").first).to_be_visible()
     await wait_posted(ann, "web_app_setup_closing_behavior", {"need_confirmation": True})
     await ann.deliver("back_button_pressed")
-    await expect(ann.page.locator("#game-select")).to_be_visible()
+    await expect(ann.page.locator(".game-picker")).to_be_visible()
     await wait_posted(ann, "web_app_setup_closing_behavior", {"need_confirmation": False})
     assert ann.errors == []
 
@@ -335,7 +336,7 @@ async def test_active_changes_reach_the_page(browser: Any, server: Server, platf
     n = PLATFORMS.index(platform)
     ann = await open_phone(browser, server, user(80 + n), platform=platform)
     page = ann.page
-    await expect(page.locator("#game-select")).to_be_visible()
+    await expect(page.locator(".game-picker")).to_be_visible()
     src = await page.evaluate("[...document.scripts].map((s) => s.src).find((s) => s.includes('/shell/app.js'))")
     tg_url = src.replace("/shell/app.js", "/shell/tg.js")
     await page.evaluate("""async (url) => {
@@ -357,7 +358,7 @@ async def test_settings_switch_turn_messages_off_for_the_bot_too(browser: Any, s
     n = PLATFORMS.index(platform)
     ann = await open_phone(browser, server, user(90 + n), platform=platform)
     page = ann.page
-    await expect(page.locator("#game-select")).to_be_visible()
+    await expect(page.locator(".game-picker")).to_be_visible()
     await ann.deliver("settings_button_pressed")
     sheet = page.locator(".settings-sheet")
     switch = sheet.get_by_role("button", name="Turn messages")
@@ -369,7 +370,7 @@ async def test_settings_switch_turn_messages_off_for_the_bot_too(browser: Any, s
     assert not await server.service.people.wants_turn_messages(ann.user["id"])
     await page.screenshot(path=str(screenshot_path(f"settings-turn-messages-{platform}-390x844.png")))
     await page.reload()
-    await expect(page.locator("#game-select")).to_be_visible()
+    await expect(page.locator(".game-picker")).to_be_visible()
     await ann.deliver("settings_button_pressed")
     await expect(page.locator(".settings-sheet").get_by_role("button", name="Turn messages")).to_have_attribute(
         "aria-pressed", "false")  # read back from the account

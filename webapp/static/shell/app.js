@@ -6,22 +6,15 @@ import { t, tn } from "./i18n.js";
 import { followAccount, languageSelect, saveChoicesWith, settleLanguage } from "./language.js";
 import { Api } from "./net.js";
 import { installSprite } from "./cards.js";
-import { TableScreen, gameTitle, seatLabel, tableTitle } from "./table.js";
-import { applies, optionLabel, valueLabel } from "./lobby.js";
+import { TableScreen, seatLabel, tableTitle } from "./table.js";
 import { homeTabs } from "./tabs.js";
-import { facts as factsOf } from "./games.js";
-import { variantLabel } from "./history.js";
 import { ReplayScreen, replayFromStart } from "./replay.js";
 import { showWatching } from "./watching.js";
 import * as tg from "./tg.js";
 import { openSettings } from "./settings.js";
-import { optionHelpEl, rulesButton } from "./rules.js";
+import { gamePicker } from "./picker.js";
 
 const LOCAL_KEY = "cardroom.init_data";
-const TABLE_OPTIONS = [
-  { name: "timer", choices: ["none", "live", "relaxed"], default: "none" },
-  { name: "ai_level", choices: ["easy", "strong"], default: "easy" },
-];
 
 class App {
   constructor(root) {
@@ -230,7 +223,7 @@ class App {
       h("header", { class: "hero" },
         h("div", { class: "hero-top" }, h("h1", { text: t("app_name") }), languageSelect()),
         h("p", { class: "hint hello" }, before, h("bdi", { text: name }), after ?? "")),
-      homeTabs(this, h("div", { class: "tab-tables" }, list, this.newGameForm())));
+      homeTabs(this, h("div", { class: "tab-tables" }, list, gamePicker(this))));
     this.show(home);
     this.renderTables(list); // the list from sign-in at once, then the fresh one
     try {
@@ -243,13 +236,14 @@ class App {
   }
 
   renderTables(list) {
-    // a table waiting for the caller's move says so
+    // a table waiting for the caller's move says so, and comes first
     const myTurn = (x) => x.status === "playing" && typeof x.you === "number" && (x.to_act || []).includes(x.you);
-    const all = (this.tables || []).filter((x) => x.status === "lobby" || x.status === "playing");
+    const open = (this.tables || []).filter((x) => x.status === "lobby" || x.status === "playing");
+    const all = [...open.filter(myTurn), ...open.filter((x) => !myTurn(x))]; // each part newest first
     clear(list);
     if (!all.length) return;
-    // newest first; past the first few (more would push the new game off a phone's first screen) only the tables
-    // waiting for the caller's move show, the others one tap away
+    // past the first few (more would push the games off a phone's first screen) only the tables waiting for the
+    // caller's move show, the others one tap away
     const FIRST = 3;
     const shown = all.filter((x, i) => i < FIRST || myTurn(x));
     const hidden = all.filter((x) => !shown.includes(x));
@@ -268,89 +262,6 @@ class App {
       list.append(h("button", { class: "btn link more-tables", type: "button", text: tn("more_tables", hidden.length),
         onclick: (ev) => { ul.append(...hidden.map(item)); ev.target.remove(); } }));
     }
-  }
-
-  newGameForm() {
-    const games = this.config.games || [];
-    const fields = h("div", { class: "fields" });
-    const gameSelect = h("select", { name: "game", id: "game-select", onchange: () => { renderFields(); nameLesson(); } },
-      games.map((g) => h("option", { value: g.name, text: gameTitle(g.name, g.title) })));
-    const error = h("p", { class: "error", role: "alert" });
-    // the folded options name the chosen variant, so what Create makes is never a surprise
-    const headline = h("span", { class: "options-headline" });
-    const summary = h("summary", { class: "options-summary" }, h("span", { text: t("options") }), headline);
-    const showHeadline = () => {
-      const info = factsOf(gameSelect.value);
-      const select = info && info.headline ? fields.querySelector(`[data-option="${info.headline}"]`) : null;
-      // in the game's own words where it has them ("First to 10", not a bare "10")
-      headline.textContent = select ? variantLabel(gameSelect.value, { [info.headline]: select.value })
-        || select.options[select.selectedIndex].text : "";
-    };
-    const pick = (name, label, choices, value) => h("div", { class: "field", dataset: { field: name } },
-      h("label", { for: `opt-${name}`, text: label }),
-      h("select", { id: `opt-${name}`, name, dataset: { option: name }, onchange: () => { showApplying(); showHeadline(); } },
-        choices.map((c) => h("option", { value: String(c), selected: String(c) === String(value), text: valueLabel(name, c) }))),
-      optionHelpEl(name));
-    const renderFields = () => {
-      const g = games.find((x) => x.name === gameSelect.value);
-      clear(fields);
-      if (!g) return;
-      for (const s of g.settings) {
-        if (s.choices && s.choices.length) fields.append(pick(s.name, optionLabel(s.name, s.label), s.choices, s.default));
-      }
-      if (g.min_players !== g.max_players) {
-        const range = [];
-        for (let n = g.min_players; n <= g.max_players; n += 1) range.push(n);
-        fields.append(pick("players", optionLabel("players"), range, g.max_players));
-      }
-      for (const o of TABLE_OPTIONS) fields.append(pick(o.name, optionLabel(o.name), o.choices, o.default));
-      showApplying();
-      showHeadline();
-    };
-    // only the settings that apply to the chosen variant show (and are sent)
-    const showApplying = () => {
-      const g = games.find((x) => x.name === gameSelect.value);
-      const variant = fields.querySelector('[data-option="variant"]');
-      const chosen = { variant: variant ? variant.value : undefined };
-      for (const s of (g && g.settings) || []) {
-        const field = fields.querySelector(`[data-field="${s.name}"]`);
-        if (field) field.hidden = !applies(s, chosen);
-      }
-    };
-    renderFields();
-    const learn = h("button", { class: "btn learn-btn", type: "button", onclick: () => this.startLesson(gameSelect.value, error) });
-    const nameLesson = () => {
-      const g = games.find((x) => x.name === gameSelect.value);
-      learn.textContent = t("coach_learn", { game: gameTitle(gameSelect.value, g && g.title) });
-    };
-    nameLesson();
-    const form = h("form", { class: "new-game", onsubmit: async (ev) => {
-      ev.preventDefault();
-      const g = games.find((x) => x.name === gameSelect.value);
-      if (!g) return;
-      const options = {};
-      for (const select of fields.querySelectorAll(".field:not([hidden]) select")) {
-        const name = select.dataset.option;
-        const setting = g.settings.find((s) => s.name === name);
-        const choice = setting && setting.choices.find((c) => String(c) === select.value);
-        options[name] = choice !== undefined ? choice : (name === "players" ? Number(select.value) : select.value);
-      }
-      try {
-        const info = await this.api.post("/api/tables", { game: g.name, options });
-        this.openTable(info.id);
-      } catch (err) {
-        if (err.status === 401) this.authFailed();
-        else error.textContent = err.message || t("error_generic");
-      }
-    } },
-      h("div", { class: "new-game-head" }, h("h2", { text: t("new_game") }),
-        rulesButton(() => gameSelect.value, () => null, { label: true })),
-      h("div", { class: "field game-field" }, h("label", { class: "sr-only", for: "game-select", text: t("game") }), gameSelect),
-      h("button", { class: "btn primary create-btn", type: "submit", text: t("create_table") }),
-      h("div", { class: "learn" }, learn, h("p", { class: "hint", text: t("coach_learn_hint") })),
-      h("details", { class: "options-fold" }, summary, fields),
-      error);
-    return form;
   }
 
   // A guided first game of ``game``: a started table against AI players, with the coach.

@@ -4,7 +4,8 @@
 //
 // A descriptor: {id, table: () => import(table module), lesson?: () => import(lesson module), styles: [css URLs],
 // rules() -> elements, sheet?, replay?: {action, board, tags, seatFacts, where, styles}, fair?: {wholeHand, skipDeal},
-// headlineLabel?(value, options), titleLabel?(value, options), headlineInTitle?, scoreText?(score, options)}.
+// headlineLabel?(value, options), titleLabel?(value, options), headlineInTitle?, scoreText?(score, options),
+// showcase?: [a few cards of its deck that picture the game on home, "K-clubs"]}.
 
 import { loadStyles } from "./dom.js";
 import coins from "../games/coins/index.js";

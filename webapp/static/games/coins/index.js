@@ -13,6 +13,7 @@ export default {
   rules,
   sheet,
   replay,
+  showcase: ["K-cups", "A-coins", "N-swords"], // home's picture of the game: three suits of the cycle
   fair: {
     // the hand is whole until the first card of the first trick
     wholeHand: (s, size) => s.phase === "play" && s.trick_no <= 1 && !s.trick.length && (s.hand || []).length === size,

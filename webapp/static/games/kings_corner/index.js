@@ -13,6 +13,7 @@ export default {
   rules,
   sheet,
   replay,
+  showcase: ["K-clubs", "Q-hearts", "J-spades"], // home's picture of the game: a pile built down from a King
   // penalty scoring names its limit in the title
   titleLabel: (value, options) => (value === "penalty" ? t("kc_title_penalty", { n: options.penalty_limit }) : null),
   scoreText: (score, options) => scoreText((options || {}).scoring, score),

@@ -13,6 +13,7 @@ export default {
   rules,
   sheet,
   replay,
+  showcase: ["3-clubs", "5-hearts", "8-spades"], // home's picture of the game: its 3, 5 and 8
   fair: {
     // redeals after an all-pass Woburn auction renumber the stream: those deals are not checked
     skipDeal: (s) => Boolean(s.bidding),
