@@ -163,7 +163,9 @@ async def test_fair_deal_checked_in_the_page_and_refused_for_an_altered_seed(bro
             break
         await play_first_card(page)
     sheet = page.locator(".sheet.game-over")
-    await sheet.locator(".fair-summary").tap()  # the check of the deal is folded under "Check the deal"
+    # the page checked the seed and every deal it saw: the verdict is one line, its details folded under it
+    await expect(sheet.locator(".fair-summary")).to_have_text("Fair deal — verified")
+    await sheet.locator(".fair-summary").tap()
     await expect(sheet.locator(".seed-value")).to_have_text(SEED)
     result = sheet.locator(".fair-result")
     await expect(result).to_have_attribute("data-ok", "true")

@@ -152,6 +152,20 @@ async function resultEl(game, seed, seedHash, deals, name) {
   return out;
 }
 
+// The end sheet's one line on the deal: "Check the deal" until the page has checked the revealed seed against its
+// hash and the deals it saw, then the verdict ("Fair deal — verified"); the details open under it.
+export function fairLine(view, book) {
+  const line = h("summary", { class: "fair-summary", text: t("check_deal") });
+  const table = view.table;
+  if (table.seed) {
+    verify(table.game, table.seed, table.seed_hash, book.deals).then((r) => {
+      line.textContent = !r.ok ? t("fair_line_failed") : r.checked ? t("fair_line_verified") : t("fair_line_hash");
+      line.dataset.ok = String(r.ok);
+    }).catch(() => { /* the details still check it by hand */ });
+  }
+  return line;
+}
+
 // The fairness panel: the hash from the start; with the seed revealed, the check (and a field to check any seed).
 export function fairPanel(view, book, name) {
   const table = view.table;
