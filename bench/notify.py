@@ -337,20 +337,27 @@ async def run(tables: int, processes: int, away: float, seconds: float, seed: in
                 await fake.wait_until(lambda: not any(p.never_told() for p in people), within=GRACE)
             row = Row(tables, processes, away)
             figures(row, fake, groups, people, play, began, ended)
-            problems = [line for line in product.logs().splitlines() if "Traceback" in line or " ERROR " in line]
+            lines = product.logs().splitlines()
+            problems = [line for line in lines if " ERROR " in line]
             print(f"  {label}: done; refusals {len(play.refusals)}, stale wake-ups {play.stale_wakes}, "
                   f"errors in the logs {len(problems)}; calls in the play: "
                   f"{', '.join(f'{m} {n}' for m, n in row.by_method.most_common())}", file=sys.stderr, flush=True)
             for line in problems[:5]:
                 print(f"    {line}", file=sys.stderr, flush=True)
+            if problems:  # the first one whole, with its traceback
+                first = lines.index(problems[0])
+                end = next((i for i in range(first + 1, len(lines)) if lines[i][:4].isdigit()), len(lines))
+                print("\n".join(f"    {line}" for line in lines[first:end][:60]), file=sys.stderr, flush=True)
             failed = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()]
             for error in failed[:5]:  # a person who stopped playing: the row counts fewer moves than it should
                 print(f"    a person stopped: {error!r}", file=sys.stderr, flush=True)
             for task in tasks:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            for p in people:
-                await p.close()
+            # the people stop and every socket closes at once, and not for ever: the row is measured already
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*(p.close() for p in people), return_exceptions=True), 30)
             return row
     finally:
         for task in tasks:

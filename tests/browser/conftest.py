@@ -21,7 +21,7 @@ from urllib.parse import quote, urlencode
 
 import pytest
 from aiohttp import web
-from playwright.async_api import Browser, BrowserContext, Page, Route, ViewportSize, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, Route, ViewportSize, async_playwright, expect
 
 from engine.config import Settings
 from engine.service.tables import TableService
@@ -216,6 +216,29 @@ async def open_phone(
     page.on("console", lambda msg: phone.errors.append(msg.text) if msg.type == "error" else None)
     await page.goto(server.url + path)
     return phone
+
+
+# A dark page as Telegram paints one: the client's theme colours dropped, the page's own dark scheme on.
+THEME_JS = """s => {
+  const root = document.documentElement;
+  root.dataset.scheme = s;
+  if (s === "dark") {
+    for (const v of ["--bg", "--text", "--hint", "--link", "--accent", "--accent-text", "--bg2", "--panel", "--danger",
+      "--accent-strong"]) root.style.removeProperty(v);
+    root.style.setProperty("--bg", "#17212b");
+  }
+}"""
+
+
+async def in_view(page: Page, selector: str) -> None:
+    """The element is on the first screen: visible, and its box inside the viewport without scrolling anything."""
+    target = page.locator(selector)
+    await expect(target).to_be_visible()
+    box = await target.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (selector, box, size)
+    assert await page.evaluate("document.scrollingElement.scrollTop") == 0
 
 
 def screenshot_path(name: str) -> Path:

@@ -10,7 +10,17 @@ from urllib.parse import quote
 
 from playwright.async_api import Page, Route, ViewportSize, expect
 
-from tests.browser.conftest import BOT_USERNAME, PHONE, SHORT_NAME, Phone, Server, open_phone, screenshot_path
+from tests.browser.conftest import (
+    BOT_USERNAME,
+    PHONE,
+    SHORT_NAME,
+    THEME_JS,
+    Phone,
+    Server,
+    in_view,
+    open_phone,
+    screenshot_path,
+)
 from tests.service.helpers import play_out
 
 SMALL: ViewportSize = {"width": 360, "height": 640}
@@ -19,31 +29,11 @@ RTL = "\u202eesrever"  # a right-to-left override in a name: it must not turn ro
 ARABIC = "مرحبا بالعالم"
 LONG = "Z\u200bW\u200dJ" + "x" * 59  # zero-width characters, 64 characters in all
 ISOLATED = ("isolate", "isolate-override", "plaintext")
-THEME_JS = """s => {
-  const root = document.documentElement;
-  root.dataset.scheme = s;
-  if (s === "dark") {
-    for (const v of ["--bg", "--text", "--hint", "--link", "--accent", "--accent-text", "--bg2", "--panel", "--danger",
-      "--accent-strong"]) root.style.removeProperty(v);
-    root.style.setProperty("--bg", "#17212b");
-  }
-}"""
 
 
 def person(n: int, name: str = "Ann") -> dict[str, Any]:
     """A Telegram user speaking English."""
     return {"id": 7800 + n, "first_name": name, "language_code": "en"}
-
-
-async def in_view(page: Page, selector: str) -> None:
-    """The element is on the first screen: visible, and its box inside the viewport without scrolling anything."""
-    target = page.locator(selector)
-    await expect(target).to_be_visible()
-    box = await target.bounding_box()
-    size = page.viewport_size
-    assert box is not None and size is not None
-    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (selector, box, size)
-    assert await page.evaluate("document.scrollingElement.scrollTop") == 0
 
 
 async def shots(phone: Phone, name: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Page, ViewportSize, expect
 
-from tests.browser.conftest import PHONE, Phone, Server, open_phone, screenshot_path
+from tests.browser.conftest import PHONE, Phone, Server, in_view, open_phone, screenshot_path
 
 SMALL: ViewportSize = {"width": 360, "height": 640}
 COINS = ".game-card[data-game='coins']"
@@ -53,17 +53,6 @@ FITS_JS = """() => {
 def user(n: int, lang: str = "en", name: str = "Ann") -> dict[str, Any]:
     """A Telegram user speaking ``lang``."""
     return {"id": 9300 + n, "first_name": name, "language_code": lang}
-
-
-async def in_view(page: Page, selector: str) -> None:
-    """The element is on the first screen: visible, and its box inside the viewport with nothing scrolled."""
-    target = page.locator(selector)
-    await expect(target).to_be_visible()
-    box = await target.bounding_box()
-    size = page.viewport_size
-    assert box is not None and size is not None
-    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (selector, box, size)
-    assert await page.evaluate("document.scrollingElement.scrollTop") == 0
 
 
 async def taps(page: Page) -> int:

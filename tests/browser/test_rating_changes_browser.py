@@ -9,20 +9,11 @@ from typing import Any
 import pytest
 from playwright.async_api import Page, ViewportSize, expect
 
-from tests.browser.conftest import PHONE, Phone, Server, open_phone, screenshot_path
+from tests.browser.conftest import PHONE, THEME_JS, Phone, Server, open_phone, screenshot_path
 from tests.service.helpers import play_out
 
 SMALL: ViewportSize = {"width": 360, "height": 640}
 MINUS = "\u2212"
-THEME_JS = """s => {
-  const root = document.documentElement;
-  root.dataset.scheme = s;
-  if (s === "dark") {
-    for (const v of ["--bg", "--text", "--hint", "--link", "--accent", "--accent-text", "--bg2", "--panel", "--danger",
-      "--accent-strong"]) root.style.removeProperty(v);
-    root.style.setProperty("--bg", "#17212b");
-  }
-}"""
 # "Rating {rating} ({change})" in each language, written here from the translations
 RATING_WORDS = {"en": "Rating", "ru": "Рейтинг", "ko": "레이팅", "lv": "Reitings"}
 PLAY_AGAIN = {"en": "Play again", "ru": "Сыграть ещё", "ko": "다시 하기", "lv": "Spēlēt vēlreiz"}
