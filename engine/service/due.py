@@ -24,6 +24,7 @@ from engine.service.live import LiveTable
 from engine.service.loading import Tables, log, notice, with_standins
 from engine.service.moves import Moves
 from engine.service.peers import Peers
+from engine.service.reach import is_unreachable
 from engine.service.schedule import Schedule
 from engine.service.sharing import CONFLICT_TRIES, WATCH_EVERY, Sharing
 from engine.service.timers import AUTOPILOT_AFTER, REMINDER_LEAD, Due, remind_time
@@ -130,8 +131,12 @@ class DueWork:
         while True:
             try:
                 await self.heal()
-            except Exception:
-                log.exception("the table supervisor failed")
+            except Exception as error:
+                if not is_unreachable(error):
+                    log.exception("the table supervisor failed")
+                else:  # not a fault: the next round heals what this one could not
+                    log.warning("the table supervisor could not reach the database (%s: %s); trying again in %.0f s",
+                                type(error).__name__, error, every or 0)
             self._first_round.set()
             if not every:
                 return

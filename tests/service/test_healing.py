@@ -159,3 +159,25 @@ async def test_expiry_is_retried_after_a_database_error(store_factory: StoreFact
         assert [(a.seat, a.auto) for a in log] == [(seat, True)]
     finally:
         await service.close()
+
+
+@pytest.mark.parametrize(("error", "level", "traceback"), [
+    (OSError("connection refused"), "WARNING", False),  # the database away: said in a line, tried again next round
+    (ValueError("a bug"), "ERROR", True),  # anything else is a fault, with its traceback
+])
+async def test_supervisor_round_that_cannot_reach_the_database_warns_without_a_traceback(
+    store_factory: StoreFactory, caplog: pytest.LogCaptureFixture, error: Exception, level: str, traceback: bool
+) -> None:
+    service = TableService(await store_factory(), heal_every=None)
+
+    async def failing(after: str) -> list[str]:
+        raise error
+
+    service.store.tables.ai_turn_tables = failing  # type: ignore[method-assign]
+    caplog.set_level("WARNING", logger="engine")
+    await service.start()
+    await service.idle()  # the first round has run (and failed)
+    await service.close()
+    said = [r for r in caplog.records if "supervisor" in r.getMessage()]
+    assert [r.levelname for r in said] == [level]
+    assert (said[0].exc_info is not None) is traceback
