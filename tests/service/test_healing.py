@@ -170,7 +170,7 @@ async def test_supervisor_round_that_cannot_reach_the_database_warns_without_a_t
 ) -> None:
     service = TableService(await store_factory(), heal_every=None)
 
-    async def failing(after: str) -> list[str]:
+    async def failing(after: str = "", limit: int = 500) -> list[str]:
         raise error
 
     service.store.tables.ai_turn_tables = failing  # type: ignore[method-assign]
