@@ -23,12 +23,12 @@ person (still away) once ``REMINDER_AT`` of its time has passed.
 A table's message in a group (in the forum topic where /new was typed), or the one
 message its invitation was sent in from any chat (edited only by its inline_message_id), is its lobby,
 then its status: edited at once on what matters (the start, a hand's end, a change of seats),
-and after a move only once the new turn has waited ``status_interval`` seconds (at most once
-per ``status_interval`` per table; never above Telegram's 20 a minute in a group, which the
-budget keeps), and at the end it gives way to a summary with a Rematch button. A
-person whose turn it is gets one private message per turn, deleted once the turn is
-over; someone the bot may not write to is named with a mention in the table's message
-instead.
+and after a move only while someone to act is away from the table and once the new turn has
+waited ``status_interval`` seconds (at most once per ``status_interval`` per table; never
+above Telegram's 20 a minute in a group, which the budget keeps), and at the end it gives
+way to a summary with a Rematch button. A person whose turn it is gets one private message
+per turn, deleted once the turn is over; someone the bot may not write to is named with a
+mention in the table's message instead.
 """
 
 from __future__ import annotations
@@ -256,6 +256,7 @@ class Notifier:
         def again() -> None:
             self._timers.pop(name, None)
             self._turn_lanes.submit(table_id)
+            self._submit(table_id)  # away now: the group's message may name whose turn has waited
 
         self._timers[name] = asyncio.get_running_loop().call_later(self.grace, again)
 
@@ -499,7 +500,12 @@ class Notifier:
             return  # it ended while this pass waited: the pass its end queued shows that
         info, snapshot = latest.info, latest
         if info.status == "playing" and info.id not in self._urgent:
-            # after a move: once the new turn has waited (a quick move needs no status), and never more often
+            # after a move, only while someone to act is away from the table: a person looking at the table is
+            # playing, and the group needs no word on it (one who leaves brings a pass once the grace is over)
+            acting = [s.user_id for s in info.seats if s.seat in info.to_act and not s.is_ai and s.user_id is not None]
+            if not any(self.is_away(info.id, user_id) for user_id in acting):
+                return
+            # then once the new turn has waited (a quick move needs no status), and never more often
             began = [self.turns.began_at(info.id, seat) for seat in info.to_act]
             waited = min((b for b in began if b is not None), default=self.clock())
             due = max(self._last_status.get(info.id, float("-inf")), waited) + self.status_interval

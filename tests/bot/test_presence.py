@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
-from tests.bot.conftest import BOB, GROUP, Harness, make_harness
+from tests.bot.conftest import ANN, BOB, GROUP, Harness, make_harness
 from tests.clock import ManualClock
 from tests.fakes.botapi import Call, FakeMessage
 from tgbot.app import stop_bot
@@ -75,6 +76,55 @@ async def test_a_person_who_glances_away_for_less_than_the_grace_gets_nothing(bo
     presence.report(table_id, BOB, "phone", True)  # back at once
     await bot.settle()
     assert turn_sends(bot) == []
+
+
+def group_edits(bot: Harness) -> list[Call]:
+    return [c for c in bot.fake.calls_to("editMessageText") if int(c.params.get("chat_id", 0)) == GROUP]
+
+
+async def test_the_group_is_told_whose_turn_has_waited_only_when_that_person_is_away(bot: Harness) -> None:
+    fake, service, presence = bot.fake, bot.service, bot.service.presence
+    bot.application.bot_data.notifier.grace = GRACE
+    for user, name in ((ANN, "Ann"), (BOB, "Bob")):
+        fake.add_user(user, name)
+        await bot.send(fake.message(user, user, "/start"))
+    await bot.send(fake.message(GROUP, ANN, "/new coins target=99"))
+    table_id = await bot.table_id()
+    lobby = fake.messages(GROUP)[0]
+    await bot.send(fake.press(BOB, lobby, "Join"))
+    await bot.send(fake.press(ANN, lobby, "Add AI"))
+    for user in (ANN, BOB):
+        presence.report(table_id, user, f"phone {user}", True)
+    await bot.send(fake.press(ANN, lobby, "Start"))
+    await bot.settle()
+    started = len(group_edits(bot))
+    shown = (await service.info(table_id)).to_act
+    names = {ANN: "Ann", BOB: "Bob"}
+    for _ in range(12):  # both at the table, moving in turn, each turn waiting well past the status interval
+        info = await service.info(table_id)
+        if info.to_act != shown:
+            break
+        live = service.live(table_id)
+        assert live is not None
+        [seat] = info.to_act
+        mover = info.seats[seat].user_id
+        assert mover is not None
+        await service.act(table_id, mover, live.game.legal_actions(live.state, seat)[0], live.seq)
+        await bot.settle()
+    info = await service.info(table_id)
+    assert info.to_act != shown, "the turn has passed to the other person"
+    await asyncio.sleep(0.6)  # three status intervals of the harness
+    await bot.settle()
+    assert len(group_edits(bot)) == started, "both are at the table: the group's message is left alone"
+
+    [seat] = info.to_act
+    mover = info.seats[seat].user_id
+    assert mover is not None
+    presence.report(table_id, mover, f"phone {mover}", False)  # leaves mid-turn
+    await asyncio.sleep(GRACE + 0.1)
+    await bot.settle()
+    [edit] = group_edits(bot)[started:]
+    assert f"\u2068{names[mover]}\u2069 to play" in str(edit.params["text"]), "away past the grace: the group is told"
 
 
 @pytest.fixture
