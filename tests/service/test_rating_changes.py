@@ -78,14 +78,8 @@ async def test_a_rebuild_keeps_the_same_rating_changes_as_the_games_did(service:
 
 async def test_a_lesson_has_no_rating_changes(service: TableService) -> None:
     info = await service.start_lesson("coins", DAN, "Newcomer")
-    while True:
-        await service.idle()
-        snapshot = service.snapshot(info.id)
-        assert snapshot is not None
-        if snapshot.info.status == "finished":
-            break
-        view = snapshot.view(0)["state"]
-        await service.act(info.id, DAN, {"type": "play", "card": view["legal"][0]}, snapshot.info.seq)
+    await play_out(service, info.id)
+    assert (await service.info(info.id)).status == "finished"
     assert await service.record.rating_changes(info.id) == []
     assert await service.store.records.ratings_of("coins") == {}
 
