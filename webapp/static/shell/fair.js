@@ -133,7 +133,7 @@ export async function verify(game, seed, seedHash, deals) {
   return { hashOk, checked, mismatched, first, ok: hashOk && mismatched.length === 0 };
 }
 
-// The check's result as nodes: a verdict, then the first deal's hands.
+// The check's result as nodes (a verdict, then the first deal's hands), and the result itself: {el, r}.
 async function resultEl(game, seed, seedHash, deals, name) {
   const r = await verify(game, seed, seedHash, deals);
   const deck = deckOf(game);
@@ -149,25 +149,23 @@ async function resultEl(game, seed, seedHash, deals, name) {
       h("ul", { class: "fair-hands" }, r.first.hands.map((hand, seat) => h("li", {},
         h("b", { text: `${name(seat)}: ` }), h("span", { text: hand.map((c) => cardName(c, deck)).join(", ") }))))));
   }
-  return out;
+  return { el: out, r };
 }
 
-// The end sheet's one line on the deal: "Check the deal" until the page has checked the revealed seed against its
-// hash and the deals it saw, then the verdict ("Fair deal — verified"); the details open under it.
-export function fairLine(view, book) {
+// The end sheet's fold on the deal: its one line says "Check the deal" until the panel under it has checked the
+// revealed seed against its hash and the deals this page saw, then the verdict ("Fair deal — verified").
+export function fairFold(view, book, name) {
   const line = h("summary", { class: "fair-summary", text: t("check_deal") });
-  const table = view.table;
-  if (table.seed) {
-    verify(table.game, table.seed, table.seed_hash, book.deals).then((r) => {
-      line.textContent = !r.ok ? t("fair_line_failed") : r.checked ? t("fair_line_verified") : t("fair_line_hash");
-      line.dataset.ok = String(r.ok);
-    }).catch(() => { /* the details still check it by hand */ });
-  }
-  return line;
+  const panel = fairPanel(view, book, name, (r) => {
+    line.textContent = !r.ok ? t("fair_line_failed") : r.checked ? t("fair_line_verified") : t("fair_line_hash");
+    line.dataset.ok = String(r.ok);
+  });
+  return h("details", { class: "fair-details" }, line, h("div", { class: "seed" }, panel));
 }
 
 // The fairness panel: the hash from the start; with the seed revealed, the check (and a field to check any seed).
-export function fairPanel(view, book, name) {
+// ``checked(r)`` hears the result of the revealed seed's own check, run once as the panel is made.
+export function fairPanel(view, book, name, checked = null) {
   const table = view.table;
   const game = table.game;
   const panel = h("div", { class: "fair" },
@@ -179,15 +177,17 @@ export function fairPanel(view, book, name) {
   const input = h("input", { class: "fair-seed", type: "text", value: table.seed, "aria-label": t("seed"), spellcheck: "false",
     autocomplete: "off" });
   const out = h("div", { class: "fair-out", "aria-live": "polite" });
-  const run = async () => {
+  const run = async (first = false) => {
     out.replaceChildren(h("p", { class: "hint", text: t("fair_checking") }));
-    out.replaceChildren(await resultEl(game, input.value.trim(), table.seed_hash, book.deals, name));
+    const { el, r } = await resultEl(game, input.value.trim(), table.seed_hash, book.deals, name);
+    out.replaceChildren(el);
+    if (first && checked) checked(r);
   };
   panel.append(h("div", {}, h("span", { class: "label", text: t("seed") }), h("code", { class: "seed-value", text: table.seed })),
     h("label", { class: "fair-field" }, h("span", { class: "label", text: t("fair_seed_to_check") }), input),
-    h("button", { class: "btn small fair-check", type: "button", text: t("fair_check"), onclick: run }), out,
+    h("button", { class: "btn small fair-check", type: "button", text: t("fair_check"), onclick: () => run() }), out,
     h("p", { class: "hint", text: t("seed_explained") }));
-  run();
+  run(true);
   return panel;
 }
 

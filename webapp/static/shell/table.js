@@ -8,7 +8,7 @@ import { aiName, renderLobby, valueLabel } from "./lobby.js";
 import { placeLabel, ratingText } from "./history.js";
 import * as tg from "./tg.js";
 import { rulesButton } from "./rules.js";
-import { DealBook, fairBadge, fairLine, fairPanel } from "./fair.js";
+import { DealBook, fairBadge, fairFold } from "./fair.js";
 import { soundButton } from "./sound.js";
 import { Coach } from "./coach.js";
 import { facts as factsOf, game as gameOf, loadAll, setting as settingOf } from "./games.js";
@@ -345,9 +345,7 @@ export class TableScreen {
         h("span", { class: "pname", dir: "auto", text: this.seatName(seat) }),
         h("span", { class: "pscore", text: this.renderer && this.renderer.scoreText
           ? this.renderer.scoreText(seat, result.scores[seat] ?? 0) : tn("points_n", result.scores[seat] ?? 0) }))));
-    const fair = h("details", { class: "fair-details" },
-      fairLine(view, this.deals),
-      h("div", { class: "seed" }, fairPanel(view, this.deals, (seat) => this.seatName(seat))));
+    const fair = fairFold(view, this.deals, (seat) => this.seatName(seat));
     const sheet = h("div", { class: "sheet-backdrop", role: "dialog", "aria-modal": "true", "aria-labelledby": "go-title" },
       h("div", { class: `sheet game-over${won ? " won" : ""}` },
         won ? confetti() : null,
