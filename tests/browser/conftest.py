@@ -21,7 +21,8 @@ from urllib.parse import quote, urlencode
 
 import pytest
 from aiohttp import web
-from playwright.async_api import Browser, BrowserContext, Page, Route, ViewportSize, async_playwright, expect
+from playwright.async_api import (Browser, BrowserContext, ConsoleMessage, Page, Route, ViewportSize, async_playwright,
+                                  expect)
 
 from engine.config import Settings
 from engine.service.tables import TableService
@@ -185,6 +186,12 @@ class Phone:
                                  [name, data or {}])
 
 
+def _console_error(msg: ConsoleMessage) -> str:
+    """A console error with where it came from: a failed resource's message names the resource's URL."""
+    where = msg.location.get("url") if msg.location else None
+    return f"{msg.text} ({where})" if where else msg.text
+
+
 async def _offline(route: Route) -> None:
     await route.abort()
 
@@ -213,7 +220,7 @@ async def open_phone(
     page = await context.new_page()
     phone = Phone(context, page, user or {})
     page.on("pageerror", lambda exc: phone.errors.append(str(exc)))
-    page.on("console", lambda msg: phone.errors.append(msg.text) if msg.type == "error" else None)
+    page.on("console", lambda msg: phone.errors.append(_console_error(msg)) if msg.type == "error" else None)
     await page.goto(server.url + path)
     return phone
 
