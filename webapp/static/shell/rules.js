@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 import { t, tOr } from "./i18n.js";
 import { openSheet } from "./sheet.js";
 import { game as gameOf } from "./games.js";
+import { para, section } from "./rules_blocks.js";
 
 // The help line of a table option ("help_kitty_order"), or null when the page has none.
 export function optionHelp(name) {
@@ -16,16 +17,6 @@ export function optionHelp(name) {
 export function optionHelpEl(name) {
   const text = optionHelp(name);
   return text ? h("p", { class: "hint option-help", text }) : null;
-}
-
-// A paragraph of the page's text ``key``.
-export function para(key) {
-  return h("p", { text: t(key) });
-}
-
-// A titled part of a rules sheet.
-export function section(titleKey, ...body) {
-  return h("section", { class: "rules-part" }, h("h3", { text: t(titleKey) }), ...body);
 }
 
 // The rules sheet of ``game``; ``options`` (the table's, when known) adds the help of each option in force.

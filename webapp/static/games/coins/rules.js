@@ -3,7 +3,7 @@
 import { h } from "../../shell/dom.js";
 import { t } from "../../shell/i18n.js";
 import { cardEl, suitIcon, suitName } from "../../shell/cards.js";
-import { para, section } from "../../shell/rules.js";
+import { para, section } from "../../shell/rules_blocks.js";
 
 const CYCLE = ["cups", "coins", "swords", "clubs"];
 

@@ -1,6 +1,6 @@
 // The rules of Kings in the Corner in the page: building, moving piles, a turn, and winning.
 
-import { para, section } from "../../shell/rules.js";
+import { para, section } from "../../shell/rules_blocks.js";
 
 export function rules() {
   return [

@@ -1,6 +1,6 @@
 // The rules of Sergeant Major in the page: the targets, a hand, up and down, and the variants.
 
-import { para, section } from "../../shell/rules.js";
+import { para, section } from "../../shell/rules_blocks.js";
 
 export function rules() {
   return [
