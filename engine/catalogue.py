@@ -1,7 +1,9 @@
-"""What a client needs to know of each game, read from the rules themselves: one JSON-ready entry per game.
+"""Each game described once: its seats, deck, hand size, headline setting and settings with their words.
 
-The Mini App shows decks, re-deals hands to check a seed, names a table by its headline setting and
-offers every option with its choices; all of it comes from here, so no fact of a game is kept twice.
+One ``describe_game`` answer per game, read from the rules themselves, is what every reader takes:
+the Mini App page (its game clients: decks, re-dealt hands to check a seed, option pickers),
+``/api/config``, the bot's texts (a game's variant in a history line is its headline setting) and
+the lobby. Adapters render it; no fact of a game is kept anywhere else.
 """
 
 from __future__ import annotations
@@ -16,15 +18,11 @@ from engine.games import get, names
 
 JSON = dict[str, Any]
 
-# The setting that tells one table of a game from another at a glance ("9-5-2", "Penalty points"),
-# named beside the game's title when it is not the default.
-HEADLINE = {"coins": "target_score", "sergeant_major": "variant", "kings_corner": "scoring"}
-
 
 def _coins() -> JSON:
     from engine.games.coins.state import DECK, HAND_SIZE
 
-    return {"deck": _deck(DECK), "hand_size": HAND_SIZE}
+    return {"deck": _deck(DECK), "hand_size": HAND_SIZE, "headline": "target_score"}
 
 
 def _sergeant_major() -> JSON:
@@ -34,6 +32,7 @@ def _sergeant_major() -> JSON:
     return {
         "deck": _deck(DECK),
         "hand_size": RULES["classic"].hand_size,
+        "headline": "variant",
         # sergeant_major/RULES.md §5.9: the deal's shape is the variant's
         "hand_size_by_variant": {name: rules.hand_size for name, rules in RULES.items()},
         "removes_card_in": [name for name, rules in RULES.items() if rules.removes_card],
@@ -44,9 +43,11 @@ def _kings_corner() -> JSON:
     from engine.games.kings_corner.board import DECK
     from engine.games.kings_corner.deal import HAND_SIZE
 
-    return {"deck": _deck(DECK), "hand_size": HAND_SIZE}
+    return {"deck": _deck(DECK), "hand_size": HAND_SIZE, "headline": "scoring"}
 
 
+# Each game's facts beyond its rules object. "headline" is the setting that tells one table of a game from
+# another at a glance ("9-5-2", "Penalty points"), named beside the game's title when it is not the default.
 _FACTS: dict[str, Callable[[], JSON]] = {
     "coins": _coins, "sergeant_major": _sergeant_major, "kings_corner": _kings_corner,
 }
@@ -69,19 +70,25 @@ def describe_setting(setting: Setting) -> JSON:
 
 
 def describe_game(game: Game[Any]) -> JSON:
-    """One game as a client sees it: id, title, seats, deck, hand size, headline setting and options."""
+    """One game as its readers see it: id, title, seats, deck, hand size, headline setting and settings."""
     facts = _FACTS[game.name]() if game.name in _FACTS else {}
     return {
         "id": game.name,
         "title": game.title,
         "min_players": game.min_players,
         "max_players": game.max_players,
+        "headline": None,
         **facts,
-        "headline": HEADLINE.get(game.name),
         "settings": [describe_setting(s) for s in game.settings],
     }
 
 
 def describe_games() -> list[JSON]:
-    """Every registered game, described for clients, in the registry's order."""
+    """Every registered game, described, in the registry's order."""
     return [describe_game(get(name)) for name in names()]
+
+
+def headline_setting(name: str) -> Setting | None:
+    """The setting that tells game ``name``'s tables apart at a glance (its variant, its target), if it has one."""
+    headline = _FACTS[name]().get("headline") if name in _FACTS else None
+    return next((s for s in get(name).settings if s.name == headline), None)

@@ -8,6 +8,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from engine import games
+from engine.catalogue import headline_setting
 from engine.core.errors import Refusal
 from tgbot.arguments import game_name
 from tgbot.context import Context, display_name, is_group, is_private, locale_of, reply, reply_refusal
@@ -15,8 +16,6 @@ from tgbot.links import HISTORY_PAYLOAD
 from tgbot.render import render, translate
 
 HISTORY_SHOWN = 10
-# The one setting that names a game's variant in a history line (webapp/static/history.js variantLabel agrees).
-VARIANT_SETTING = {"coins": "target_score", "sergeant_major": "variant", "kings_corner": "scoring"}
 
 
 async def top_command(update: Update, context: Context) -> None:
@@ -69,8 +68,7 @@ async def history_deeplink(update: Update, context: Context) -> None:
 
 def variant(game: dict[str, Any]) -> tuple[str, str, Any] | None:
     """The setting that tells a game's variant apart (the Mini App's history shows the same): label, name, value."""
-    name = VARIANT_SETTING.get(game["game"])
-    setting = next((s for s in games.get(game["game"]).settings if s.name == name), None)
+    setting = headline_setting(game["game"])  # the game's headline, as the Mini App's history shows it
     if setting is None:
         return None
     return setting.label, setting.name, game["options"].get(setting.name, setting.default)
