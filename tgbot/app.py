@@ -22,7 +22,6 @@ from telegram import Update
 from telegram.ext import (
     Application,
     ApplicationBuilder,
-    BaseRateLimiter,
     CallbackQueryHandler,
     ChatMemberHandler,
     ChosenInlineResultHandler,
@@ -43,6 +42,7 @@ from tgbot.context import App, BotState, Context
 from tgbot.limits import ChatPacedRateLimiter, rate_limiter
 from tgbot.links import HISTORY_PAYLOAD
 from tgbot.notifier import Notifier
+from tgbot.records import Ledger, Records
 
 log = logging.getLogger(__name__)
 WEBHOOK_PATH = "/telegram/webhook"
@@ -60,7 +60,7 @@ def api_urls(base: str | None) -> tuple[str, str]:
     return f"{root}/bot", f"{root}/file/bot"
 
 
-def build_application(settings: Settings, service: TableService, *, limiter: BaseRateLimiter[Any] | None = None,
+def build_application(settings: Settings, service: TableService, *, limiter: ChatPacedRateLimiter | None = None,
                       status_interval: float = 4.0, read_timeout: float | None = None,
                       clock: Callable[[], float] | None = None) -> App:
     """The bot for these settings, talking to ``service``.
@@ -86,12 +86,12 @@ def build_application(settings: Settings, service: TableService, *, limiter: Bas
     application = cast(App, builder.build())
     bot_state = application.bot_data
     bot_state.settings, bot_state.service = settings, service
-    notifier = bot_state.notifier = Notifier(application.bot, bot_state, status_interval=status_interval,
-                                             clock=clock if clock is not None else time.monotonic)
-    if isinstance(limiter, ChatPacedRateLimiter):
-        limiter.on_message = notifier.ledger.saw
-        if service.bot_budget is not None:  # several processes: Telegram counts their calls together
-            limiter.share(service.bot_budget)
+    bot_state.records, bot_state.ledger = Records(service.chats), Ledger()
+    bot_state.notifier = Notifier(application.bot, bot_state, status_interval=status_interval,
+                                  clock=clock if clock is not None else time.monotonic)
+    limiter.on_message = bot_state.ledger.saw
+    if service.bot_budget is not None:  # several processes: Telegram counts their calls together
+        limiter.share(service.bot_budget)
 
     add = application.add_handler
     add(TypeHandler(Update, _note_message), group=-2)
@@ -140,7 +140,7 @@ async def _note_message(update: Update, context: Context) -> None:
     """Every message the bot sees has an id the notifier must not take for one of its own."""
     message = update.effective_message
     if message is not None:
-        context.bot_data.notifier.ledger.saw(message.chat.id, message.message_id)
+        context.bot_data.ledger.saw(message.chat.id, message.message_id)
 
 
 async def _log_error(update: object, context: Context) -> None:

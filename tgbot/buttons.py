@@ -49,7 +49,7 @@ async def pressed_table(update: Update, context: Context, purpose: str = TABLE
     except Refusal as refusal:
         await answer(query, refusal_text(refusal, locale))
         return None
-    records = context.bot_data.notifier.records
+    records = context.bot_data.records
     if not _is_on(query, await records.get(info.id, purpose)):
         records.forget(info.id)  # another process may drive the table and have posted its message since this one read
         if not _is_on(query, await records.get(info.id, purpose)):

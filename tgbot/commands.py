@@ -23,6 +23,7 @@ from tgbot.callbacks import Verb, button_data
 from tgbot.context import Context, display_name, is_private, locale_of, reply, reply_refusal
 from tgbot.languages import remember_app_language
 from tgbot.links import TABLE_PAYLOAD
+from tgbot.priority import Call
 from tgbot.render import has_template, render, translate
 
 GROUP_COMMANDS = (
@@ -47,7 +48,7 @@ PRIVATE_COMMANDS = (
 )
 
 
-async def set_commands(bot: ExtBot[None]) -> None:
+async def set_commands(bot: ExtBot[Call]) -> None:
     """Register the command menus for groups and for private chats, in English and in every other language."""
     def commands(pairs: tuple[tuple[str, str], ...], language: str) -> list[BotCommand]:
         return [BotCommand(name, translate(language, description)) for name, description in pairs]

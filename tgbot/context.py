@@ -17,14 +17,12 @@ from engine.i18n import refusal_text
 from engine.service.people import Person
 from engine.service.tables import TableService
 from tgbot.links import Links
+from tgbot.priority import Call
 from tgbot.records import Ledger, Record, Records
 
 
 class Notifications(Protocol):
     """What handlers ask of the notifier (``tgbot.notifier.Notifier``), which keeps every table's messages in step."""
-
-    records: Records
-    ledger: Ledger
 
     def start(self) -> None:
         """Start following every table."""
@@ -69,10 +67,12 @@ class Notifications(Protocol):
 
 
 class BotState:
-    """The bot's shared state: settings, the table service, links and the notifier (set up once)."""
+    """The bot's shared state: settings, the table service, links, the kept-message records and the notifier."""
 
     settings: Settings
     service: TableService
+    records: Records  # what the bot remembers of each table's messages (handlers read it; the notifier writes it)
+    ledger: Ledger  # message ids seen in each chat
     notifier: Notifications
 
     def __init__(self) -> None:
@@ -99,8 +99,8 @@ class BotState:
         return self._links
 
 
-Context: TypeAlias = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotState]
-App: TypeAlias = Application[ExtBot[None], Context, dict[Any, Any], dict[Any, Any], BotState, JobQueue[Context]]
+Context: TypeAlias = CallbackContext[ExtBot[Call], dict[Any, Any], dict[Any, Any], BotState]
+App: TypeAlias = Application[ExtBot[Call], Context, dict[Any, Any], dict[Any, Any], BotState, JobQueue[Context]]
 
 
 # The languages people chose with /language, as the bot handling the current update knows them: set by

@@ -72,7 +72,7 @@ async def _tables_follow(bot_state: BotState, chat_id: int, code: str) -> None:
     """A group's open tables speak its new language from their next message on (brought up to date now)."""
     notifier = bot_state.notifier
     for info in await bot_state.service.tables_in_chat(chat_id):
-        if await follow_language(notifier.records, info.id, code):
+        if await follow_language(bot_state.records, info.id, code):
             notifier.refresh(info.id)
 
 

@@ -8,11 +8,13 @@ arrive and one that left first may arrive late) and 20 a minute in a group. The 
 are counted from answers and a call still on its way counts as in the window, so no window
 of the real length sees more than the real figure.
 
-Waiting calls go in order of their ``Lane`` (answers to a person's own action, then turn
-messages, then lobby and status edits, then cleanup), within a lane by ``ORDER`` (the
-notifier gives a turn message its turn's beginning, so the oldest turn goes first) and then
-as they came. A call whose ``WANTED`` check says no when its turn comes (its turn is over,
-a newer edit supersedes it) is never sent: it raises ``Dropped``. A 429 blocks only the chat
+Each call says where it goes as its ``rate_limit_args``, a ``tgbot.priority.Call`` handed
+in explicitly by whoever makes it (none: an answer to what a person just did). Waiting calls
+go in order of their ``Lane`` (answers to a person's own action, then turn messages, then
+lobby and status edits, then cleanup), within a lane by the call's ``order`` (a turn
+message's is its turn's beginning, so the oldest turn goes first) and then as they came. A
+call whose ``wanted`` check says no when its turn comes (its turn is over, a newer edit
+supersedes it) is never sent: it raises ``Dropped``. A 429 blocks only the chat
 it came from (a call with no chat: every call) for its ``retry_after``, and the call waits
 again in the place it had.
 
@@ -34,18 +36,17 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
-import contextvars
 import itertools
 import logging
 from collections import deque
 from collections.abc import Callable, Coroutine
-from contextvars import ContextVar
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Any, Protocol
 
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
+
+from tgbot.priority import ANSWER, Call
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +54,6 @@ JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
 PACED_PREFIXES = ("send", "edit", "copy", "forward")
 CHAT_MARGIN = 1.1  # a chat's shared pace counts calls as they leave, not from answers: a tenth more
 UNLIMITED = ("getUpdates",)  # the long poll: it waits on Telegram, not on a budget
-
-
-class Lane(IntEnum):
-    """How urgent a call is: lower goes first."""
-
-    ANSWER = 0  # a reply to what a person just did
-    TURN = 1  # a turn message
-    STATUS = 2  # a lobby or status edit in the table's chat
-    CLEANUP = 3  # deleting what is over
 
 
 class Budget(Protocol):
@@ -74,12 +66,6 @@ class Budget(Protocol):
 
 class Dropped(Exception):
     """A waiting call that was no longer wanted when its turn came: it was never sent."""
-
-
-LANE: ContextVar[Lane | None] = ContextVar("bot_call_lane", default=None)
-ORDER: ContextVar[float] = ContextVar("bot_call_order", default=0.0)
-WANTED: ContextVar[Callable[[], bool] | None] = ContextVar("bot_call_wanted", default=None)
-BACKGROUND: ContextVar[bool] = ContextVar("bot_background_call", default=False)  # the STATUS lane, when no LANE
 
 
 @dataclass(eq=False)
@@ -114,7 +100,7 @@ class Chat:
     group_free_at: float = 0.0  # when the room taken in the group's shared minute comes
 
 
-class ChatPacedRateLimiter(BaseRateLimiter[int]):
+class ChatPacedRateLimiter(BaseRateLimiter[Call]):
     """One budget shaped like Telegram's limits, spent by priority; a 429 holds only its own chat."""
 
     def __init__(self, *, overall_max_rate: int = 28, overall_time_period: float = 1.0, group_max_rate: int = 19,
@@ -170,7 +156,7 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: int | None,
+        rate_limit_args: Call | None,
     ) -> JSONResult:
         """Send one request when it fits the limits, in its lane's order; a 429 is waited out in place."""
         if endpoint in UNLIMITED:
@@ -178,13 +164,11 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
         chat_id = data.get("chat_id")
         key = None if chat_id is None else str(chat_id)
         paced = key is not None and endpoint.startswith(PACED_PREFIXES) and self._chat_period > 0
-        lane = LANE.get()
-        if lane is None:
-            lane = Lane.STATUS if BACKGROUND.get() else Lane.ANSWER
-        waiting = Waiting(int(lane), ORDER.get(), next(self._numbers), key, paced,
+        call = rate_limit_args or ANSWER
+        waiting = Waiting(int(call.lane), call.order, next(self._numbers), key, paced,
                           key is not None and endpoint.startswith(PACED_PREFIXES) and key.startswith(("-", "@")),
-                          WANTED.get())
-        retries = self._max_retries if rate_limit_args is None else rate_limit_args
+                          call.wanted)
+        retries = self._max_retries if call.retries is None else call.retries
         for attempt in itertools.count():
             await self._admit(waiting)
             try:
@@ -208,7 +192,7 @@ class ChatPacedRateLimiter(BaseRateLimiter[int]):
         """Wait until the pump lets the call through (raises Dropped when it is no longer wanted)."""
         loop = asyncio.get_running_loop()
         if self._pump is None or self._pump.done():
-            self._pump = loop.create_task(self._run(), name="bot-rate-limiter", context=contextvars.Context())
+            self._pump = loop.create_task(self._run(), name="bot-rate-limiter")
         waiting.admitted = loop.create_future()
         waiting.chat_taken = waiting.group_taken = False
         bisect.insort(self._queue, (waiting.key, waiting), key=lambda item: item[0])

@@ -64,9 +64,10 @@ async def new_command(update: Update, context: Context) -> None:
         if is_group(chat):  # the table speaks the group's language, not its host's
             locale = await group_language(bot_state, chat, locale)
         bot_state.notifier.expect(chat.id, user.id, thread_id=thread_of(update), locale=locale, title=chat.title)
-        info = await bot_state.service.create_table(game, user.id, display_name(user), options, chat_id=chat.id)
-        if is_private(chat):
-            await bot_state.service.start_game(info.id, user.id)
+        if is_private(chat):  # alone with the bot: a game against AI players, dealt at once
+            await bot_state.service.play_now(game, user.id, display_name(user), options, chat_id=chat.id)
+        else:
+            await bot_state.service.create_table(game, user.id, display_name(user), options, chat_id=chat.id)
     except Refusal as refusal:
         bot_state.notifier.unexpect(chat.id, user.id)
         usage = refusal.code != RefusalCode.TOO_MANY_TABLES  # the command was right; the person is at the cap
@@ -248,7 +249,7 @@ async def _pressed_while_posting(update: Update, context: Context) -> tuple[Call
         info = await bot_state.service.info(found.target)  # a table that exists, before its records are read
     except Refusal:
         return None  # pressed_table says so
-    record = await bot_state.notifier.records.get(info.id, TABLE)
+    record = await bot_state.records.get(info.id, TABLE)
     if record is None or record.message_id is not None or record.state not in (SENDING, UNCERTAIN):
         return None
     if record.inline_id is not None or record.chat_id != message.chat.id:

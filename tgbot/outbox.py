@@ -1,10 +1,11 @@
-"""Lanes of work where the last state wins: one worker per lane (a table), never two at once.
+"""Lanes of work where the last state wins: one worker per lane (a table), never two passes of a lane at once.
 
 Work is named by a key and queued once however often it is asked for, so a burst of
-changes becomes one pass that renders the state as it is when the pass runs. A lane
-is one table: everything the bot shows for that table (its group message, every
-player's turn message, the summary) is changed by that lane's one worker, so two
-changes of the same table never race each other.
+changes becomes one pass that renders the state as it is when the pass runs. A lane is
+one table within one outbox: the notifier keeps two outboxes, one for each table's
+message in its chat and one for its people's turn messages, so a table's two kinds of
+message are kept by two workers that may run side by side, each writing only its own
+records; two passes of one kind for one table never overlap.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class Outbox:
             return
         self._pending.setdefault(lane, {})[key] = None
         if lane not in self._workers:
-            # a context of its own: nothing the submitter had set (a call's lane or check) leaks into the lane
+            # a context of its own: nothing the submitter had set (a handler's reader languages) leaks into the lane
             self._workers[lane] = asyncio.create_task(self._drain(lane), name=f"outbox-{lane}",
                                                       context=contextvars.Context())
 
@@ -42,10 +43,6 @@ class Outbox:
     def busy(self) -> bool:
         """Whether any work is queued or running."""
         return bool(self._workers)
-
-    def has(self, lane: Hashable) -> bool:
-        """Whether work of ``lane`` is queued or running."""
-        return lane in self._workers
 
     def queued(self, lane: Hashable) -> bool:
         """Whether work of ``lane`` is queued (asked for and not yet begun)."""

@@ -8,6 +8,8 @@ refuses the bot (blocked, removed from a group) is reported to ``on_refused``; a
 upgraded to a supergroup to ``on_migrated``, and the table whose post went there is
 handed to ``repost``, so a pass of its own posts it where the table now lives.
 
+Every call is handed its place in the bot's budget (a ``tgbot.priority.Call``: lane, order,
+whether it is still wanted) by the caller, and passes it on as the call's ``rate_limit_args``.
 A call the rate limiter drops while it waits (``tgbot.limits.Dropped``: no longer wanted) is
 as if never made: its record is dropped. ``Sweeper`` removes messages in the background at
 cleanup's priority, several of one chat in one ``deleteMessages`` call.
@@ -20,7 +22,6 @@ its inline_message_id, and deleting it only forgets it.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
@@ -29,7 +30,8 @@ from telegram import InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
-from tgbot.limits import LANE, WANTED, Dropped, Lane
+from tgbot.limits import Dropped
+from tgbot.priority import CLEANUP, STATUS, Call
 from tgbot.records import SENDING, SENT, UNCERTAIN, Ledger, Record, Records
 
 log = logging.getLogger(__name__)
@@ -40,20 +42,21 @@ class MessageBot(Protocol):
 
     async def send_message(self, chat_id: int, text: str, *, parse_mode: str | None,
                            reply_markup: InlineKeyboardMarkup | None, disable_web_page_preview: bool | None,
-                           message_thread_id: int | None) -> Message:
+                           message_thread_id: int | None, rate_limit_args: Call | None = None) -> Message:
         """Post a message."""
 
     async def edit_message_text(self, text: str, chat_id: int | None = None, message_id: int | None = None,
                                 inline_message_id: str | None = None, *, parse_mode: str | None,
                                 reply_markup: InlineKeyboardMarkup | None,
-                                disable_web_page_preview: bool | None) -> object:
+                                disable_web_page_preview: bool | None, rate_limit_args: Call | None = None) -> object:
         """Change a message's text and keyboard (a message sent via the bot: by its ``inline_message_id``)."""
 
     async def edit_message_reply_markup(self, chat_id: int, message_id: int, *,
-                                        reply_markup: InlineKeyboardMarkup | None) -> object:
+                                        reply_markup: InlineKeyboardMarkup | None,
+                                        rate_limit_args: Call | None = None) -> object:
         """Change a message's keyboard."""
 
-    async def delete_message(self, chat_id: int, message_id: int) -> object:
+    async def delete_message(self, chat_id: int, message_id: int, *, rate_limit_args: Call | None = None) -> object:
         """Delete a message."""
 
 
@@ -93,12 +96,12 @@ class Postings:
         self._gone.discard(chat_id)
         return True
 
-    async def send(self, table_id: str, record: Record, text: str,
-                    markup: InlineKeyboardMarkup | None) -> Record | None:
+    async def send(self, table_id: str, record: Record, text: str, markup: InlineKeyboardMarkup | None, *,
+                   call: Call = STATUS) -> Record | None:
         """Post a message for ``record``'s purpose; the record is stored before the call and completed after it."""
         chat_id = record.chat_id
         if record.inline_id is not None:
-            return await self._send_inline(table_id, record, text, markup)
+            return await self._send_inline(table_id, record, text, markup, call)
         if chat_id in self._gone:
             return None
         shown = shown_key(text, markup)
@@ -108,7 +111,7 @@ class Postings:
         try:
             message: Message = await self.bot.send_message(
                 chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True,
-                message_thread_id=record.thread_id)
+                message_thread_id=record.thread_id, rate_limit_args=call)
         except (RetryAfter, Dropped) as error:
             await self.records.drop(table_id, record.purpose)
             if isinstance(error, Dropped):
@@ -132,7 +135,7 @@ class Postings:
         except NetworkError:  # the answer was lost: the message may or may not exist
             uncertain = pending.but(state=UNCERTAIN)
             await self.records.put(table_id, uncertain)
-            found = await self.settle(table_id, uncertain)
+            found = await self.settle(table_id, uncertain, call=call)
             if found is None:
                 raise  # it was not posted: the pass is tried again
             return found
@@ -141,13 +144,13 @@ class Postings:
         await self.records.put(table_id, done)
         return done
 
-    async def _send_inline(self, table_id: str, record: Record, text: str,
-                           markup: InlineKeyboardMarkup | None) -> Record | None:
+    async def _send_inline(self, table_id: str, record: Record, text: str, markup: InlineKeyboardMarkup | None,
+                           call: Call) -> Record | None:
         """"Post" in an inline message: it exists already, so it is edited to say this."""
         pending = record.but(state=SENDING)
         await self.records.put(table_id, pending)
         try:
-            shown = await self._edit_inline(pending, text, markup)
+            shown = await self._edit_inline(pending, text, markup, call)
         except RetryAfter:
             await self.records.drop(table_id, record.purpose)
             raise
@@ -158,7 +161,7 @@ class Postings:
         await self.records.put(table_id, done)
         return done
 
-    async def _edit_inline(self, record: Record, text: str, markup: InlineKeyboardMarkup | None) -> bool:
+    async def _edit_inline(self, record: Record, text: str, markup: InlineKeyboardMarkup | None, call: Call) -> bool:
         """Edit an inline message by its id unless it already shows this; False when Telegram will not."""
         inline_id = record.inline_id
         shown = shown_key(text, markup)
@@ -168,7 +171,7 @@ class Postings:
             return True
         try:
             await self.bot.edit_message_text(text, inline_message_id=inline_id, parse_mode=ParseMode.HTML,
-                                             reply_markup=markup, disable_web_page_preview=True)
+                                             reply_markup=markup, disable_web_page_preview=True, rate_limit_args=call)
         except BadRequest as error:
             if "not modified" not in error.message.lower():
                 log.info("inline message %s cannot be edited: %s", inline_id, error)
@@ -180,26 +183,22 @@ class Postings:
         self._shown_inline[inline_id] = shown
         return True
 
-    async def settle(self, table_id: str, record: Record) -> Record | None:
-        """Find out whether a send whose answer was lost was posted; the record as it is then (None: it was not)."""
+    async def settle(self, table_id: str, record: Record, *, call: Call = STATUS) -> Record | None:
+        """Find out whether a send whose answer was lost was posted; the record as it is then (None: it was not).
+
+        Finding out is never stale, whatever the send it follows was waiting for: ``call``'s lane and order only."""
         if record.inline_id is not None:  # the inline message exists whatever the edit did: the next edit says all
             self._shown_inline.pop(record.inline_id, None)
             settled = record.but(state=SENT)
             await self.records.put(table_id, settled)
             return settled
-        token = WANTED.set(None)  # finding out is never stale, whatever the send it follows was waiting for
-        try:
-            return await self._settle(table_id, record)
-        finally:
-            WANTED.reset(token)
-
-    async def _settle(self, table_id: str, record: Record) -> Record | None:
+        call = Call(call.lane, call.order)
         chat_id, after = record.chat_id, int(record.data.get("after") or 0)
         raw = record.data.get("markup")
         markup = InlineKeyboardMarkup.de_json(raw, None) if raw else None
         for candidate in self.ledger.candidates(chat_id, after):
             try:  # the lost message has exactly this keyboard: Telegram says "not modified" only for it
-                await self.bot.edit_message_reply_markup(chat_id, candidate, reply_markup=markup)
+                await self.bot.edit_message_reply_markup(chat_id, candidate, reply_markup=markup, rate_limit_args=call)
             except BadRequest as error:
                 said = error.message.lower()
                 if "not modified" in said:
@@ -220,10 +219,11 @@ class Postings:
         await self.records.put(table_id, found)
         return found
 
-    async def edit(self, record: Record, text: str, markup: InlineKeyboardMarkup | None) -> bool:
+    async def edit(self, record: Record, text: str, markup: InlineKeyboardMarkup | None, *,
+                   call: Call = STATUS) -> bool:
         """Edit a message unless it already shows this; False when it is gone."""
         if record.inline_id is not None:
-            return await self._edit_inline(record, text, markup)
+            return await self._edit_inline(record, text, markup, call)
         chat_id, message_id = record.chat_id, record.message_id
         if message_id is None or chat_id in self._gone:
             return chat_id in self._gone
@@ -232,7 +232,7 @@ class Postings:
             return True
         try:
             await self.bot.edit_message_text(text, chat_id, message_id, parse_mode=ParseMode.HTML,
-                                             reply_markup=markup, disable_web_page_preview=True)
+                                             reply_markup=markup, disable_web_page_preview=True, rate_limit_args=call)
         except Dropped:  # superseded while it waited: a newer edit says more
             return True
         except ChatMigrated as error:
@@ -249,7 +249,7 @@ class Postings:
         self._shown[(chat_id, message_id)] = shown
         return True
 
-    async def delete(self, record: Record, over: str) -> bool:
+    async def delete(self, record: Record, over: str, *, call: Call = CLEANUP) -> bool:
         """Delete a message; one already gone counts as deleted, and one too old to delete (48 hours) is edited
         to ``over`` instead, so it no longer says what is past. False: try again later.
 
@@ -257,14 +257,14 @@ class Postings:
         if record.message_id is None or record.inline_id is not None:
             return True
         try:
-            await self.bot.delete_message(record.chat_id, record.message_id)
+            await self.bot.delete_message(record.chat_id, record.message_id, rate_limit_args=call)
         except Forbidden:  # blocked, or removed from the group: deleted once they are back
             await self._on_refused(record.chat_id)
             return False
         except (BadRequest, ChatMigrated) as error:  # RetryAfter and lost answers are tried again
             log.info("could not delete message %s in chat %s: %s", record.message_id, record.chat_id, error)
             if isinstance(error, BadRequest) and "can't be deleted" in error.message:
-                await self.edit(record, over, None)
+                await self.edit(record, over, None, call=Call(call.lane, call.order))
         self._shown.pop((record.chat_id, record.message_id), None)
         return True
 
@@ -272,10 +272,11 @@ class Postings:
 class DeletingBot(Protocol):
     """The Bot API calls the sweeper makes."""
 
-    async def delete_message(self, chat_id: int, message_id: int) -> object:
+    async def delete_message(self, chat_id: int, message_id: int, *, rate_limit_args: Call | None = None) -> object:
         """Delete a message."""
 
-    async def delete_messages(self, chat_id: int, message_ids: list[int]) -> object:
+    async def delete_messages(self, chat_id: int, message_ids: list[int], *,
+                              rate_limit_args: Call | None = None) -> object:
         """Delete up to 100 messages of one chat."""
 
 
@@ -298,7 +299,7 @@ class Sweeper:
         self._waiting.setdefault(record.chat_id, {})[record.message_id] = (table_id, record, over)
         if record.chat_id not in self._workers:
             self._workers[record.chat_id] = asyncio.get_running_loop().create_task(
-                self._drain(record.chat_id), name=f"sweep-{record.chat_id}", context=contextvars.Context())
+                self._drain(record.chat_id), name=f"sweep-{record.chat_id}")
 
     @property
     def busy(self) -> bool:
@@ -320,7 +321,6 @@ class Sweeper:
         await asyncio.gather(*workers, return_exceptions=True)
 
     async def _drain(self, chat_id: int) -> None:
-        token = LANE.set(Lane.CLEANUP)
         try:
             while waiting := self._waiting.get(chat_id):
                 ids = list(waiting)[:self.BATCH]
@@ -330,7 +330,6 @@ class Sweeper:
                 except Exception:
                     log.exception("could not remove %d messages in chat %s", len(ids), chat_id)
         finally:
-            LANE.reset(token)
             if not self._waiting.get(chat_id):
                 self._waiting.pop(chat_id, None)
             if self._workers.get(chat_id) is asyncio.current_task():
@@ -342,11 +341,11 @@ class Sweeper:
                 if len(batch) == 1:
                     _table_id, record, over = batch[0]
                     self.calls += 1
-                    if not await self.postings.delete(record, over):
+                    if not await self.postings.delete(record, over, call=CLEANUP):
                         await self._keep(batch)
                     return
                 self.calls += 1
-                await self.bot.delete_messages(chat_id, ids)
+                await self.bot.delete_messages(chat_id, ids, rate_limit_args=CLEANUP)
                 return
             except Forbidden:
                 await self.postings.refused(chat_id)
@@ -355,7 +354,7 @@ class Sweeper:
             except BadRequest as error:  # some cannot be deleted (too old): one at a time, each as it can be
                 log.info("could not delete %d messages in chat %s at once: %s", len(ids), chat_id, error)
                 for _table_id, record, over in batch:
-                    await self.postings.delete(record, over)
+                    await self.postings.delete(record, over, call=CLEANUP)
                 return
             except RetryAfter as error:
                 await asyncio.sleep(retry_seconds(error.retry_after))

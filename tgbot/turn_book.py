@@ -2,17 +2,17 @@
 
 The table says when each seat's current turn began (``TableInfo.turn_began``), as a seq; the
 bot notes when it saw each turn begin (``began_at``: the oldest turn's message goes first, and a
-status waits for a turn that lasts). It adds three things of its own: a turn first seen after a
+status waits for a turn that lasts). It adds two things of its own: a turn first seen after a
 restart keeps the id of the turn message already sent for it (so that message is adopted, not
-replaced); a turn an AI stand-in plays (the seat timed out) gets no turn message; and which seats
-were reminded before the deadline.
-Each lasts only as long as the turn it belongs to.
+replaced); a turn an AI stand-in plays (the seat timed out) gets no turn message. Each lasts
+only as long as the turn it belongs to. Whether a turn is reminded is read from its deadline
+by ``tgbot.turn_plan``, not kept here.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from engine.service.live import TableInfo
 
@@ -23,7 +23,7 @@ def began(info: TableInfo, seat: int) -> int | None:
 
 
 class TurnBook:
-    """Per table: the turns the bot has seen begin, adopted turn ids, stand-ins and reminders."""
+    """Per table: the turns the bot has seen begin, adopted turn ids and stand-ins."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
@@ -32,7 +32,6 @@ class TurnBook:
         self._first_sight: set[tuple[str, int]] = set()  # turns first seen after a restart: adopt a stored message
         self._adopted: dict[tuple[str, int], int] = {}  # (table, seat) -> the id of a turn message sent before
         self._passed: dict[str, set[int]] = {}  # seats whose current turn an AI stand-in plays
-        self._reminded: dict[str, tuple[float, frozenset[int]]] = {}  # table -> (deadline, seats reminded)
 
     def note(self, info: TableInfo) -> None:
         """Follow the table to ``info``: a turn that ended or began anew drops what was noted of it."""
@@ -65,10 +64,6 @@ class TurnBook:
         """The seat timed out: an AI stand-in plays its current turn."""
         self._passed.setdefault(table_id, set()).add(seat)
 
-    def reminded(self, table_id: str, deadline: float, seats: Iterable[int]) -> None:
-        """These seats were reminded that their turn runs out at ``deadline``."""
-        self._reminded[table_id] = (deadline, frozenset(seats))
-
     def turn_of(self, info: TableInfo, seat: int | None) -> int | None:
         """The id of the seat's current turn, when a person is awaited in it (no AI, autopilot or stand-in)."""
         if seat is None or info.status != "playing":
@@ -91,16 +86,10 @@ class TurnBook:
         if seat in self._began.get(table_id, {}):
             self._adopted[(table_id, seat)] = turn
 
-    def reminder_due(self, info: TableInfo, seat: int | None) -> bool:
-        """Whether the seat was reminded of the table's current deadline."""
-        reminded = self._reminded.get(info.id)
-        return reminded is not None and seat is not None and reminded[0] == info.deadline and seat in reminded[1]
-
     def forget(self, table_id: str) -> None:
         """The table is over: nothing of its turns is kept."""
         self._began.pop(table_id, None)
         self._passed.pop(table_id, None)
-        self._reminded.pop(table_id, None)
         for key in [k for k in self._adopted if k[0] == table_id]:
             del self._adopted[key]
         self._first_sight = {k for k in self._first_sight if k[0] != table_id}

@@ -10,6 +10,7 @@ from telegram import Chat, InlineKeyboardMarkup, Message
 from engine.service.chats import Chats
 from engine.service.live import SeatInfo, TableInfo
 from tgbot.postings import Postings
+from tgbot.priority import Call
 from tgbot.records import Ledger, Records
 
 GROUP, SUPERGROUP = -100, -1000100
@@ -50,6 +51,7 @@ class FakeBot:
         self.fail: dict[str, Exception] = {}
         self.kept_at_send: list[dict[tuple[str, str], dict[str, Any]]] = []  # what was stored when each send was made
         self.next_id = 500
+        self.given: list[Call | None] = []  # each call's place in the budget, as handed to it
 
     def _answer(self, method: str) -> None:
         if method in self.fail:
@@ -57,8 +59,9 @@ class FakeBot:
 
     async def send_message(self, chat_id: int, text: str, *, parse_mode: str | None,
                            reply_markup: InlineKeyboardMarkup | None, disable_web_page_preview: bool | None,
-                           message_thread_id: int | None) -> Message:
+                           message_thread_id: int | None, rate_limit_args: Call | None = None) -> Message:
         self.calls.append(("send", chat_id, text, message_thread_id))
+        self.given.append(rate_limit_args)
         self.kept_at_send.append({k: dict(v) for k, v in self.chats.kept.items()})
         self._answer("send")
         self.next_id += 1
@@ -67,7 +70,8 @@ class FakeBot:
     async def edit_message_text(self, text: str, chat_id: int | None = None, message_id: int | None = None,
                                 inline_message_id: str | None = None, *, parse_mode: str | None,
                                 reply_markup: InlineKeyboardMarkup | None,
-                                disable_web_page_preview: bool | None) -> object:
+                                disable_web_page_preview: bool | None, rate_limit_args: Call | None = None) -> object:
+        self.given.append(rate_limit_args)
         if inline_message_id is not None:
             self.calls.append(("edit_inline", inline_message_id, text))
         else:
@@ -76,13 +80,16 @@ class FakeBot:
         return True
 
     async def edit_message_reply_markup(self, chat_id: int, message_id: int, *,
-                                        reply_markup: InlineKeyboardMarkup | None) -> object:
+                                        reply_markup: InlineKeyboardMarkup | None,
+                                        rate_limit_args: Call | None = None) -> object:
         self.calls.append(("markup", chat_id, message_id))
+        self.given.append(rate_limit_args)
         self._answer(f"markup:{message_id}")
         return True
 
-    async def delete_message(self, chat_id: int, message_id: int) -> object:
+    async def delete_message(self, chat_id: int, message_id: int, *, rate_limit_args: Call | None = None) -> object:
         self.calls.append(("delete", chat_id, message_id))
+        self.given.append(rate_limit_args)
         self._answer("delete")
         return True
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from tgbot.limits import BACKGROUND, rate_limiter
+from tgbot.limits import rate_limiter
+from tgbot.priority import STATUS
 
 
 async def test_a_reply_overtakes_status_edits_queued_in_the_same_chat() -> None:
@@ -19,8 +20,7 @@ async def test_a_reply_overtakes_status_edits_queued_in_the_same_chat() -> None:
         return True
 
     async def edit(i: int) -> None:
-        BACKGROUND.set(True)  # a task of its own: the flag stays in it
-        await limiter.process_request(call, (f"edit {i}",), {}, "editMessageText", {"chat_id": -7}, None)
+        await limiter.process_request(call, (f"edit {i}",), {}, "editMessageText", {"chat_id": -7}, STATUS)
 
     edits = [asyncio.create_task(edit(i)) for i in range(6)]
     await first.wait()

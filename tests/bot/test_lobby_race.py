@@ -37,7 +37,7 @@ async def test_join_pressed_before_the_lobby_message_id_is_known_seats_the_perso
     press = bot.fake.press(BOB, lobby, "Join")
     await bot.fake.send_update(press)
     said = await _answered(bot, press)
-    record = await bot.application.bot_data.notifier.records.get(table_id, TABLE)
+    record = await bot.application.bot_data.records.get(table_id, TABLE)
     assert record is not None and record.message_id is None  # the press really came before the message id
     assert said == "You have a seat. I will message you when it is your turn."
     await bot.settle()

@@ -52,7 +52,8 @@ class Turns:
     def __init__(self, parts: Parts) -> None:
         self.parts = parts
         self.book = TurnBook()
-        self.messages = TurnMessages(parts.postings, parts.records, self.book, self._button)
+        self.now = 0.0  # the table's clock
+        self.messages = TurnMessages(parts.postings, parts.records, self.book, self._button, now=lambda: self.now)
 
     @staticmethod
     def _button(label: str, table_id: str) -> InlineKeyboardButton:
@@ -131,9 +132,10 @@ async def test_turn_messages_replace_a_stored_message_of_another_turn_seen_later
 
 async def test_turn_messages_remind_with_a_fresh_message_in_place_of_the_turns_message(parts: Parts) -> None:
     turns, people = Turns(parts), People(person(ANN), person(BOB))
+    turns.now = 1000.0 - 60 * 0.25  # a live turn (a minute) with a quarter of it left: not yet
     await turns.sync(table(deadline=1000.0), people)
     first = parts.bot.next_id
-    turns.book.reminded("t1", 1000.0, [0])
+    turns.now = 1000.0 - 60 * 0.2  # four fifths of it passed
     await turns.sync(table(deadline=1000.0), people)
     [_send, delete, (kind, chat, text, _thread)] = parts.bot.calls  # an edit would not make the phone buzz
     assert delete == ("delete", ANN, first)
@@ -255,20 +257,11 @@ def test_turn_book_no_turn_for_ai_seats_or_outside_play() -> None:
     assert book.turn_of(ai, 1) is None
 
 
-def test_turn_book_reminders_hold_for_their_deadline_only() -> None:
-    book = TurnBook()
-    book.reminded("t1", 1000.0, [0])
-    assert book.reminder_due(table(deadline=1000.0), 0)
-    assert not book.reminder_due(table(deadline=1000.0), 1)
-    assert not book.reminder_due(table(deadline=2000.0), 0), "a later deadline is not reminded yet"
-
-
 def test_turn_book_forgets_a_finished_table() -> None:
     book = TurnBook()
     book.note(table(seq=9, turn_began=(9, None)))
     book.stood_in("t1", 0)
-    book.reminded("t1", 1000.0, [0])
     book.forget("t1")
-    assert not book.first_sight("t1", 0) and not book.reminder_due(table(deadline=1000.0), 0)
+    assert not book.first_sight("t1", 0)
     book.note(table(seq=9, turn_began=(9, None)))
     assert book.turn_of(table(seq=9, turn_began=(9, None)), 0) == 9, "no stand-in left over"

@@ -13,9 +13,10 @@ from telegram.ext import ExtBot
 
 from tests.bot.notifier_fakes import ANN, Parts
 from tests.fakes.botapi import Call, FakeBotApi
-from tgbot.limits import LANE, ORDER, WANTED, ChatPacedRateLimiter, Dropped, Lane, rate_limiter
-from tgbot.outbox import Outbox
+from tgbot.limits import ChatPacedRateLimiter, Dropped, rate_limiter
 from tgbot.postings import Postings, Sweeper
+from tgbot.priority import Call as Place
+from tgbot.priority import Lane
 from tgbot.records import SENDING, SENT, Ledger, Record, turn_purpose
 
 SCALE = 0.05  # every window a twentieth: a group's minute is 3 s, a chat's second 50 ms
@@ -43,23 +44,15 @@ def in_any_window(calls: list[Call], seconds: float) -> int:
     return max((sum(1 for t in times[i:] if t < start + seconds) for i, start in enumerate(times)), default=0)
 
 
-async def in_lane(lane: Lane, call: Any, *, order: float = 0.0) -> Any:
-    """Run ``call()`` as a call of ``lane`` (a task of its own, so the lane stays with it)."""
-    async def run() -> Any:
-        LANE.set(lane)
-        ORDER.set(order)
-        return await call()
-    return await asyncio.create_task(run())
-
-
 async def test_turn_messages_go_at_once_while_a_group_whose_edit_budget_is_spent_waits(fake: FakeBotApi) -> None:
     limiter = rate_limiter(SCALE, slack=0.02, max_retries=0)
     bot = await bot_over(fake, limiter)
     status = await bot.send_message(GROUP, "status 0")
-    edits = [asyncio.create_task(in_lane(Lane.STATUS, lambda n=n: bot.edit_message_text(
-        f"status {n}", GROUP, status.message_id))) for n in range(1, 25)]  # beyond the group's 19 in 3 s
+    edits = [asyncio.create_task(bot.edit_message_text(f"status {n}", GROUP, status.message_id,
+                                                       rate_limit_args=Place(Lane.STATUS)))
+             for n in range(1, 25)]  # beyond the group's 19 in 3 s
     await asyncio.sleep(0.3)  # the group's budget is spent by now; more edits wait for its window
-    told = await asyncio.gather(*(in_lane(Lane.TURN, lambda u=u: bot.send_message(u, "Your turn"))
+    told = await asyncio.gather(*(bot.send_message(u, "Your turn", rate_limit_args=Place(Lane.TURN))
                                   for u in (AVA, BEA, CAL)))
     asked = fake.clock()
     await asyncio.gather(*edits)
@@ -80,9 +73,7 @@ async def test_a_waiting_turn_message_whose_turn_is_over_is_never_sent(fake: Fak
     turn_over = False
 
     async def turn_message(text: str) -> Any:
-        LANE.set(Lane.TURN)
-        WANTED.set(lambda: not turn_over)
-        return await bot.send_message(AVA, text)
+        return await bot.send_message(AVA, text, rate_limit_args=Place(Lane.TURN, wanted=lambda: not turn_over))
 
     await bot.send_message(AVA, "the last turn's")  # her chat's pace: the next call waits about 70 ms
     waiting = asyncio.create_task(turn_message("Your turn"))
@@ -112,10 +103,8 @@ async def test_answers_go_before_turn_messages_before_status_before_cleanup_the_
         return True
 
     async def queued(name: str, lane: Lane, order_key: float, chat: int) -> None:
-        LANE.set(lane)
-        ORDER.set(order_key)
         await limiter.process_request(call, (name,), {}, "sendMessage" if lane != Lane.CLEANUP else "deleteMessage",
-                                      {"chat_id": chat}, None)
+                                      {"chat_id": chat}, Place(lane, order_key))
 
     first = asyncio.create_task(queued("first", Lane.ANSWER, 0, 1))
     await asyncio.sleep(0)  # it takes the one room of the window; the rest wait for the next
@@ -134,7 +123,7 @@ async def test_deletions_spend_the_bots_overall_budget_and_are_batched_per_chat(
     bot = await bot_over(fake, limiter)
     sent = [await bot.send_message(user, f"turn {n}") for n in range(3) for user in (AVA, BEA, CAL)]
     window_start = len(fake.calls)
-    await asyncio.gather(*(in_lane(Lane.CLEANUP, lambda m=m: bot.delete_message(m.chat_id, m.message_id))
+    await asyncio.gather(*(bot.delete_message(m.chat_id, m.message_id, rate_limit_args=Place(Lane.CLEANUP))
                            for m in sent[:6]))
     deletions = fake.calls[window_start:]
     assert [c.method for c in deletions] == ["deleteMessage"] * 6
@@ -190,19 +179,20 @@ async def test_a_429_holds_its_own_chat_and_the_call_keeps_its_place() -> None:
     assert [name for name, _ in done] == ["b1", "a1", "a2"]
 
 
-async def test_work_asked_for_while_a_turn_message_waits_carries_none_of_its_lane_or_check() -> None:
-    seen: list[tuple[Lane | None, object]] = []
+async def test_a_call_made_after_a_dropped_turn_message_carries_none_of_its_lane_or_check() -> None:
+    limiter = ChatPacedRateLimiter(overall_max_rate=30, overall_time_period=1.0, chat_period=0.0)
+    sent: list[str] = []
 
-    async def work(_lane: object, _key: object) -> None:
-        seen.append((LANE.get(), WANTED.get()))
+    async def call(name: str) -> bool:
+        sent.append(name)
+        return True
 
-    outbox = Outbox(work)
-
-    async def turn_pass() -> None:  # a refusal met in a turn pass asks for the table's other passes
-        LANE.set(Lane.TURN)
-        WANTED.set(lambda: False)
-        outbox.submit("t1")
+    async def turn_pass() -> None:  # a refusal met in a turn pass makes a call of another kind
+        with pytest.raises(Dropped):
+            await limiter.process_request(call, ("turn",), {}, "sendMessage", {"chat_id": 1},
+                                          Place(Lane.TURN, wanted=lambda: False))
+        await limiter.process_request(call, ("answer",), {}, "sendMessage", {"chat_id": 1}, None)
 
     await asyncio.create_task(turn_pass())
-    await outbox.idle()
-    assert seen == [(None, None)], "the table's pass would be dropped with the turn message's check"
+    await limiter.shutdown()
+    assert sent == ["answer"], "the later call would be dropped with the turn message's check"

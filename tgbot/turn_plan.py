@@ -1,0 +1,143 @@
+"""The one place a turn message is decided: from a table's turns, presence, what was sent and who can be reached.
+
+Pure: no I/O, no event loop, no clock (``now`` is handed in). ``plan_turns`` takes one
+``Reader`` per person the bot could write to about a table and returns the ``TurnPlan``: the
+steps that bring their private turn messages to what should exist now, each with the lane
+and order its Bot API call spends the budget in, and when to plan again (a reminder comes
+due). ``tgbot.turn_messages`` carries the plan out; nothing else decides a turn message.
+
+The rules, in one place:
+
+- A person gets a turn message only while a turn of theirs is on (no AI, autopilot or
+  stand-in plays it), they want turn messages, the bot may write to them, and they are away
+  from the table (``is_away``). One message per turn: a message of another turn is replaced.
+- Someone the bot may not write to is left alone: a message of theirs still open waits
+  until they are back.
+- A timed turn's message becomes a reminder once ``REMINDER_AT`` of its time has passed: a
+  fresh message in place of the turn's (an edit does not make a phone buzz, so turn messages
+  are never edited).
+- A message replaced is deleted first, at the turn's priority (the new one waits on it); a
+  message nothing replaces is swept away in the background, at cleanup's priority.
+- After a restart a stored message of the turn first seen then is adopted, not replaced.
+- A send waiting for its turn in the budget goes only while ``still_wanted`` says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from tgbot.priority import Lane
+
+REMINDER_AT = 0.8  # a timed turn's reminder comes when this share of its time has passed
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """The turn message already sent to a person (settled: it exists)."""
+
+    turn: int | None  # the turn it was sent for
+    reminder: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """One person the bot could write a turn message to, as the plan needs them."""
+
+    user_id: int
+    seat: int | None
+    turn: int | None  # the id of their seat's current turn while a person is awaited in it (None: no turn of theirs)
+    away: bool  # the table is not in front of them (``is_away``)
+    reachable: bool = True  # the bot may write to them (they started it and did not block it)
+    wants: bool = True  # they have turn messages on
+    sent: Sent | None = None
+    first_sight: bool = False  # their turn was first seen after a restart: a stored message may be this turn's
+    order: float = 0.0  # when their turn began: the oldest turn's message goes first
+
+
+class Op(StrEnum):
+    """What a step does to a person's turn message."""
+
+    SEND = "send"  # post the message that should exist
+    DELETE = "delete"  # remove the message sent before, which a new one replaces
+    SWEEP = "sweep"  # remove the message sent before in the background: nothing replaces it
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One Bot API change to one person's turn message."""
+
+    op: Op
+    user_id: int
+    lane: Lane
+    order: float = 0.0
+    seat: int | None = None
+    turn: int | None = None
+    reminder: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPlan:
+    """The steps to take now, the stored messages adopted as this turn's, and when to plan again."""
+
+    steps: tuple[Step, ...] = ()
+    adopted: tuple[tuple[int, int], ...] = ()  # (seat, turn)
+    wake_at: float | None = None  # table clock: the plan changes by time alone then (a reminder comes due)
+
+
+def remind_at(deadline: float | None, duration: float | None) -> float | None:
+    """When a timed turn ending at ``deadline`` reminds (None: the turn is not timed)."""
+    if deadline is None or not duration:
+        return None
+    return deadline - duration * (1.0 - REMINDER_AT)
+
+
+def plan_turns(readers: Iterable[Reader], *, deadline: float | None, duration: float | None,
+               now: float) -> TurnPlan:
+    """The turn messages that should exist now for these people, as steps from what was sent."""
+    steps: list[Step] = []
+    adopted: list[tuple[int, int]] = []
+    reminding = remind_at(deadline, duration)
+    due = reminding is not None and now >= reminding
+    awaited = False
+    for reader in readers:
+        if not reader.reachable:
+            continue  # blocked or never started: nothing to send, and an open message waits until they are back
+        turn = reader.turn if reader.wants else None
+        awaited = awaited or turn is not None
+        if turn is not None and not reader.away:
+            turn = None  # at the table: no message, and one sent before they came back is removed
+        sent = reader.sent
+        if (sent is not None and reader.seat is not None and reader.first_sight and turn is not None
+                and sent.turn is not None):  # after a restart: the stored message is this turn's
+            turn = sent.turn
+            adopted.append((reader.seat, turn))
+        reminder = turn is not None and due
+        if sent is not None:
+            if turn is not None and sent.turn == turn and (not reminder or sent.reminder):
+                continue  # this turn's message, reminded if due
+            if turn is None:
+                steps.append(Step(Op.SWEEP, reader.user_id, Lane.CLEANUP))
+                continue
+            steps.append(Step(Op.DELETE, reader.user_id, Lane.TURN, reader.order))
+        if turn is None or reader.seat is None:
+            continue
+        steps.append(Step(Op.SEND, reader.user_id, Lane.TURN, reader.order, reader.seat, turn, reminder))
+    wake_at = reminding if awaited and reminding is not None and not due else None
+    return TurnPlan(tuple(steps), tuple(adopted), wake_at)
+
+
+def still_wanted(step: Step, *, playing: bool, turn_now: int | None, away: bool) -> bool:
+    """Whether a send waiting in the budget may still go: its turn is still on and its person still away."""
+    return playing and step.turn is not None and turn_now == step.turn and away
+
+
+def is_away(*, present: bool, left_at: float | None, now: float, grace: float, turn_age: float | None) -> bool:
+    """Whether a person is away from a table: no page of theirs in front of them since before their turn began
+    (``turn_age`` seconds ago), or for ``grace`` seconds (someone who leaves mid-turn may only be glancing away)."""
+    if present:
+        return False
+    if left_at is None or now - left_at >= grace:
+        return True
+    return turn_age is not None and left_at <= now - turn_age
