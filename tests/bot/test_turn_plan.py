@@ -1,0 +1,137 @@
+"""The turn-message planner as a table of cases: no bot, no clock, no event loop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import pytest
+
+from tgbot.priority import Lane
+from tgbot.turn_plan import REMINDER_AT, Op, Reader, Sent, Step, is_away, plan_turns, remind_at, still_wanted
+
+ANN, BOB = 11, 12
+MINUTE = 60.0
+DEADLINE = 1000.0  # a live turn (a minute) that began at 940
+DUE = DEADLINE - MINUTE * (1 - REMINDER_AT)  # 988: four fifths of the minute passed
+
+
+ANN_TO_ACT = Reader(ANN, 0, 5, away=True, order=40.0)  # Ann, seat 0, whose turn 5 is on, away; nothing sent yet
+BOB_WAITING = Reader(BOB, 1, None, away=True)  # Bob, seat 1, not to act
+
+
+def ann(**changes: object) -> Reader:
+    return replace(ANN_TO_ACT, **changes)  # type: ignore[arg-type]
+
+
+def bob(**changes: object) -> Reader:
+    return replace(BOB_WAITING, **changes)  # type: ignore[arg-type]
+
+
+def send(user_id: int = ANN, turn: int = 5, *, reminder: bool = False, seat: int = 0, order: float = 40.0) -> Step:
+    return Step(Op.SEND, user_id, Lane.TURN, order, seat, turn, reminder)
+
+
+def delete(user_id: int = ANN, order: float = 40.0) -> Step:
+    return Step(Op.DELETE, user_id, Lane.TURN, order)
+
+
+def sweep(user_id: int = ANN) -> Step:
+    return Step(Op.SWEEP, user_id, Lane.CLEANUP)
+
+
+@dataclass(frozen=True)
+class Case:
+    readers: tuple[Reader, ...]
+    steps: tuple[Step, ...]
+    timed: bool = False
+    now: float = 950.0
+    adopted: tuple[tuple[int, int], ...] = ()
+    wake_at: float | None = field(default=None)
+
+
+CASES: dict[str, Case] = {
+    "a turn begins while its person is away: one message": Case((ann(), bob()), (send(),)),
+    "a turn begins while its person is at the table: none": Case((ann(away=False), bob()), ()),
+    "back at the table: the message goes, in the background": Case((ann(away=False, sent=Sent(5)),), (sweep(),)),
+    "this turn's message was sent: nothing more": Case((ann(sent=Sent(5)),), ()),
+    "a new turn of the same seat: the old message replaced, turn priority": Case(
+        (ann(sent=Sent(3)),), (delete(), send())),
+    "the turn is over: its message swept at cleanup priority": Case((ann(turn=None, sent=Sent(5)),), (sweep(),)),
+    "someone the bot may not write to: nothing, an open message waits": Case(
+        (ann(reachable=False, sent=Sent(3)), ann(user_id=BOB, seat=1, reachable=False)), ()),
+    "turn messages turned off: none, and an open one goes": Case(
+        (ann(wants=False), ann(user_id=BOB, seat=1, wants=False, sent=Sent(5))), (sweep(BOB),)),
+    "first seen after a restart: the stored message is this turn's": Case(
+        (ann(turn=9, first_sight=True, sent=Sent(3)),), (), adopted=((0, 3),)),
+    "first seen after a restart at the table: nothing adopted, the message goes": Case(
+        (ann(turn=9, first_sight=True, away=False, sent=Sent(3)),), (sweep(),)),
+    "seen before the restart's turn: a stored message of another turn is replaced": Case(
+        (ann(turn=9, sent=Sent(3)),), (delete(), send(turn=9))),
+    "a timed turn before four fifths: a plain message, and a look again when it is due": Case(
+        (ann(),), (send(),), timed=True, wake_at=DUE),
+    "a quarter left is not yet four fifths passed": Case(
+        (ann(sent=Sent(5)),), (), timed=True, now=DEADLINE - MINUTE / 4, wake_at=DUE),
+    "four fifths passed: a fresh message replaces the turn's (an edit would not buzz)": Case(
+        (ann(sent=Sent(5)),), (delete(), send(reminder=True)), timed=True, now=DUE),
+    "reminded already: nothing more": Case((ann(sent=Sent(5, reminder=True)),), (), timed=True, now=DUE + 5),
+    "leaving late in a timed turn: the first message is the reminder": Case(
+        (ann(),), (send(reminder=True),), timed=True, now=DUE + 1),
+    "at the table when the reminder is due: none": Case((ann(away=False),), (), timed=True, now=DUE + 1),
+    "nobody awaited: no look again, whatever the deadline": Case((ann(turn=None), bob()), (), timed=True),
+    "two turns at once: each its message, each with its turn's beginning as its order": Case(
+        (ann(order=50.0), bob(turn=7, order=30.0)), (send(order=50.0), send(BOB, 7, seat=1, order=30.0))),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_turn_plan_cases(name: str) -> None:
+    case = CASES[name]
+    plan = plan_turns(case.readers, deadline=DEADLINE if case.timed else None,
+                      duration=MINUTE if case.timed else None, now=case.now)
+    assert plan.steps == case.steps
+    assert plan.adopted == case.adopted
+    assert plan.wake_at == case.wake_at
+
+
+def test_turn_plan_untimed_turns_never_remind() -> None:
+    assert remind_at(DEADLINE, None) is None and remind_at(None, MINUTE) is None
+    plan = plan_turns([ann()], deadline=DEADLINE, duration=None, now=DEADLINE + 1)
+    assert plan.steps == (send(),) and plan.wake_at is None
+
+
+def test_turn_plan_a_later_deadline_is_not_reminded_yet() -> None:
+    later = plan_turns([ann(sent=Sent(5, reminder=False))], deadline=DEADLINE + 30, duration=MINUTE, now=DUE)
+    assert later.steps == () and later.wake_at == DUE + 30
+
+
+WANTED_CASES = [
+    # (playing, the seat's turn now, away) -> whether a waiting send of turn 5 still goes
+    (True, 5, True, True),
+    (True, 6, True, False),  # a newer turn began: that one's message says it
+    (True, None, True, False),  # the turn is over (played, stood in for, autopilot)
+    (True, 5, False, False),  # back at the table
+    (False, 5, True, False),  # the game ended
+]
+
+
+@pytest.mark.parametrize(("playing", "turn_now", "away", "wanted"), WANTED_CASES)
+def test_turn_plan_a_waiting_send_goes_only_while_its_turn_is_on_and_its_person_away(
+        playing: bool, turn_now: int | None, away: bool, wanted: bool) -> None:
+    assert still_wanted(send(), playing=playing, turn_now=turn_now, away=away) is wanted
+
+
+AWAY_CASES = [
+    # (present, left_at, now, turn_age) with a grace of 3 s -> away
+    (True, None, 100.0, 10.0, False),  # the page is in front of them
+    (False, None, 100.0, 10.0, True),  # never had it open since this process began
+    (False, 98.0, 100.0, 10.0, False),  # left two seconds ago, mid-turn: maybe glancing at another app
+    (False, 96.0, 100.0, 10.0, True),  # left past the grace
+    (False, 89.0, 100.0, 10.0, True),  # gone before this turn began
+    (False, 98.0, 100.0, None, False),  # no turn of theirs: only the grace counts
+]
+
+
+@pytest.mark.parametrize(("present", "left_at", "now", "turn_age", "away"), AWAY_CASES)
+def test_turn_plan_away_is_presence_read_against_the_grace_and_the_turn(
+        present: bool, left_at: float | None, now: float, turn_age: float | None, away: bool) -> None:
+    assert is_away(present=present, left_at=left_at, now=now, grace=3.0, turn_age=turn_age) is away
