@@ -1,15 +1,16 @@
-"""Fast construction and copies of the rules' frozen, slotted dataclasses (the states of AI playouts).
+"""Fast construction and copies of frozen, slotted dataclasses built on every move: a game's state, the service's
+published update and table info.
 
 A frozen dataclass's generated ``__init__`` sets every field through ``object.__setattr__``
 (the frozen class refuses plain assignment), several times slower than a plain slot store
-(docs/performance.md); AI playouts build one state per move. ``builder(cls)`` gives a function
+(docs/performance.md); a move builds a new state, an update and a table info. ``builder(cls)`` gives a function
 with the signature of ``cls(...)`` that fills the slots of an unfrozen twin class with the
 same slot layout and then makes the object an instance of ``cls``. What comes out is an
 ordinary instance of ``cls``: frozen, equal and hashable as if built by ``cls(...)``.
 ``replacer(cls)`` is ``dataclasses.replace`` through the same route.
 
 Only plain dataclasses qualify: frozen, slotted, no ``__post_init__``, no default factories,
-every field set by ``__init__`` (the states of ``engine.games``).
+every field set by ``__init__`` (``engine.games``' states, ``engine.service``'s updates and table infos).
 """
 
 from __future__ import annotations
