@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import Any, Protocol, TypeAlias
 
@@ -14,7 +13,6 @@ from engine.config import Settings
 from engine.core.errors import Refusal
 from engine.core.names import clean_name
 from engine.i18n import refusal_text
-from engine.service.people import Person
 from engine.service.tables import TableService
 from tgbot.links import Links
 from tgbot.priority import Call
@@ -113,18 +111,6 @@ def locale_of(user: User | None) -> str | None:
     if user is None:
         return None
     return reader_languages.get().get(user.id) or user.language_code
-
-
-def person_locale(person: Person | Mapping[str, Any] | None) -> str | None:
-    """The language of a private message that answers nothing (a turn message): as ``locale_of``, for a known person.
-
-    A ``Person`` says it as ``reads``; a row mapping (as older callers pass) is read the same way.
-    """
-    if person is None:
-        return None
-    if isinstance(person, Person):
-        return person.reads
-    return person.get("language") or person.get("app_language") or None
 
 
 def display_name(user: User) -> str:

@@ -17,6 +17,7 @@ rematch lives there too.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
@@ -44,6 +45,7 @@ class TableHomes:
         self._table_info = table_info  # a table as it is now (raises Refusal when it is gone): a rematch's first
         self._hints: dict[tuple[int, int], Record] = {}  # (chat, host) -> the home of the table about to open
         self._inline_tables: OrderedDict[str, str] = OrderedDict()  # inline_message_id -> the table opened there
+        self._locks: dict[str, asyncio.Lock] = {}  # per table: its two notifier lanes settle its home one at a time
 
     def expect(self, chat_id: int, host_id: int, *, thread_id: int | None, locale: str | None,
                title: str | None = None) -> None:
@@ -93,8 +95,18 @@ class TableHomes:
         return await self.records.get(table_id, HOME)
 
     async def home_of(self, info: TableInfo) -> Record | None:
-        """Where the table's messages go, settled on first sight: the topic and language /new was sent in;
-        follows a migrated group. A table of no chat lives in an inline message, if any."""
+        """Where the table's messages go, settled on first sight (by one caller at a time): the topic and language
+        /new was sent in; follows a migrated group. A table of no chat lives in an inline message, if any."""
+        lock = self._locks.get(info.id)
+        if lock is None:
+            if len(self._locks) > 1024:
+                for old in [t for t, held in self._locks.items() if not held.locked()]:
+                    del self._locks[old]
+            lock = self._locks[info.id] = asyncio.Lock()
+        async with lock:
+            return await self._home_of(info)
+
+    async def _home_of(self, info: TableInfo) -> Record | None:
         if info.chat_id is None:
             return await self._inline_home_of(info)
         home = await self.records.get(info.id, HOME)

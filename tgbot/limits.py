@@ -27,8 +27,8 @@ writing to one chat keep to one call a second there, and a group's post its room
 shared minute (as many slots as the group's figure), so together they keep to 20 a minute
 there: a post takes its room in the minute first, and its chat's room only once that has come.
 
-Every message id the bot gets back from Telegram is handed to ``on_message`` (the
-notifier's ledger uses it to tell its own messages from others').
+Every message id the bot gets back from Telegram is handed to ``on_message`` (the bot's
+ledger, ``BotState.ledger``, uses it to tell its own messages from others').
 """
 
 from __future__ import annotations

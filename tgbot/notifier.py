@@ -31,10 +31,11 @@ from telegram import InlineKeyboardButton
 from telegram.error import NetworkError, RetryAfter
 
 from engine.service.bus import Subscription, Update
-from engine.service.live import Snapshot, TableInfo
+from engine.service.live import Snapshot
 from tgbot.away import AWAY_GRACE, Away
 from tgbot.context import BotState
 from tgbot.homes import TableHomes
+from tgbot.later import Later
 from tgbot.latest import Latest
 from tgbot.outbox import Outbox
 from tgbot.postings import DeletingBot, MessageBot, Postings, Sweeper, retry_seconds
@@ -49,7 +50,6 @@ log = logging.getLogger(__name__)
 
 THROTTLED = ("moved", "seat_changed")
 MATTERS = frozenset({"hand_over", "game_over"})  # events that show in the group status at once
-RETRY_FIRST, RETRY_MAX = 0.5, 60.0
 EXPIRY_CHECK_EVERY = 600.0  # seconds between looks for idle lobbies and games
 
 
@@ -80,10 +80,7 @@ class Notifier:
         self._subscription: Subscription | None = None
         self._task: asyncio.Task[None] | None = None
         self._expiry: asyncio.Task[None] | None = None
-        self._timers: dict[str, asyncio.TimerHandle] = {}  # retries and the grace after someone leaves
-        self._wakes: dict[str, tuple[float, asyncio.TimerHandle]] = {}  # table -> (table clock, its next turn pass)
-        self._failures: dict[str, int] = {}
-        self._home_locks: dict[str, asyncio.Lock] = {}
+        self._later = Later()  # retries, the grace after someone leaves, the turn plan's wake-ups
 
     @property
     def grace(self) -> float:
@@ -132,10 +129,7 @@ class Notifier:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._task = self._expiry = None
-        for timer in [*self._timers.values(), *(handle for _, handle in self._wakes.values())]:
-            timer.cancel()
-        self._timers.clear()
-        self._wakes.clear()
+        self._later.close()
         await self._lanes.close()
         await self._turn_lanes.close()
         await self.sweeper.close()
@@ -144,7 +138,7 @@ class Notifier:
     def busy(self) -> bool:
         """Whether updates, timers or Telegram calls are still pending."""
         queued = self._subscription is not None and not self._subscription.queue.empty()
-        return queued or bool(self._timers) or self._lanes.busy or self._turn_lanes.busy or self.sweeper.busy
+        return queued or self._later.pending or self._lanes.busy or self._turn_lanes.busy or self.sweeper.busy
 
     async def idle(self) -> None:
         """Wait until every update received so far is shown (throttled edits included; for tests)."""
@@ -154,7 +148,7 @@ class Notifier:
             if subscription is not None and not subscription.queue.empty():
                 await asyncio.sleep(0.005)
                 continue
-            if self._timers:
+            if self._later.pending:
                 await asyncio.sleep(0.005)
                 continue
             if self._lanes.busy or self._turn_lanes.busy or self.sweeper.busy:
@@ -212,15 +206,8 @@ class Notifier:
         if present:
             self._turn_lanes.submit(table_id)
             return
-        name = f"away:{table_id}:{user_id}"
-        if name in self._timers:
-            self._timers.pop(name).cancel()
-
-        def again() -> None:
-            self._timers.pop(name, None)
-            self._submit(table_id)  # away now: a turn message, and the group's message may name whose turn waited
-
-        self._timers[name] = asyncio.get_running_loop().call_later(self.away.grace, again)
+        # away once the grace is over: a turn message, and the group's message may name whose turn waited
+        self._later.once(f"away:{table_id}:{user_id}", self.away.grace, lambda: self._submit(table_id), again=True)
 
     # homes ------------------------------------------------------------------------
 
@@ -306,7 +293,7 @@ class Notifier:
             return
         info, people = snapshot.info, self.bot_state.service.people.cache()
         try:
-            home = await self._home_of(info)
+            home = await self.homes.home_of(info)
             wait = None
             if home is not None and not self.postings.is_gone(home.chat_id):
                 wait = await self.table_messages.sync(info, snapshot, home, people)
@@ -314,9 +301,9 @@ class Notifier:
             self._retry(table_id, retry_seconds(error.retry_after) + 0.05)
             return
         except NetworkError as error:  # a lost answer or a 5xx: try again a little later
-            self._retry(table_id, self._backoff(table_id, error))
+            self._retry(table_id, self._later.backoff(table_id, error))
             return
-        self._failures.pop(table_id, None)
+        self._later.succeeded(table_id)
         if wait is not None:  # the throttle holds the status back: drawn again once it lets it through
             self._retry(table_id, wait)
         self._over(table_id, snapshot)
@@ -329,15 +316,15 @@ class Notifier:
             return
         info, people = snapshot.info, self.bot_state.service.people.cache()
         try:
-            home = await self._home_of(info)
+            home = await self.homes.home_of(info)
             wake_at = await self.turn_messages.sync(info, snapshot, home, people.person)
         except RetryAfter as error:
             self._retry(table_id, retry_seconds(error.retry_after) + 0.05, turns=True)
             return
         except NetworkError as error:
-            self._retry(table_id, self._backoff(f"turns:{table_id}", error), turns=True)
+            self._retry(table_id, self._later.backoff(f"turns:{table_id}", error), turns=True)
             return
-        self._failures.pop(f"turns:{table_id}", None)
+        self._later.succeeded(f"turns:{table_id}")
         self._wake(table_id, wake_at)
         self._over(table_id, snapshot)
 
@@ -347,40 +334,10 @@ class Notifier:
             return None
         return self.latest.get(table_id) or self.bot_state.service.snapshot(table_id)
 
-    async def _home_of(self, info: TableInfo) -> Record | None:
-        """The table's home, settled by one lane at a time (the first sight of a table settles it once)."""
-        lock = self._home_locks.get(info.id)
-        if lock is None:
-            if len(self._home_locks) > 1024:
-                for old in [t for t, held in self._home_locks.items() if not held.locked()]:
-                    del self._home_locks[old]
-            lock = self._home_locks[info.id] = asyncio.Lock()
-        async with lock:
-            return await self.homes.home_of(info)
-
-    def _backoff(self, name: str, error: Exception) -> float:
-        failures = self._failures[name] = self._failures.get(name, 0) + 1
-        delay = min(RETRY_MAX, RETRY_FIRST * 2.0 ** (failures - 1))
-        log.info("%s: Telegram did not answer (%s); trying again in %.1f s", name, error, delay)
-        return delay
-
     def _wake(self, table_id: str, at: float | None) -> None:
         """The table's turn messages are planned again at ``at`` (the table's clock): a reminder comes due then."""
-        armed = self._wakes.get(table_id)
-        if armed is not None and armed[0] == at:
-            return
-        if armed is not None:
-            armed[1].cancel()
-            del self._wakes[table_id]
-        if at is None:
-            return
-
-        def again() -> None:
-            self._wakes.pop(table_id, None)
-            self._turn_lanes.submit(table_id)
-
-        delay = max(0.0, at - self.bot_state.service.clock())
-        self._wakes[table_id] = (at, asyncio.get_running_loop().call_later(delay, again))
+        delay = 0.0 if at is None else at - self.bot_state.service.clock()
+        self._later.wake(table_id, at, delay, lambda: self._turn_lanes.submit(table_id))
 
     def _over(self, table_id: str, snapshot: Snapshot) -> None:
         """A table that ended forgets what the bot noted of it (a later pass reads the table afresh)."""
@@ -391,13 +348,5 @@ class Notifier:
         self.table_messages.forget(table_id)
 
     def _retry(self, table_id: str, seconds: float, *, turns: bool = False) -> None:
-        name = f"{'turns' if turns else 'retry'}:{table_id}"
-        if name in self._timers:
-            return
         outbox = self._turn_lanes if turns else self._lanes
-
-        def again() -> None:
-            self._timers.pop(name, None)
-            outbox.submit(table_id)
-
-        self._timers[name] = asyncio.get_running_loop().call_later(seconds, again)
+        self._later.once(f"{'turns' if turns else 'retry'}:{table_id}", seconds, lambda: outbox.submit(table_id))

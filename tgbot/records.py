@@ -2,8 +2,11 @@
 
 One record per purpose: ``home`` (the chat, forum topic and language the table's messages
 go to, and who was invited), ``table`` (its lobby/status message), ``summary``, and
-``turn:<user id>`` (a person's open turn message). Only the table's notifier lane writes
-a table's records, one change at a time, so no record is ever written from a stale copy.
+``turn:<user id>`` (a person's open turn message). Handlers read them (``BotState.records``;
+a group's new language is written into its tables' homes); the notifier's passes write the
+rest, each of a table's two lanes only its own purposes (the turn lane the ``turn:`` records,
+the table lane ``table`` and ``summary``; ``home`` is settled under a lock of its own), one
+change at a time, so no record is ever written from a stale copy.
 
 A send is written down before it is made (state ``sending``); once Telegram answers,
 the record holds the message id (``sent``). A send whose answer was lost is
