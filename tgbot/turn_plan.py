@@ -15,7 +15,9 @@ The rules, in one place:
   until they are back.
 - A timed turn's message becomes a reminder once ``REMINDER_AT`` of its time has passed: a
   fresh message in place of the turn's (an edit does not make a phone buzz, so turn messages
-  are never edited).
+  are never edited). The moment is read from the table's public deadline, so it holds after a
+  restart; the plan's ``wake_at`` says when to plan again. The service's own ``reminder``
+  update (a quarter left) brings a pass like any update, but its timing decides nothing here.
 - A message replaced is deleted first, at the turn's priority (the new one waits on it); a
   message nothing replaces is swept away in the background, at cleanup's priority.
 - After a restart a stored message of the turn first seen then is adopted, not replaced.

@@ -13,6 +13,7 @@ from engine.service.people import Person
 from tests.bot.notifier_fakes import ANN, BOB, GROUP, SUPERGROUP, Parts, table
 from tests.fakes.botapi.model import shown
 from tgbot.homes import TableHomes
+from tgbot.priority import Lane
 from tgbot.records import HOME, SENT, SUMMARY, TABLE, Record, turn_purpose
 from tgbot.turn_book import TurnBook
 from tgbot.turn_messages import TurnMessages
@@ -156,6 +157,19 @@ async def test_turn_messages_removed_when_a_stand_in_or_the_autopilot_plays_the_
     assert len(parts.bot.calls) == 2, "on autopilot: no message for her new turn"
     await turns.sync(table(seq=8, turn_began=(8, None)), people)  # back, and her turn: the stand-in is over
     assert turns.calls()[2][:2] == ("send", ANN)
+
+
+async def test_turn_messages_hand_each_call_its_lane_and_order(parts: Parts) -> None:
+    turns, people = Turns(parts), People(person(ANN), person(BOB))
+    await turns.sync(table(), people)
+    first = turns.book.began_at("t1", 0)
+    await turns.sync(table(seq=6, turn_began=(6, None)), people)  # her new turn: the old message replaced
+    second = turns.book.began_at("t1", 0)
+    await turns.sync(table(seq=7, turn_began=(None, 7)), people)  # his turn: hers removed, nothing replaces it
+    assert [c[0] for c in parts.bot.calls] == ["send", "delete", "send", "delete", "send"]
+    given = [g for g in parts.bot.given if g is not None]
+    assert [g.lane for g in given] == [Lane.TURN, Lane.TURN, Lane.TURN, Lane.CLEANUP, Lane.TURN]
+    assert [g.order for g in given] == [first, second, second, 0.0, turns.book.began_at("t1", 1)]
 
 
 # homes -------------------------------------------------------------------------------------------------------
