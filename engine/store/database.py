@@ -13,11 +13,14 @@ the one object the service is given.
 from __future__ import annotations
 
 from engine.store.chat_rows import ChatRows
+from engine.store.dialects import database_url
 from engine.store.migrating import MIGRATION_LOCK
+from engine.store.notices import CHANNEL
 from engine.store.people_rows import PeopleRows
 from engine.store.record_rows import RecordRows
+from engine.store.row_writes import StaleRow
 from engine.store.table_rows import TableRows
-from engine.store.writer import CHANNEL, Job, Pending, StaleRow, Writer, database_url
+from engine.store.writer import Job, Pending, Writer
 
 __all__ = ["CHANNEL", "MIGRATION_LOCK", "Job", "Pending", "StaleRow", "Store", "Writer", "database_url"]
 

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.store.finish_rows import write_finish
 from engine.store.json_text import json_text
+from engine.store.row_writes import table_values, update_row, write_seats
 from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
 from engine.store.schema import (
     actions,
@@ -19,7 +20,7 @@ from engine.store.schema import (
     snapshots,
     tables,
 )
-from engine.store.writer import Writer, _table_values, update_row, write_seats
+from engine.store.writer import Writer
 
 
 class TableRows:
@@ -39,7 +40,7 @@ class TableRows:
         """Insert a new table with its seats."""
 
         async def work(conn: Any) -> None:
-            await conn.execute(insert(tables).values(**_table_values(row)))
+            await conn.execute(insert(tables).values(**table_values(row)))
             await write_seats(conn, row.id, row.seats)
 
         await self._writer.write(work)

@@ -25,69 +25,31 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from sqlalchemy import TextClause, Update, event, func, insert, select, text, update
-from sqlalchemy.engine import Dialect
+from sqlalchemy import event, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.store.commit_pace import CommitPace
+from engine.store.dialects import sqlite_pragmas
 from engine.store.finish_rows import write_finish
 from engine.store.json_text import json_text
 from engine.store.migrating import bring_up_to_date
-from engine.store.plain_text import plain_text
-from engine.store.rows import Finish, LoggedAction, SeatRow, TableRow
-from engine.store.schema import (
-    actions,
-    seats,
-    tables,
-)
+from engine.store.notices import CHANNEL, NOTIFY_ALL, join_notices, notice_payload
+from engine.store.row_writes import StaleRow, rows_update, table_values, write_table
+from engine.store.rows import Finish, LoggedAction, TableRow
+from engine.store.schema import actions
 from engine.store.sqlite_moves import SqliteMoves, row_change
 
 log = logging.getLogger(__name__)
-CHANNEL = "cardroom_tables"  # PostgreSQL NOTIFY channel: which table changed, sent with the change's commit
 # SQLite: the moves the loop commits between two checkpoints on a thread (about 1,000 WAL pages); counted in moves,
 # not commits, so a checkpoint copies about as much whether commits carry one move or several
 CHECKPOINT_EVERY = 320
-WAL_LIMIT = 16 * 1024 * 1024  # bytes: a WAL that grew past this (checkpoints held back) is cut back when it starts over
-NOTICE_BYTES = 7900  # NOTIFY payloads stop at 8000 bytes: notices are joined up to this
 ROWS_A_STATEMENT = 1000  # PostgreSQL: table rows written by one statement (a few arrays, far below any limit)
-
-
-def database_url(url: str | None, data_dir: Path) -> str:
-    """The async SQLAlchemy URL for ``url`` (DATABASE_URL), or a SQLite file in ``data_dir``."""
-    if not url:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        return f"sqlite+aiosqlite:///{data_dir / 'cardroom.db'}"
-    for prefix in ("postgres://", "postgresql://"):
-        if url.startswith(prefix):
-            return "postgresql+asyncpg://" + url[len(prefix):]
-    if url.startswith("sqlite:///"):
-        return "sqlite+aiosqlite:///" + url[len("sqlite:///"):]
-    return url
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")  # durable on power loss, not only on a crash
-    cursor.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")  # the WAL shrinks back when it starts over
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.close()
-
-
-class StaleRow(Refusal):
-    """The table's row changed since this copy was read (another process wrote it): reload and try again."""
-
-    def __init__(self, table_id: str) -> None:
-        super().__init__(RefusalCode.STALE)
-        self.table_id = table_id
 
 
 @dataclass(slots=True)
@@ -123,8 +85,8 @@ class Writer:
         # SQLite: plain moves are group-committed on the loop, between the writer's transactions
         self._moves: SqliteMoves | None = None
         if url.startswith("sqlite"):
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-            self._moves = SqliteMoves(self.engine.url.database or "", _sqlite_pragmas)
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
+            self._moves = SqliteMoves(self.engine.url.database or "", sqlite_pragmas)
         self._pending: list[Write] = []  # every write goes through the one writer task: no "database is locked"
         self._moves_waiting: list[Pending] = []  # plain moves for the next commit on the loop
         self._flush: asyncio.Handle | None = None
@@ -243,7 +205,7 @@ class Writer:
             return
         batch, self._moves_waiting = self._moves_waiting, []
         rows = [item.action for item in batch]
-        changes = [row_change(_table_values(item.table), item.table.version) for item in batch
+        changes = [row_change(table_values(item.table), item.table.version) for item in batch
                    if item.table is not None]
         try:
             self._moves.commit(rows, changes)
@@ -318,7 +280,7 @@ class Writer:
         done: set[str] = set()
         for start in range(0, len(rows), ROWS_A_STATEMENT):
             part = rows[start:start + ROWS_A_STATEMENT]
-            values = [_table_values(row) for row in part]
+            values = [table_values(row) for row in part]
             params: dict[str, Any] = {name: [v[name] for v in values] for name in values[0]}
             params["version"] = [row.version for row in part]
             done.update(r[0] for r in await conn.execute(self._rows_update, params))
@@ -352,7 +314,8 @@ class Writer:
         if isinstance(item, Job):
             await item.work(conn)
             return
-        await _write_table(conn, item, row_written=row_written)
+        if item.table is not None:
+            await write_table(conn, item.table, with_seats=item.with_seats, row_written=row_written)
         if item.finish is not None:
             await write_finish(conn, item.finish)
         version = item.table.version + 1 if item.table is not None else item.version
@@ -376,9 +339,7 @@ class Writer:
         already there reads nothing, and one that only misses moves reads only the log.
         """
         if self.is_shared and self.origin:
-            payload = f"{self.origin}|{table_id}|{seq}|{kind}|{version}|{events}"
-            if len(payload.encode()) >= NOTICE_BYTES:  # NOTIFY payloads stop at 8000 bytes: the receiver reloads
-                payload = f"{self.origin}|{table_id}|{seq}|{kind}|{version}|"
+            payload = notice_payload(self.origin, table_id, seq, kind, version, events)
             if self._notes is not None:
                 self._notes.append(payload)  # sent with the others of the transaction, before its commit
             else:
@@ -388,85 +349,9 @@ class Writer:
         """The transaction's notices in one statement: joined by newlines, a notice per 8000 bytes at most."""
         notes, self._notes = self._notes, None
         if notes:
-            await conn.execute(_NOTIFY, {"channel": CHANNEL, "payloads": join_notices(notes)})
-
-
-def join_notices(payloads: list[str]) -> list[str]:
-    """Payloads joined by newlines into as few NOTIFY payloads as fit under the 8000-byte limit, in order."""
-    joined: list[str] = []
-    size = 0
-    for payload in payloads:
-        length = len(payload.encode())
-        if joined and size + 1 + length < NOTICE_BYTES:
-            joined[-1] += "\n" + payload
-            size += 1 + length
-        else:
-            joined.append(payload)
-            size = length
-    return joined
-
-
-async def update_row(conn: Any, row: TableRow) -> None:
-    """Write the row if it is still at the version it was read at; raises StaleRow otherwise."""
-    done = await conn.execute(_row_update(row))
-    if done.rowcount != 1:
-        raise StaleRow(row.id)
-
-
-async def write_seats(conn: Any, table_id: str, rows: Sequence[SeatRow]) -> None:
-    """Insert a table's seats (the old ones deleted first by the caller)."""
-    if rows:
-        await conn.execute(insert(seats), [
-            {"table_id": table_id, "seat": s.seat, "user_id": s.user_id, "name": plain_text(s.name), "is_ai": s.is_ai,
-             "ai_level": s.ai_level, "autopilot": s.autopilot, "missed": s.missed}
-            for s in rows
-        ])
-
-
-async def _write_table(conn: Any, pending: Pending, *, row_written: bool = False) -> None:
-    row = pending.table
-    if row is None:
-        return
-    if not row_written:
-        await update_row(conn, row)
-    if pending.with_seats:
-        await conn.execute(seats.delete().where(seats.c.table_id == row.id))
-        await write_seats(conn, row.id, row.seats)
+            await conn.execute(NOTIFY_ALL, {"channel": CHANNEL, "payloads": join_notices(notes)})
 
 
 def _plain_move(item: Pending) -> bool:
     """A move that writes its log row and at most its table's row: nothing a commit on the loop cannot do."""
     return isinstance(item, Pending) and item.finish is None and not item.with_seats
-
-
-def _row_update(row: TableRow) -> Update:
-    """Write the row if it is still at the version it was read at (no row changed: another process wrote it)."""
-    return (update(tables).where(tables.c.id == row.id, tables.c.version == row.version)
-            .values(**_table_values(row), version=row.version + 1))
-
-
-def _table_values(row: TableRow) -> dict[str, Any]:
-    return {
-        "id": row.id, "game": row.game, "options": json_text(row.options), "size": row.size, "status": row.status,
-        "host_user_id": row.host_user_id, "chat_id": row.chat_id, "seed": row.seed, "seed_hash": row.seed_hash,
-        "timer": row.timer, "deadline": row.deadline, "ai_turn": row.ai_turn, "meta": json_text(row.meta),
-        "result": json_text(row.result) if row.result is not None else None,
-        "created_at": row.created_at, "updated_at": row.updated_at,
-    }
-
-
-
-def rows_update(dialect: Dialect) -> TextClause:
-    """PostgreSQL: every table row of a batch in one statement, each written only if still at the version it was
-    read at; the ids of the rows written come back."""
-    kinds = {column.name: f"{column.type.compile(dialect=dialect)}[]" for column in tables.columns}
-    names = [name for name in kinds if name not in ("id", "version")]
-    return text(
-        "UPDATE tables AS t SET " + ", ".join(f"{name} = v.{name}" for name in names)
-        + ", version = t.version + 1 FROM unnest("
-        + ", ".join(f"CAST(:{name} AS {kind})" for name, kind in kinds.items()) + ") AS v(" + ", ".join(kinds)
-        + ") WHERE t.id = v.id AND t.version = v.version RETURNING t.id"
-    )
-
-
-_NOTIFY = text("SELECT pg_notify(:channel, payload) FROM unnest(CAST(:payloads AS text[])) AS payload")

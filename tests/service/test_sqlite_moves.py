@@ -15,11 +15,12 @@ import pytest
 
 from engine.config import Settings
 from engine.service.tables import TableService
-from engine.store import writer
+from engine.store import dialects, writer
 from engine.store.database import database_url
+from engine.store.dialects import sqlite_pragmas
+from engine.store.row_writes import table_values
 from engine.store.schema import tables
 from engine.store.sqlite_moves import ROW_COLUMNS, ROWS_PER_INSERT, SqliteMoves, StaleRowChange, row_change
-from engine.store.writer import _sqlite_pragmas, _table_values
 from tests.service.helpers import human_move, play_out, service_over, started_coins
 
 
@@ -60,8 +61,8 @@ async def test_a_row_change_against_an_old_version_is_refused_and_nothing_is_sto
     table_id = await started_coins(service, 2)
     live = service.live(table_id)
     assert live is not None
-    values, version = _table_values(live.row), live.row.version
-    moves = SqliteMoves(str(settings.data_dir / "cardroom.db"), _sqlite_pragmas)
+    values, version = table_values(live.row), live.row.version
+    moves = SqliteMoves(str(settings.data_dir / "cardroom.db"), sqlite_pragmas)
     move = {"table_id": table_id, "seq": 10_000, "seat": 0, "action": "{}", "auto": False, "created_at": 1.0}
     with pytest.raises(StaleRowChange):
         moves.commit([move], [row_change(values, version - 1)])
@@ -77,7 +78,7 @@ async def test_a_batch_larger_than_one_insert_holds_is_stored_whole_or_not_at_al
     """Flat out a commit can carry more moves than one statement takes: they still go in one transaction."""
     service = sqlite_service
     table_id = await started_coins(service, 2)
-    commits = SqliteMoves(str(settings.data_dir / "cardroom.db"), _sqlite_pragmas)
+    commits = SqliteMoves(str(settings.data_dir / "cardroom.db"), sqlite_pragmas)
     many = ROWS_PER_INSERT * 2 + 7
     moves = [{"table_id": table_id, "seq": 20_000 + i, "seat": i % 3, "action": json.dumps({"n": i}), "auto": False,
               "created_at": float(i)} for i in range(many)]
@@ -198,7 +199,7 @@ async def test_a_checkpoint_copies_the_moves_committed_during_it_so_the_wal_star
     """Moves keep coming while a checkpoint copies: it passes again until none came, and the WAL starts over."""
     path = settings.data_dir / "cardroom.db"
     table_id = await started_coins(sqlite_service, 2)
-    moves = SqliteMoves(str(path), _sqlite_pragmas)
+    moves = SqliteMoves(str(path), sqlite_pragmas)
     made = iter(range(40_000, 50_000))
 
     def commit_one() -> None:
@@ -222,11 +223,11 @@ async def test_a_checkpoint_copies_the_moves_committed_during_it_so_the_wal_star
 async def test_a_wal_that_grew_past_its_limit_is_cut_back_when_it_starts_over(
     sqlite_service: TableService, settings: Settings, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(writer, "WAL_LIMIT", 64 * 1024)
+    monkeypatch.setattr(dialects, "WAL_LIMIT", 64 * 1024)
     path = settings.data_dir / "cardroom.db"
     wal = settings.data_dir / "cardroom.db-wal"
     table_id = await started_coins(sqlite_service, 2)
-    moves = SqliteMoves(str(path), _sqlite_pragmas)
+    moves = SqliteMoves(str(path), sqlite_pragmas)
     for seq in range(50_000, 50_100):
         moves.commit([{"table_id": table_id, "seq": seq, "seat": 0, "action": "{}", "auto": False,
                        "created_at": 1.0}], [])

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.store.dialects import database_url
 from engine.store.rows import SeatRow, TableRow
-from engine.store.writer import Writer, database_url
+from engine.store.writer import Writer
 from tests.postgres import fresh_database
 from tests.service.conftest import BACKENDS
 

@@ -15,9 +15,11 @@ from sqlalchemy import event
 from engine.core.errors import Refusal, RefusalCode
 from engine.service.peers import Notice
 from engine.service.pg_peers import PostgresPeers
+from engine.store.dialects import database_url
+from engine.store.notices import CHANNEL, NOTICE_BYTES, join_notices
 from engine.store.rows import LoggedAction, TableRow
 from engine.store.table_rows import TableRows
-from engine.store.writer import CHANNEL, NOTICE_BYTES, Writer, database_url, join_notices
+from engine.store.writer import Writer
 from tests.postgres import SHARED, fresh_database
 from tests.store.conftest import table
 

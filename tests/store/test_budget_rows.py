@@ -10,8 +10,9 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from engine.store.budget_rows import BudgetRows
+from engine.store.dialects import database_url
 from engine.store.migrating import migrate
-from engine.store.writer import Writer, database_url
+from engine.store.writer import Writer
 from tests.postgres import fresh_database
 from tests.service.conftest import BACKENDS
 from tests.service.test_migrations import migrate_down

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import Refusal
+from engine.store.row_writes import StaleRow
 from engine.store.rows import LoggedAction, SeatRow
 from engine.store.table_rows import TableRows
-from engine.store.writer import StaleRow, Writer
+from engine.store.writer import Writer
 from tests.store.conftest import table
 
 
