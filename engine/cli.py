@@ -15,6 +15,7 @@ from pathlib import Path
 from engine import games
 from engine.config import Settings
 from engine.core.errors import Refusal
+from engine.service.kinds import UpdateKind
 from engine.service.record import Record
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
@@ -60,7 +61,7 @@ async def simulate(
             updates = service.subscribe(info.id)
             await service.start_game(info.id, 0)
             async for update in updates:
-                if update.kind in ("finished", "abandoned"):
+                if update.kind in (UpdateKind.FINISHED, UpdateKind.ABANDONED):
                     break
             updates.close()
             final = await service.info(info.id)

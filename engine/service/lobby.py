@@ -15,7 +15,7 @@ from typing import Any
 
 from engine import games
 from engine.core.errors import BadOptions, Refusal, RefusalCode
-from engine.core.events import public
+from engine.core.events import Event, public
 from engine.core.rng import new_seed, seed_hash
 from engine.core.settings import options_dict
 from engine.service.kinds import OPEN, TableStatus, UpdateKind
@@ -62,21 +62,38 @@ class Lobby:
         *,
         chat_id: int | None = None,
         seed: str | None = None,
-        lesson: bool = False,
-        rematch_of: str | None = None,
     ) -> TableInfo:
-        """Open a lobby with the host in seat 0 (``lesson``: a guided first game, kept off the record;
-        ``rematch_of``: the finished table it is the rematch of); refused at the host's cap on open tables, and
-        when the process has spent its budget of new tables, before anything is read or written."""
+        """Open a lobby with the host in seat 0; refused at the host's cap on open tables, and when the process has
+        spent its budget of new tables, before anything is read or written."""
         if self.pace is not None:
             self.pace.take()
         async with self.cap.room_for(host_id):
-            return await self._open(game, host_id, host_name, options, chat_id=chat_id, seed=seed, lesson=lesson,
-                                    rematch_of=rematch_of)
+            return await self._open(game, host_id, host_name, options, chat_id=chat_id, seed=seed)
+
+    async def play_now(
+        self,
+        game: str,
+        user_id: int,
+        name: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        chat_id: int | None = None,
+        seed: str | None = None,
+        lesson: bool = False,
+    ) -> TableInfo:
+        """Open a table for one person with AI players in every other seat, dealt: one write, so a deal that fails
+        (bad options, the store out of reach) leaves no table behind; refused as ``create_table`` is."""
+        if self.pace is not None:
+            self.pace.take()
+        async with self.cap.room_for(user_id):
+            return await self._open(game, user_id, name, options, chat_id=chat_id, seed=seed, lesson=lesson,
+                                    deal=True)
 
     async def _open(self, game: str, host_id: int, host_name: str, options: Mapping[str, Any] | None, *,
-                    chat_id: int | None, seed: str | None, lesson: bool, rematch_of: str | None) -> TableInfo:
-        """Open a lobby with the host in seat 0 (the host's lock held, the cap checked)."""
+                    chat_id: int | None, seed: str | None = None, lesson: bool = False,
+                    rematch_of: str | None = None, deal: bool = False) -> TableInfo:
+        """Open a lobby with the host in seat 0, or (``deal``) a game already dealt against AI players (the host's
+        lock held, the cap checked). Everything that can be refused is decided before the one write."""
         ruleset = games.get(game)
         raw = dict(options or {})
         table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
@@ -96,17 +113,33 @@ class Lobby:
                   **({"rematch_of": rematch_of} if rematch_of else {})}, created_at=now, updated_at=now,
             seats=seats,
         )
+        table = LiveTable(row, ruleset, parsed)
+        events = self._deal(table) if deal else []
         await self.store.people.upsert_user(host_id, host_name)
         await self.store.tables.create_table(row)
-        table = LiveTable(row, ruleset, parsed)
         self.tables.add(table)
-        return await self.tables.publish(table, UpdateKind.LOBBY)
+        if not deal:
+            return await self.tables.publish(table, UpdateKind.LOBBY)
+        self.schedule.arm(table)
+        info = await self.tables.publish(table, UpdateKind.STARTED, events)
+        self.schedule.kick(table)
+        return info
+
+    def _deal(self, table: LiveTable) -> list[Event]:
+        """Fill the empty seats with AI players and deal the first hand (before the row is saved); the events."""
+        for s in table.row.seats:
+            if s.user_id is None and not s.is_ai:
+                self._seat_ai(table, s)
+        table.state = table.game.new_game(table.options, table.row.size, table.row.seed)
+        table.seq = 0
+        table.row.status = TableStatus.PLAYING
+        self.schedule.refresh_due(table)
+        return [public({"type": "started", "seed_hash": table.row.seed_hash}), *table.game.start_events(table.state)]
 
     async def start_lesson(self, game: str, user_id: int, name: str) -> TableInfo:
         """Open and start a guided first game of ``game`` for one person, AI players in the other seats."""
         lesson = lesson_for(game)
-        info = await self.create_table(game, user_id, name, lesson.options, seed=lesson.seed, lesson=True)
-        return await self.start_game(info.id, user_id)
+        return await self.play_now(game, user_id, name, lesson.options, seed=lesson.seed, lesson=True)
 
     @fresh_on_conflict
     async def join(self, table_id: str, user_id: int, name: str) -> TableInfo:
@@ -228,17 +261,9 @@ class Lobby:
         async with table.lock:
             table.require_status(TableStatus.LOBBY)
             table.require_host(by_user_id)
-            for s in table.row.seats:
-                if s.user_id is None and not s.is_ai:
-                    self._seat_ai(table, s)
-            table.state = table.game.new_game(table.options, table.row.size, table.row.seed)
-            table.seq = 0
-            table.row.status = TableStatus.PLAYING
-            self.schedule.refresh_due(table)
+            events = self._deal(table)
             await self.store.tables.save_table(table.row, notice=notice(table, UpdateKind.STARTED))
             self.schedule.arm(table)
-            events = [public({"type": "started", "seed_hash": table.row.seed_hash}),
-                      *table.game.start_events(table.state)]
             info = await self.tables.publish(table, UpdateKind.STARTED, events)
         self.schedule.kick(table)
         return info
@@ -282,8 +307,8 @@ class Lobby:
                 row = table.row
                 options = {**row.options, "players": row.size, "timer": row.timer,
                            "ai_level": stored_level(row.meta)}
-                opened = await self._open(row.game, by_user_id, name, options, chat_id=row.chat_id, seed=None,
-                                          lesson=False, rematch_of=table_id)
+                opened = await self._open(row.game, by_user_id, name, options, chat_id=row.chat_id,
+                                          rematch_of=table_id)
                 linked = await self.store.chats.link_rematch(table_id, opened.id)
         if opened is not None and linked != opened.id:  # another process opened it first: keep theirs
             await self.abandon(opened.id, by_user_id)
@@ -366,15 +391,3 @@ class Lobby:
             self.schedule.forget(table.id)
             self.tables.unload_ended(table.id)
         return expired
-
-    @fresh_on_conflict
-    async def set_meta(self, table_id: str, key: str, value: Any) -> None:
-        """Remember an adapter's value (a message id, say) with the table."""
-        table = await self.tables.get(table_id)
-        async with table.lock:
-            table.row.meta[key] = value
-            await self.store.tables.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.META))
-
-    async def get_meta(self, table_id: str, key: str) -> Any:
-        """An adapter's value stored with the table, or None."""
-        return (await self.tables.get(table_id)).row.meta.get(key)

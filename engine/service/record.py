@@ -17,6 +17,7 @@ from engine import games
 from engine.core.errors import Refusal, RefusalCode
 from engine.core.rules import Outcome
 from engine.service import ratings
+from engine.service.kinds import TableStatus
 from engine.store.database import Store
 from engine.store.rows import RatingChange, Skill, TableRow
 
@@ -56,7 +57,7 @@ class Record:
         row = await self.store.tables.load_table(table_id)
         if row is None:
             raise Refusal(RefusalCode.TABLE_NOT_FOUND)
-        if row.status != "finished":
+        if row.status != TableStatus.FINISHED:
             return []
         return [{"seat": seat, "before": _shown(before), "after": _shown(after)}
                 for seat, before, after in await self.store.records.rating_changes(table_id)]
@@ -84,7 +85,7 @@ class Record:
     async def replay(self, table_id: str, start: int = 0, count: int = REPLAY_PAGE) -> dict[str, Any]:
         """Steps ``start``.. of a finished game: each move and every seat's view after it (all hands shown)."""
         row = await self.store.tables.load_table(table_id)
-        if row is None or row.status != "finished":
+        if row is None or row.status != TableStatus.FINISHED:
             raise Refusal(RefusalCode.TABLE_NOT_FOUND)
         game = games.get(row.game)
         options = game.parse_options(row.options)

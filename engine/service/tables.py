@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 from engine.service.autoplay import Autoplay
 from engine.service.bot_budget import budget_for
 from engine.service.bus import Listener, Listening, MemoryBus, Subscription
 from engine.service.chats import Chats
 from engine.service.due import HEAL_EVERY, DueWork
-from engine.service.live import LiveTable
 from engine.service.loading import MAX_LOADED, Tables, peers_for
 from engine.service.lobby import AI_NAMES, Lobby
 from engine.service.moves import ActResult, Moves
@@ -98,6 +96,7 @@ class TableService:
         self.act = self.moves.act
         # lobbies
         self.create_table = self.lobby.create_table
+        self.play_now = self.lobby.play_now
         self.start_lesson = self.lobby.start_lesson
         self.join = self.lobby.join
         self.add_ai = self.lobby.add_ai
@@ -110,8 +109,6 @@ class TableService:
         self.join_rematch = self.lobby.join_rematch
         self.move_chat = self.lobby.move_chat
         self.expire_idle = self.lobby.expire_idle
-        self.set_meta = self.lobby.set_meta
-        self.get_meta = self.lobby.get_meta
         # due work
         self.idle = self.due.idle
         self.heal = self.due.heal
@@ -164,10 +161,6 @@ class TableService:
     def listen(self, table_id: str, listener: Listener) -> Listening:
         """Have ``listener`` awaited with each update of the table as it is published (see ``engine.service.bus``)."""
         return self.bus.listen(table_id, listener)
-
-    def view_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
-        """The view of a table for a seat, without touching the store."""
-        return table.snapshot().view(seat)
 
     async def _ai_step(self, table_id: str) -> bool:
         return await self.due.ai_step(table_id)

@@ -6,6 +6,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from engine.service.kinds import UpdateKind
+from engine.service.loading import notice
 from engine.service.tables import TableService
 from engine.store.database import Store
 
@@ -90,3 +92,16 @@ async def service_over(url: str) -> AsyncIterator[TableService]:
     finally:
         await service.close()
         await store.close()
+
+
+async def set_meta(service: TableService, table_id: str, key: str, value: Any) -> None:
+    """Change a table's row and nothing else (a value kept with it), told to other processes as a ``meta`` notice."""
+    table = await service.loaded.get(table_id)
+    async with table.lock:
+        table.row.meta[key] = value
+        await service.store.tables.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.META))
+
+
+async def get_meta(service: TableService, table_id: str, key: str) -> Any:
+    """A value kept with a table, as this process has it, or None."""
+    return (await service.loaded.get(table_id)).row.meta.get(key)

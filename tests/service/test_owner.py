@@ -17,7 +17,7 @@ from engine.service.loading import peers_for
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 from tests.postgres import database as database
-from tests.service.helpers import ANN, BOB, CAT, human_move
+from tests.service.helpers import ANN, BOB, CAT, human_move, set_meta
 from tests.waiting import until
 
 Process = Callable[[], Awaitable[TableService]]
@@ -82,7 +82,7 @@ async def test_the_periodic_check_unloads_a_table_it_does_not_own_rather_than_ca
     owner, other = await process(), await process()
     table_id = await owned_table(owner)
     await other.info(table_id)
-    await owner.set_meta(table_id, "seen", 1)  # its notice comes after those of the table's opening
+    await set_meta(owner, table_id, "seen", 1)  # its notice comes after those of the table's opening
     await until(lambda: other.live(table_id) is None)
     await other.info(table_id)  # loaded again, with every notice sent so far heard
     owner.store.origin = ""  # the owner's notices are lost on the way: only the check finds the moves

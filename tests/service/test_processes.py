@@ -18,7 +18,7 @@ from engine.service.sharing import WATCH_EVERY
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 from tests.postgres import database as database
-from tests.service.helpers import ANN, BOB, CAT, human_move, play_out
+from tests.service.helpers import ANN, BOB, CAT, get_meta, human_move, play_out, set_meta
 from tests.waiting import until
 
 Process = Callable[[], Awaitable[TableService]]
@@ -158,13 +158,13 @@ async def test_a_catch_up_that_fails_is_tried_again_by_the_supervisor(
         raise ConnectionError("the database is out of reach")
 
     monkeypatch.setattr(two.store.tables, "load_table", out_of_reach)
-    await one.set_meta(table_id, "seen", 1)  # a row change: catching up reads the row
+    await set_meta(one, table_id, "seen", 1)  # a row change: catching up reads the row
     await asyncio.wait_for(failed.wait(), timeout=10)
     await asyncio.sleep(0)
-    assert (await two.get_meta(table_id, "seen")) is None  # still behind
+    assert (await get_meta(two, table_id, "seen")) is None  # still behind
     monkeypatch.setattr(two.store.tables, "load_table", load_table)
     await two.heal()  # the next supervisor round
-    assert (await two.get_meta(table_id, "seen")) == 1
+    assert (await get_meta(two, table_id, "seen")) == 1
 
 
 async def test_rematch_asked_on_two_processes_is_one_table_named_on_both(process: Process) -> None:
