@@ -23,9 +23,11 @@ from aiohttp import web
 from engine.config import Settings
 from engine.service.building import running_service
 from engine.service.tables import TableService
-from webapp.api import MAX_BODY, errors_middleware, setup_api
+from webapp.api import setup_api
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier, local_token
+from webapp.caller import MAX_BODY
+from webapp.http_errors import errors_middleware
 from webapp.invite_api import setup_invite_api
 from webapp.keys import BOT, BUDGETS, CLOCK, PUBLIC, SERVICE, SETTINGS, STATIC, VERIFIER
 from webapp.limits import Budgets

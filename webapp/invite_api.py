@@ -20,7 +20,9 @@ from aiohttp import web
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import refusal_text
-from webapp.api import cookie_language, current_user, json_error
+from engine.service.kinds import TableStatus
+from webapp.caller import cookie_language, current_user
+from webapp.http_errors import json_error
 from webapp.keys import BOT, LANG, SERVICE
 
 if TYPE_CHECKING:
@@ -57,7 +59,7 @@ async def invite(request: web.Request) -> web.Response:
     info = await request.app[SERVICE].info(request.match_info["table_id"])
     if info.seat_of(user.id) is None:
         raise Refusal(RefusalCode.NOT_SEATED)
-    if info.status != "lobby":  # nobody can take a seat any more
+    if info.status != TableStatus.LOBBY:  # nobody can take a seat any more
         raise Refusal(RefusalCode.ALREADY_STARTED)
     bot = _bot(request)
     if bot is None:

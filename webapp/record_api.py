@@ -26,7 +26,7 @@ from aiohttp import web
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import gettext_for
-from webapp.api import current_user, reader_language
+from webapp.caller import current_user, reader_language
 from webapp.keys import PUBLIC, SERVICE
 
 MAX_PEOPLE = 6  # names shown per group

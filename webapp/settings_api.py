@@ -8,7 +8,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from engine.core.errors import Refusal, RefusalCode
-from webapp.api import current_user, read_json
+from webapp.caller import current_user, read_json
 from webapp.keys import SERVICE
 
 PATH = "/api/me/turn_messages"

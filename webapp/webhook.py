@@ -13,7 +13,7 @@ from typing import Any
 
 from aiohttp import web
 
-from webapp.api import read_body
+from webapp.caller import read_body
 from webapp.keys import BOT, SETTINGS
 from webapp.protocol import JsonError, load_json
 

@@ -127,7 +127,7 @@ async def test_the_movers_own_update_acknowledges_its_move_and_no_one_elses_does
     mover, other = (FakeSocket(1), FakeSocket(2)) if seat == 0 else (FakeSocket(2), FakeSocket(1))
     rooms.join(live.id, mover, FakeTransport())
     rooms.join(live.id, other, FakeTransport())
-    card = service.view_of(live, seat)["state"]["legal"][0]
+    card = live.snapshot().view(seat)["state"]["legal"][0]
     mover.ref = "r7"
     result = await service.act(live.id, mover.user_id, {"type": "play", "card": card}, live.seq, cause=mover)
     # written while the move was published, before act returned: nothing is left for a separate ack
@@ -144,7 +144,7 @@ async def test_a_lagging_mover_keeps_its_ref_for_a_separate_ack(service: TableSe
     rooms.join(live.id, mover, transport)
     transport.buffered = LAG_BYTES
     mover.ref = "r8"
-    card = service.view_of(live, seat)["state"]["legal"][0]
+    card = live.snapshot().view(seat)["state"]["legal"][0]
     await service.act(live.id, mover.user_id, {"type": "play", "card": card}, live.seq, cause=mover)
     assert (mover.ref, mover.frames, mover.lagging) == ("r8", [], True)
     await rooms.close()

@@ -187,7 +187,7 @@ async def test_reconnect_with_last_seq_gets_a_fresh_welcome(client: Client, serv
     assert {"seat": seat, "card": card} in welcome["view"]["state"]["trick"] + welcome["view"]["state"]["last_trick"]
     live = service.live(tid)
     assert live is not None
-    expected = service.view_of(live, 1 - seat)
+    expected = live.snapshot().view(1 - seat)
     assert welcome["view"]["state"] == expected["state"] and welcome["view"]["table"]["seq"] == now
     await back.send({"type": "resync"})
     again = await back.receive()
