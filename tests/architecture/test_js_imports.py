@@ -81,6 +81,7 @@ def test_the_import_reader_skips_dynamic_imports_and_strings() -> None:
 
 
 def test_the_circle_finder_sees_a_circle_of_modules_in_folders() -> None:
-    sources = {"shell/a.js": 'import { b } from "../games/x/b.js";', "games/x/b.js": 'import { a } from "../../shell/a.js";',
+    sources = {"shell/a.js": 'import { b } from "../games/x/b.js";',
+               "games/x/b.js": 'import { a } from "../../shell/a.js";',
                "shell/c.js": 'import { a } from "./a.js";'}
     assert cycles(import_graph(sources)) == [["games/x/b.js", "shell/a.js"]]

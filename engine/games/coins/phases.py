@@ -30,6 +30,11 @@ def points(card: Card) -> int:
     return COINS_MASK >> card & 1
 
 
+def points_this_hand(hand_points: tuple[tuple[int, ...], ...], scores: tuple[int, ...]) -> tuple[int, ...]:
+    """The points each seat took in the hand in play: its score less what it took in the finished hands."""
+    return tuple(score - sum(hand[seat] for hand in hand_points) for seat, score in enumerate(scores))
+
+
 def _plus(values: tuple[int, ...], seat: int, k: int) -> tuple[int, ...]:
     """``values`` with ``k`` added to ``seat``'s."""
     return tuple(v + k if s == seat else v for s, v in enumerate(values))
@@ -100,7 +105,8 @@ def _finish_trick(
     hand_no = state.hand_no + 1
     nxt = evolve(state, hand_no=hand_no, dealer=dealer, hands=deal_hands(state.seed, hand_no, dealer), trick=(),
                  turn=(dealer + 1) % N, trick_no=1, scores=scores, won=(0,) * N,
-                 last_trick=trick)  # RULES.md §3.4: the hand's last trick stays on view across the deal
+                 last_trick=trick,  # RULES.md §3.4: the hand's last trick stays on view across the deal
+                 hand_points=(*state.hand_points, points_this_hand(state.hand_points, scores)))
     events.append(public({"type": "hand_over", "hand_no": state.hand_no, "scores": list(scores),
                           "next_dealer": dealer}))
     events.extend(dealt_events(nxt))

@@ -29,7 +29,10 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class CoinsState:
-    """One playthrough of Coins. ``hands`` are card masks; ``trick`` is ``(seat, card)`` in play order."""
+    """One playthrough of Coins. ``hands`` are card masks; ``trick`` is ``(seat, card)`` in play order.
+
+    ``hand_points`` holds the points each seat took in every finished hand, in order (the score sheet's rows).
+    """
 
     options: CoinsOptions
     seed: str
@@ -44,6 +47,7 @@ class CoinsState:
     won: tuple[int, ...]
     last_trick: tuple[tuple[int, Card], ...]
     winner: int | None
+    hand_points: tuple[tuple[int, ...], ...] = ()
 
 
 evolve = replace  # evolve(state, **changes): a copy with some fields changed

@@ -30,6 +30,11 @@ def winner_index(cards: tuple[Card, Card, Card] | list[Card]) -> int:
     return max((i for i in range(3) if cards[i] // WIDTH == pair), key=lambda i: cards[i])
 
 
+def trick_type(cards: tuple[Card, Card, Card] | list[Card]) -> int:
+    """RULES.md §3.3: a trick's type, 1 (three suits), 2 (a pair and an odd card) or 3 (one suit)."""
+    return 4 - len({card // WIDTH for card in cards})
+
+
 def _table() -> bytes:
     # Row (c0, c1) holds four suit runs of twelve c2. A run of a suit neither card has gives the same
     # winner for all twelve (by suits alone, or the pair beats the odd card), so winner_index of its first

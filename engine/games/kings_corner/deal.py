@@ -15,7 +15,7 @@ from engine.core.rng import deal_rng
 from engine.core.seats import left_of
 from engine.games.kings_corner.board import DECK, SPACES, VALUES, Pile, is_king, piles_dict, text
 from engine.games.kings_corner.options import KingsOptions
-from engine.games.kings_corner.state import NOBODY, KingsState, Phase, evolve
+from engine.games.kings_corner.state import NOBODY, HandScore, KingsState, Phase, evolve
 
 HAND_SIZE = 7
 Rounds = tuple[tuple[tuple[int, Card], ...], ...]
@@ -123,9 +123,9 @@ def begin_turn(state: KingsState, seat: int, events: list[Event]) -> KingsState:
 
 def new_hand(
     options: KingsOptions, seed: str, n: int, hand_no: int, dealer: int,
-    totals: tuple[int, ...], penalties: tuple[int, ...],
+    totals: tuple[int, ...], penalties: tuple[int, ...], scored: tuple[HandScore, ...] = (),
 ) -> tuple[KingsState, list[Event]]:
-    """A freshly dealt hand, laid out, with the first player's turn begun (§3.2)."""
+    """A freshly dealt hand, laid out, with the first player's turn begun (§3.2); ``scored``: the hands before."""
     events: list[Event] = []
     rounds: Rounds = ()
     if options.first_player == "high_card_draw":
@@ -146,6 +146,6 @@ def new_hand(
     zeros = (0,) * n
     state = KingsState(
         options, seed, n, Phase.ACTING, hand_no, dealer, turn, hands, stock, piles, 0, 0, NOBODY,
-        zeros, totals, NOBODY, False, penalties, rounds, (), (),
+        zeros, totals, NOBODY, False, penalties, rounds, (), (), scored,
     )
     return begin_turn(state, turn, events), events

@@ -53,5 +53,5 @@ def position(
         opts, seed, players, Phase.ACTING, hand_no, (turn - 1) % players if dealer is None else dealer, turn,
         tuple(hand_masks), cards(stock), tuple(board), played, idle_streak, NOBODY,
         zeros if collected is None else tuple(collected), zeros if totals is None else tuple(totals),
-        NOBODY, False, zeros, (), (), (),
+        NOBODY, False, zeros, (), (), (), (),
     )

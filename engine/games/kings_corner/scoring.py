@@ -8,7 +8,7 @@ from engine.core.rules import Outcome, placements_by
 from engine.core.seats import left_of
 from engine.games.kings_corner.board import KING_MASK
 from engine.games.kings_corner.deal import new_hand
-from engine.games.kings_corner.state import NOBODY, KingsState, Phase, evolve
+from engine.games.kings_corner.state import NOBODY, HandScore, KingsState, Phase, evolve
 
 KING_PENALTY, CARD_PENALTY = 10, 1  # §4 penalty: points per King and per other card left in hand
 
@@ -57,8 +57,9 @@ def outcome(state: KingsState) -> Outcome | None:
     return Outcome(scores(state), placements(state))
 
 
-def _over(state: KingsState, totals: tuple[int, ...], penalties: tuple[int, ...]) -> KingsState:
-    return evolve(state, phase=Phase.OVER, pending=NOBODY, totals=totals, penalties=penalties)
+def _over(state: KingsState, totals: tuple[int, ...], penalties: tuple[int, ...],
+          scored: tuple[HandScore, ...]) -> KingsState:
+    return evolve(state, phase=Phase.OVER, pending=NOBODY, totals=totals, penalties=penalties, scored=scored)
 
 
 def _game_over(state: KingsState, events: list[Event]) -> KingsState:
@@ -76,18 +77,19 @@ def end_hand(state: KingsState, events: list[Event]) -> KingsState:
     """The hand is over (someone went out, or it is blocked): end the game or deal the next hand."""
     opts = state.options
     if opts.scoring != "penalty":
-        return _game_over(_over(state, state.totals, state.penalties), events)
+        return _game_over(_over(state, state.totals, state.penalties, state.scored), events)
     # §4 penalty: everyone but the player who went out adds 10 per King and 1 per other card.
     penalties = tuple(0 if seat == state.went_out else penalty_of(h) for seat, h in enumerate(state.hands))
     totals = tuple(t + p for t, p in zip(state.totals, penalties, strict=True))
+    scored = (*state.scored, HandScore(state.went_out, state.blocked, penalties))
     events.append(public({
         "type": "hand_over", "hand_no": state.hand_no, "went_out": None if state.went_out < 0 else state.went_out,
         "blocked": state.blocked, "penalties": list(penalties), "totals": list(totals),
         "hand_counts": [h.bit_count() for h in state.hands],
     }))
     if max(totals) >= opts.penalty_limit:
-        return _game_over(_over(state, totals, penalties), events)
+        return _game_over(_over(state, totals, penalties, scored), events)
     nxt, dealt = new_hand(opts, state.seed, state.n, state.hand_no + 1, left_of(state.dealer, state.n), totals,
-                          penalties)
+                          penalties, scored)
     events.extend(dealt)
     return nxt

@@ -30,8 +30,20 @@ class Phase(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class HandScore:
+    """A finished hand of penalty scoring (RULES.md §4): who went out (NOBODY if blocked), each seat's penalty."""
+
+    went_out: int
+    blocked: bool
+    penalties: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class KingsState:
-    """The whole state (RULES.md §3.1); ``pending`` and ``went_out`` are -1 when unset."""
+    """The whole state (RULES.md §3.1); ``pending`` and ``went_out`` are -1 when unset.
+
+    ``scored`` holds every finished hand of penalty scoring, in order (the score sheet's rows).
+    """
 
     options: KingsOptions
     seed: str
@@ -54,9 +66,10 @@ class KingsState:
     high_card: tuple[tuple[tuple[int, Card], ...], ...]
     last_turn: tuple[JSON, ...]
     this_turn: tuple[JSON, ...]
+    scored: tuple[HandScore, ...]
 
 
 # evolve(state, **changes): a copy with some fields changed. Built by engine.core.records rather than
-# dataclasses.replace, which for these 21 fields made a move through the Game interface twice as slow
+# dataclasses.replace, which for these 22 fields made a move through the Game interface twice as slow
 # (bench.engine: 72,800 against 35,100 moves/s, 15 us a move, a fifth of a move's time in the table service).
 evolve: Callable[..., KingsState] = replacer(KingsState)

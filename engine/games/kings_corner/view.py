@@ -17,6 +17,22 @@ NAME = "kings_corner"
 TITLE = N_("Kings in the Corner")  # translated where it is shown (engine.words.game_title)
 
 
+def score_sheet(state: KingsState) -> list[dict[str, Any]]:
+    """The score sheet's rows (RULES.md §4): in penalty scoring every finished hand's penalties; in the one-hand
+    scorings the hand's corners collected or cards left, as they stand. Each row says who went out."""
+    if state.options.scoring == "penalty":
+        return [{"hand_no": n, "went_out": None if hand.went_out < 0 else hand.went_out, "blocked": hand.blocked,
+                 "penalties": list(hand.penalties), "done": True} for n, hand in enumerate(state.scored, 1)]
+    over = state.phase is Phase.OVER
+    row: dict[str, Any] = {"hand_no": state.hand_no, "went_out": None if state.went_out < 0 else state.went_out,
+                           "blocked": over and state.blocked, "done": over}
+    if state.options.scoring == "corners":
+        row["corners"] = list(state.collected)
+    else:
+        row["cards_left"] = [h.bit_count() for h in state.hands]
+    return [row]
+
+
 def public_view(state: KingsState) -> dict[str, Any]:
     """Every pile card by card, counts of hands and stock, scores, the turn: what a spectator sees."""
     over = state.phase is Phase.OVER
@@ -45,6 +61,7 @@ def public_view(state: KingsState) -> dict[str, Any]:
         "penalties": list(state.penalties),
         "went_out": None if state.went_out < 0 else state.went_out,
         "blocked": state.blocked,
+        "score_sheet": score_sheet(state),
         "high_card": [[{"seat": s, "card": text(c)} for s, c in r] for r in state.high_card],
         "recent": copy.deepcopy([*state.last_turn, *state.this_turn]),
         "scores": None if result is None else list(result.scores),

@@ -80,7 +80,7 @@ def redeal(state: SMState, events: list[Event]) -> SMState:
     """§5.2.1 (c): everyone passed; the deal moves left and the cards are dealt again."""
     m = state.match
     match = Match(m.hand_no, m.deal_no + 1, (m.dealer + 1) % N, m.totals, m.prev_result, m.prev_first_up,
-                  m.calls_used, m.history, m.overtime, ())
+                  m.calls_used, m.history, m.trick_history, m.target_history, m.overtime, ())
     events.append(public({"type": "redeal", "dealer": match.dealer}))
     return new_hand(state.options, state.seed, match, events)
 
@@ -230,11 +230,16 @@ def end_hand(state: SMState, events: list[Event]) -> SMState:
     totals = tuple(t + r for t, r in zip(m.totals, results, strict=True))
     events.append(public({"type": "hand_over", "hand_no": m.hand_no, "tricks": list(state.tricks),
                           "targets": list(targets), "results": list(results), "totals": list(totals)}))
+    # the hand's row of the score sheet
     history = (*m.history, results)
+    trick_history = (*m.trick_history, state.tricks)
+    target_history = (*m.target_history, targets)
+    scored = evolve_match(m, prev_result=results, history=history, trick_history=trick_history,
+                          target_history=target_history)
     best = max(totals)
     leaders = tuple(s for s in range(N) if totals[s] == best)
     if rules.last_hand and m.hand_no >= rules.last_hand:
-        done = evolve(state, match=evolve_match(m, history=history, prev_result=results))
+        done = evolve(state, match=scored)
         return game_over(done, leaders, events, totals)  # §5.3: co-winners on a tie
     overtime = m.overtime
     if rules.running and not rules.last_hand:
@@ -244,11 +249,11 @@ def end_hand(state: SMState, events: list[Event]) -> SMState:
             reached = best >= (opts.win_score if rules.name == "nine_five_two" else 10)  # §5.4, §5.5
         if reached or overtime:
             if len(leaders) == 1:
-                done = evolve(state, match=evolve_match(m, history=history, prev_result=results))
+                done = evolve(state, match=scored)
                 return game_over(done, leaders, events, totals)
             overtime = True  # §6 SM-D24
     match = Match(m.hand_no + 1, m.deal_no + 1, (m.dealer + 1) % N, totals, results, state.first_up,
-                  m.calls_used, history, overtime, ())
+                  m.calls_used, history, trick_history, target_history, overtime, ())
     return new_hand(opts, state.seed, match, events)
 
 

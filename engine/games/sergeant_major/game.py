@@ -42,7 +42,7 @@ class SergeantMajor(SplitViews, Replays):
         opts = self.parse_options(options)
         if players != N:
             raise BadOptions(RefusalCode.PLAYER_COUNT_FIXED, game=self.title, count=N, players=repr(players))
-        match = Match(1, 1, first_dealer(opts.first_dealer, N, seed), (0,) * N, None, (-1,) * N, (0,) * N, (),
+        match = Match(1, 1, first_dealer(opts.first_dealer, N, seed), (0,) * N, None, (-1,) * N, (0,) * N, (), (), (),
                       False, ())
         return flow.new_hand(opts, seed, match, [])
 

@@ -74,7 +74,7 @@ def stacked(
         sum(1 << CALLS.index(c) for c in (calls_used or {}).get(seat, ())) for seat in range(N)
     )
     match = Match(hand_no, hand_no, dealer, tuple(totals), None if prev_result is None else tuple(prev_result),
-                  tuple(prev_first_up), used_calls, (), False, ())
+                  tuple(prev_first_up), used_calls, (), (), (), False, ())
     events: list[Event] = []
     dealt = (tuple(mask(s) for s in range(N)), mask("kitty"), mask("face_up"), mask("removed"))
     return flow.open_hand(opts, seed, match, dealt, events), events

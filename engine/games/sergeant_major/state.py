@@ -49,7 +49,8 @@ Transfer = tuple[int, int, int]  # giver, receiver, count
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """What lasts across hands: dealer, hand and deal numbers, totals, previous results, calls used."""
+    """What lasts across hands: dealer, hand and deal numbers, totals, previous results, calls used, and every
+    finished hand's tricks, targets and results (the score sheet's rows)."""
 
     hand_no: int
     deal_no: int  # counts redeals too (Woburn all-pass); names the random stream of each deal
@@ -59,6 +60,8 @@ class Match:
     prev_first_up: tuple[int, ...]  # §5.7: trick number at which each seat first went up, -1 never
     calls_used: tuple[int, ...]  # §5.3: per seat, a bitmask over CALLS
     history: tuple[tuple[int, ...], ...]  # results of every finished hand
+    trick_history: tuple[tuple[int, ...], ...]  # tricks each seat took in every finished hand
+    target_history: tuple[tuple[int, ...], ...]  # each seat's target (or misère maximum) in every finished hand
     overtime: bool  # §6 SM-D24: the end was reached with a tie; play on until one total is highest
     winners: tuple[int, ...]
 

@@ -20,6 +20,7 @@ from engine.games.sergeant_major.state import (
     POSITIONS,
     SUITS,
     TEXT,
+    WIDTH,
     N,
     Phase,
     SMState,
@@ -53,6 +54,40 @@ def hidden_mask(state: SMState, seat: int | None) -> Mask:
 
 def _trick(trick: Trick) -> list[dict[str, Any]]:
     return [{"seat": s, "card": TEXT[c]} for s, c in trick]
+
+
+def why_ahead(trick: Trick, trump: int | None) -> dict[str, Any] | None:
+    """Who is taking ``trick`` (finished or in play) and by which rule of §3.2 step 8, or None for no cards.
+
+    ``by`` is "trump" when a trump beats a lead of another suit, "trump_led" when trumps were led and the
+    highest trump takes, and "high" when no trump is in it and the highest card of the suit led takes.
+    """
+    if not trick:
+        return None
+    seat = trick_winner(trick, trump)
+    card = next(c for s, c in trick if s == seat)
+    led = trick[0][1] // WIDTH
+    trumped = trump is not None and card // WIDTH == trump
+    by = "high" if not trumped else "trump_led" if led == trump else "trump"
+    return {"seat": seat, "by": by}
+
+
+def score_sheet(state: SMState) -> list[dict[str, Any]]:
+    """Per hand, each seat's tricks against its target and the result (§3.2 step 9), finished hands first.
+
+    The hand in play follows while its tricks are being taken, or when a trick-count win stopped it (its result
+    is never worked out, SM-D28): its ``results`` are null.
+    """
+    m = state.match
+    rows: list[dict[str, Any]] = [
+        {"hand_no": n, "tricks": list(tricks), "targets": list(targets), "results": list(results), "done": True}
+        for n, (tricks, targets, results) in enumerate(zip(m.trick_history, m.target_history, m.history,
+                                                           strict=True), 1)]
+    over = state.phase is Phase.OVER
+    if state.phase is Phase.PLAY or (over and len(m.history) < m.hand_no):
+        rows.append({"hand_no": m.hand_no, "tricks": list(state.tricks), "targets": list(state.deal.targets),
+                     "results": None, "done": over})
+    return rows
 
 
 def choice(state: SMState, seat: int) -> dict[str, Any] | None:
@@ -122,6 +157,9 @@ def public_view(state: SMState, name: str, title: str) -> dict[str, Any]:
         # who took it while it is of this hand (a reload still marks it); a past hand's trump is not kept
         "last_trick_winner": trick_winner(state.last_trick, deal.trump)
         if state.played and state.last_trick == state.played[-1] else None,
+        "last_trick_why": why_ahead(state.last_trick, deal.trump)
+        if state.played and state.last_trick == state.played[-1] else None,
+        "trick_ahead": why_ahead(state.trick, deal.trump),
         "played": [_trick(done) for done in state.played],
         "trump": None if deal.trump is None else SUITS[deal.trump],
         "call": deal.call,
@@ -132,6 +170,7 @@ def public_view(state: SMState, name: str, title: str) -> dict[str, Any]:
         "scores": list(m.totals),  # the key every game's view has for the standings: here the match totals
         "score_kind": "running" if rules.running else "ledger",
         "history": [list(r) for r in m.history],
+        "score_sheet": score_sheet(state),
         "hand_counts": [h.bit_count() for h in state.hands],
         "kitty_count": deal.kitty.bit_count(),
         "discard_count": deal.discards.bit_count(),
@@ -150,6 +189,18 @@ def public_view(state: SMState, name: str, title: str) -> dict[str, Any]:
     return out
 
 
+def taking(state: SMState, seat: int) -> list[str]:
+    """Of the cards ``seat`` may play into the trick in play, those that would be taking it so far (§3.2 step 8).
+
+    None when leading: there is nothing yet to beat.
+    """
+    if not state.trick:
+        return []
+    trump = state.deal.trump
+    return [TEXT[c] for c in cards_in(legal_mask(state, seat))
+            if trick_winner((*state.trick, (seat, c)), trump) == seat]
+
+
 def own_view(state: SMState, seat: int) -> dict[str, Any]:
     """What the seat adds to the public view: its hand, its moves and choices, what was shown or given to it."""
     m, deal = state.match, state.deal
@@ -161,6 +212,7 @@ def own_view(state: SMState, seat: int) -> dict[str, Any]:
         "escrow": _escrow(state, seat),
         "hand": texts(state.hands[seat]),
         "legal": [TEXT[c] for c in cards_in(legal_mask(state, seat))] if playing else [],
+        "taking": taking(state, seat) if playing else [],
         "choose": choice(state, seat),
         "kitty": texts(deal.taken) if mine else None,
         "discards": texts(deal.discards) if mine else None,
