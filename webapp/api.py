@@ -1,4 +1,4 @@
-"""The JSON routes under /api: configuration, local sign-in, the user, and table lobbies.
+"""The JSON routes under /api: configuration, local sign-in and the user here; tables in ``webapp.tables_api``.
 
 Every route but /api/config and /api/local/signin reads the user from the
 ``Authorization: tma <initData>`` header, validated by ``webapp.auth``; initData older
