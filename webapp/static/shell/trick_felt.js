@@ -14,6 +14,14 @@ export const FLY_MS = 260;
 export const HOLD_MS = 1400; // a finished trick stays readable at least this long before the next lead shows
 export const HAND_END_MS = 2200; // how long the hand's end stays on the felt, the next frames waiting
 
+// The plays of a trick just taken: those this page saw, or, when it came in after the trick's first card (opened
+// or reconnected mid-trick), the whole trick as the view has it (its last trick, ending with the same card).
+function wholeTrick(seen, s) {
+  const last = (s && s.last_trick) || [];
+  const tail = (plays) => (plays.length ? plays[plays.length - 1].card : null);
+  return seen.length < last.length && (!seen.length || tail(seen) === tail(last)) ? [...last] : seen;
+}
+
 // Paces a table's updates: ``table.apply(view, events)`` renders one frame; frames wait while a trick is on show.
 export class TrickPacer {
   constructor(table) {
@@ -98,7 +106,8 @@ export class TrickPacer {
         flights.push(e);
         if (e.seat !== you) others += 1;
       } else if (e.type === "trick_won") {
-        if (this.building.length) this.finished = { plays: this.building, winner: e.seat, points: e.points || 0 };
+        const plays = wholeTrick(this.building, view.state);
+        if (plays.length) this.finished = { plays, winner: e.seat, points: e.points || 0 };
         if (e.seat === you) this.youTook = true;
         const text = this.table.tallyText ? this.table.tallyText(e) : null;
         this.tally = text ? { seat: e.seat, text } : null;

@@ -10,7 +10,7 @@ import { isOneTap } from "../../shell/one_tap.js";
 import { t, tn } from "../../shell/i18n.js";
 import { cardEl, backEl, cardName, sortHand, suitIcon, suitName } from "../../shell/cards.js";
 import * as tg from "../../shell/tg.js";
-import { HandBook, scoreSheetButton, showScoreSheet, signed } from "../../shell/scoresheet.js";
+import { handRow, scoreSheetButton, showScoreSheet, signed } from "../../shell/scoresheet.js";
 import { sheet } from "./sheet.js";
 
 const DECK = "spanish";
@@ -73,8 +73,6 @@ class CoinsTable extends TableRenderer {
 
   apply(view, events) {
     this.view = view;
-    if (!this.book) this.book = new HandBook(view.table.id);
-    this.book.see(view.state, events);
     for (const e of events || []) this.onEvent(e);
     const hand = this.state.hand || [];
     if (this.selected && !hand.includes(this.selected)) this.selected = null;
@@ -96,13 +94,12 @@ class CoinsTable extends TableRenderer {
     }
   }
 
-  // The hand's end on the felt: what each player took in it (the event's totals against the hand's start), or
-  // nothing for a hand joined midway.
+  // The hand's end on the felt: what each player took in it (the view's row of that hand).
   handEnd(e) {
-    const start = (this.book.hands[String(e.hand_no)] || {}).start;
-    if (!start) return null;
+    const row = handRow(this.state, e.hand_no);
+    if (!row || !row.done) return null;
     return { title: t("hand_result", { n: e.hand_no }), rows: [0, 1, 2].map((seat) => {
-      const change = e.scores[seat] - start[seat];
+      const change = row.points[seat];
       return { name: String(this.ctx.name(seat)), change, text: signed(change) };
     }) };
   }
@@ -155,7 +152,7 @@ class CoinsTable extends TableRenderer {
   }
 
   showScores() {
-    return showScoreSheet(sheet, this.state, this.book, (seat) => this.ctx.name(seat));
+    return showScoreSheet(sheet, this.state, (seat) => this.ctx.name(seat));
   }
 
   renderCycle(s) {

@@ -9,7 +9,7 @@ import { t, tn, tNames } from "../../shell/i18n.js";
 import * as tg from "../../shell/tg.js";
 import { cue } from "../../shell/sound.js";
 import { scoreSheetButton, showScoreSheet } from "../../shell/scoresheet.js";
-import { KingsBook, sheet } from "./sheet.js";
+import { sheet } from "./sheet.js";
 import { DECK, boardEl, cardEl, cardName, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
   spaceName, splitTurns, turnLine } from "./parts.js";
 import { fanOut } from "../../shell/fan.js";
@@ -85,8 +85,6 @@ class KingsTable extends TableRenderer {
     const fresh = !this.view || kind === "welcome" || !this.shown;
     this.view = view;
     const s = this.state;
-    if (!this.book) this.book = new KingsBook(view.table.id);
-    this.book.see(s, events);
     if (fresh) {
       this.queue = [];
       this.skip = true;
@@ -276,7 +274,7 @@ class KingsTable extends TableRenderer {
   }
 
   showScores() {
-    return showScoreSheet(sheet, this.state, this.book, (seat) => this.ctx.name(seat));
+    return showScoreSheet(sheet, this.state, (seat) => this.ctx.name(seat));
   }
 
   renderSeats(s) {

@@ -14,13 +14,6 @@ const rank = (card) => RANKS.indexOf(parseCard(card).rank);
 const suitOf = (card) => parseCard(card).suit;
 const cardSel = (card) => `.hand .card[data-card="${card}"]`;
 
-// The play that takes a trick so far (sergeant_major/RULES.md §3.2: the highest trump, else the highest of the suit led).
-export function best(plays, trump) {
-  const led = suitOf(plays[0].card);
-  const score = (card) => (suitOf(card) === trump ? 100 : suitOf(card) === led ? 0 : -100) + rank(card);
-  return plays.reduce((top, p) => (score(p.card) > score(top.card) ? p : top));
-}
-
 // Low cards that are not trumps first: the ones to give or throw away.
 const cheapest = (cards, trump, n) => [...cards].sort((a, b) => (suitOf(a) === trump) - (suitOf(b) === trump)
   || rank(a) - rank(b)).slice(0, n);
@@ -30,29 +23,33 @@ function longestSuit(hand) {
   return [...SUITS].sort((a, b) => weight(b) - weight(a))[0];
 }
 
-// On your turn to play: the lowest legal card that takes the trick so far, else the lowest; leading, the highest.
-function playHint(s, you) {
+// On your turn to play: the lowest legal card that takes the trick so far (the server names those), else the
+// lowest; leading, the highest.
+function playHint(s) {
   const legal = [...(s.legal || [])].sort((a, b) => rank(a) - rank(b));
   if (!legal.length) return null;
   if (!s.trick.length) return legal[legal.length - 1];
-  const taking = legal.find((card) => best([...s.trick, { seat: you, card }], s.trump).seat === you);
-  return taking || legal[0];
+  const taking = new Set(s.taking || []);
+  return legal.find((card) => taking.has(card)) || legal[0];
+}
+
+// The trick just taken, as the view tells who took it and by which rule of §3.2 step 8: {seat, by, card, led}
+// (``by``: "high", "trump" or "trump_led"), or null.
+function taken(s, won) {
+  const why = s.last_trick_why;
+  if (!won || !why || why.seat !== won.seat || !(s.last_trick || []).length) return null;
+  const card = s.last_trick.find((p) => p.seat === why.seat).card;
+  return { seat: why.seat, by: why.by, card, led: suitOf(s.last_trick[0].card) };
 }
 
 export function facts(view, events, memory, screen) {
   const s = view.state;
-  memory.plays = memory.plays || [];
   let won = null;
   let handOver = null;
   let named = null;
   for (const e of events) {
-    if (e.type === "played") {
-      if (memory.plays.length === 3) memory.plays = [];
-      memory.plays.push({ seat: e.seat, card: e.card });
-    } else if (e.type === "trick_won") {
-      won = { seat: e.seat, plays: memory.plays, trump: s.trump };
-      memory.plays = [];
-    } else if (e.type === "hand_over") handOver = e;
+    if (e.type === "trick_won") won = { seat: e.seat };
+    else if (e.type === "hand_over") handOver = e;
     else if (e.type === "trump_named") named = e;
   }
   const you = view.you;
@@ -60,18 +57,18 @@ export function facts(view, events, memory, screen) {
   const choice = mine ? s.choose : null;
   const led = s.trick.length ? suitOf(s.trick[0].card) : null;
   return {
-    s, you, won, handOver, named, mine, choice, led, over: s.over,
+    s, you, won, handOver, named, mine, choice, led, over: s.over, taken: taken(s, won),
     hand: s.hand_no, ended: handOver ? handOver.hand_no : null, // the hand on the table; the hand just ended
     canFollow: led !== null && (s.hand || []).some((c) => suitOf(c) === led),
-    play: mine && s.phase === "play" ? playHint(s, you) : null,
+    play: mine && s.phase === "play" ? playHint(s) : null,
     name: (seat) => screen.seatName(seat),
   };
 }
 
 function trickWords(f) {
-  const top = best(f.won.plays, f.won.trump);
-  const params = { name: f.name(top.seat), card: cardName(top.card, DECK), suit: suitName(suitOf(f.won.plays[0].card), DECK) };
-  return t(suitOf(top.card) === f.won.trump ? "coach_sm_trick_trump" : "coach_sm_trick_high", params);
+  const { seat, card, led, by } = f.taken;
+  const params = { name: f.name(seat), card: cardName(card, DECK), suit: suitName(led, DECK) };
+  return t(by === "trump" ? "coach_sm_trick_trump" : "coach_sm_trick_high", params);
 }
 
 function handWords(f) {
@@ -133,8 +130,8 @@ export const steps = [
     say: () => t("coach_sm_kitty"),
     focus: (f) => cheapest(f.choice.from, f.s.trump, f.choice.count).map(cardSel),
   },
-  { id: "trick_high", ack: true, when: (f) => Boolean(f.won && suitOf(best(f.won.plays, f.won.trump).card) !== f.won.trump), say: trickWords, focus: () => ".trick.done .card.win" },
-  { id: "trick_trump", ack: true, when: (f) => Boolean(f.won && suitOf(best(f.won.plays, f.won.trump).card) === f.won.trump && suitOf(f.won.plays[0].card) !== f.won.trump), say: trickWords, focus: () => ".trick.done .card.win" },
+  { id: "trick_high", ack: true, when: (f) => Boolean(f.taken && f.taken.by === "high"), say: trickWords, focus: () => ".trick.done .card.win" },
+  { id: "trick_trump", ack: true, when: (f) => Boolean(f.taken && f.taken.by === "trump"), say: trickWords, focus: () => ".trick.done .card.win" },
   ...eachHand({ id: "hand_over", ack: true, when: (f) => Boolean(f.handOver), say: handWords }, 1, (f) => f.ended),
   ...eachHand({
     id: "give", when: (f) => Boolean(f.choice && f.choice.type === "give"), until: (f) => !f.choice || f.choice.type !== "give",

@@ -12,7 +12,7 @@ import { isOneTap } from "../../shell/one_tap.js";
 import { t, tn, tNames } from "../../shell/i18n.js";
 import { cardEl, cardName, sortHand, suitIcon, suitName } from "../../shell/cards.js";
 import * as tg from "../../shell/tg.js";
-import { HandBook, scoreSheetButton, showScoreSheet } from "../../shell/scoresheet.js";
+import { scoreSheetButton, showScoreSheet } from "../../shell/scoresheet.js";
 import { sheet } from "./sheet.js";
 import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes, signed as signedScore } from "./parts.js";
 
@@ -103,8 +103,6 @@ class SergeantMajorTable extends TableRenderer {
   apply(view, events) {
     const before = this.view ? this.view.state : null;
     this.view = view;
-    if (!this.book) this.book = new HandBook(view.table.id);
-    this.book.see(view.state, events);
     for (const e of events || []) this.onEvent(e, before);
     const s = this.state;
     const hand = s.hand || [];
@@ -188,7 +186,7 @@ class SergeantMajorTable extends TableRenderer {
   }
 
   showScores() {
-    return showScoreSheet(sheet, this.state, this.book, (seat) => this.ctx.name(seat));
+    return showScoreSheet(sheet, this.state, (seat) => this.ctx.name(seat));
   }
 
   // The game-over sheet's unit: stakes won or lost, or the running score; never points (signed as the panels
