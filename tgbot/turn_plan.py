@@ -13,11 +13,12 @@ The rules, in one place:
   from the table (``is_away``). One message per turn: a message of another turn is replaced.
 - Someone the bot may not write to is left alone: a message of theirs still open waits
   until they are back.
-- A timed turn's message becomes a reminder once ``REMINDER_AT`` of its time has passed: a
+- A timed turn's message becomes a reminder once the table service's reminder moment has come
+  (``REMINDER_SHARE`` of its time left, the one definition of it): a
   fresh message in place of the turn's (an edit does not make a phone buzz, so turn messages
   are never edited). The moment is read from the table's public deadline, so it holds after a
-  restart; the plan's ``wake_at`` says when to plan again. The service's own ``reminder``
-  update (a quarter left) brings a pass like any update, but its timing decides nothing here.
+  restart; the plan's ``wake_at`` says when to plan again. The service's ``reminder`` update,
+  published at that same moment, brings a pass like any update.
 - A message replaced is deleted first, at the turn's priority (the new one waits on it); a
   message nothing replaces is swept away in the background, at cleanup's priority.
 - After a restart a stored message of the turn first seen then is adopted, not replaced.
@@ -30,9 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.service.timers import REMINDER_SHARE
 from tgbot.priority import Lane
-
-REMINDER_AT = 0.8  # a timed turn's reminder comes when this share of its time has passed
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,7 @@ def remind_at(deadline: float | None, duration: float | None) -> float | None:
     """When a timed turn ending at ``deadline`` reminds (None: the turn is not timed)."""
     if deadline is None or not duration:
         return None
-    return deadline - duration * (1.0 - REMINDER_AT)
+    return deadline - duration * REMINDER_SHARE
 
 
 def plan_turns(readers: Iterable[Reader], *, deadline: float | None, duration: float | None,

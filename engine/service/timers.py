@@ -24,7 +24,7 @@ from enum import StrEnum
 log = logging.getLogger(__name__)
 TIMERS: dict[str, float | None] = {"none": None, "live": 60.0, "relaxed": 24 * 3600.0}
 AUTOPILOT_AFTER = 2
-REMINDER_SHARE = 0.25  # remind when a quarter of the time is left
+REMINDER_SHARE = 0.2  # remind when a fifth of the time is left: the one reminder moment, the bot's included
 REMINDER_LEAD = max(d or 0.0 for d in TIMERS.values()) * REMINDER_SHARE  # the earliest a reminder comes
 RETRY_FIRST, RETRY_MAX = 0.5, 30.0
 

@@ -6,13 +6,14 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
+from engine.service.timers import REMINDER_SHARE
 from tgbot.priority import Lane
-from tgbot.turn_plan import REMINDER_AT, Op, Reader, Sent, Step, is_away, plan_turns, remind_at, still_wanted
+from tgbot.turn_plan import Op, Reader, Sent, Step, is_away, plan_turns, remind_at, still_wanted
 
 ANN, BOB = 11, 12
 MINUTE = 60.0
 DEADLINE = 1000.0  # a live turn (a minute) that began at 940
-DUE = DEADLINE - MINUTE * (1 - REMINDER_AT)  # 988: four fifths of the minute passed
+DUE = DEADLINE - MINUTE * REMINDER_SHARE  # 988: four fifths of the minute passed
 
 
 ANN_TO_ACT = Reader(ANN, 0, 5, away=True, order=40.0)  # Ann, seat 0, whose turn 5 is on, away; nothing sent yet

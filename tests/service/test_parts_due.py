@@ -59,7 +59,7 @@ async def test_a_reminder_is_published_once_before_the_deadline_and_a_stale_dead
     table = timed_table(deadline)
     parts.tables.add(table)  # type: ignore[arg-type]
     parts.schedule.arm(table)  # type: ignore[arg-type]
-    parts.clock.now = deadline - 60 * 0.25
+    parts.clock.now = deadline - 60 * 0.2
     await parts.due.tick_timers()
     await parts.due.timer_due("t1", deadline, Due.REMIND)  # told twice: said once
     assert [u.kind for u in parts.tables.published] == ["reminder"]
@@ -139,4 +139,4 @@ async def test_an_expiry_whose_deadline_another_process_moved_stands_in_for_nobo
     assert parts.store.saved == [] and parts.tables.published == [] and parts.autoplay.kicked == []
     armed = parts.timers.armed("t1")
     assert armed is not None and armed.deadline == deadline + 30
-    assert parts.timers.next_due() == deadline + 30 - 60 * 0.25  # the new reminder; the old expiry is dropped
+    assert parts.timers.next_due() == deadline + 30 - 60 * 0.2  # the new reminder; the old expiry is dropped

@@ -47,16 +47,16 @@ async def test_deadline_is_armed_when_a_person_is_to_act(timed: TableService, cl
 async def test_reminder_comes_once_before_expiry(timed: TableService, clock: ManualClock) -> None:
     table_id = await live_table(timed)
     sub = timed.subscribe(table_id)
-    clock.now += 44
+    clock.now += 47
     await timed.tick_timers()
     assert sub.queue.empty()
-    clock.now += 2  # 14 s left: within the last quarter
+    clock.now += 2  # 11 s left: within the last fifth
     await timed.tick_timers()
     await timed.tick_timers()
     updates = [sub.queue.get_nowait() for _ in range(sub.queue.qsize())]
     assert [u.kind for u in updates] == ["reminder"]
     seat = (await timed.info(table_id)).to_act[0]
-    assert updates[0].events[0].data == {"type": "reminder", "seat": seat, "deadline": clock.now + 14}
+    assert updates[0].events[0].data == {"type": "reminder", "seat": seat, "deadline": clock.now + 11}
 
 
 async def test_expiry_lets_an_ai_move_and_says_so(timed: TableService, clock: ManualClock) -> None:
