@@ -5,7 +5,7 @@
 import { h } from "./dom.js";
 import { t, tn, tOr } from "./i18n.js";
 import { cardEl } from "./cards.js";
-import { gameTitle } from "./table.js";
+import { gameTitle } from "./titles.js";
 import { applies, optionLabel, valueLabel } from "./lobby.js";
 import { deckOf, facts as factsOf, game as gameOf } from "./games.js";
 import { variantLabel } from "./history.js";

@@ -5,13 +5,14 @@
 
 import { h, clear, toast } from "../../shell/dom.js";
 import { TableRenderer } from "../../shell/renderer.js";
-import { t, tn, tNames } from "../../shell/i18n.js";
+import { t, tn } from "../../shell/i18n.js";
 import * as tg from "../../shell/tg.js";
 import { cue } from "../../shell/sound.js";
 import { scoreSheetButton, showScoreSheet } from "../../shell/scoresheet.js";
 import { sheet } from "./sheet.js";
+import { hintLine, noticeOf, statusLine } from "./words.js";
 import { DECK, boardEl, cardEl, cardName, isCorner, legalMoves, resultEl, scoreText, seatEl, seatFigure, sortKings,
-  spaceName, splitTurns, turnLine } from "./parts.js";
+  splitTurns, turnLine } from "./parts.js";
 import { fanOut } from "../../shell/fan.js";
 import { dragToPlay } from "../../shell/drag.js";
 import { BOARD_EVENTS, applyEvent, flyDraw, flyMove, reducedMotion, sleep, snapshot, spaceOf } from "./board_events.js";
@@ -162,12 +163,8 @@ class KingsTable extends TableRenderer {
   }
 
   noteEvent(e) {
-    const name = (seat) => this.ctx.name(seat);
-    if (e.type === "corner_collected") this.notice = t("kc_note_collected", { name: name(e.seat), space: spaceName(e.corner) });
-    else if (e.type === "hand_over") {
-      this.notice = e.went_out !== null ? t("kc_note_hand_out", { n: e.hand_no, name: name(e.went_out) })
-        : t("kc_note_hand_blocked", { n: e.hand_no });
-    } else if (e.type === "turn_ended" && e.seat === this.you) this.notice = null;
+    const notice = noticeOf(e, this.you, (seat) => this.ctx.name(seat));
+    if (notice !== undefined) this.notice = notice;
   }
 
   // Legal moves by what is tapped first: a card (to spaces) or a pile (to spaces), and end_turn.
@@ -317,42 +314,16 @@ class KingsTable extends TableRenderer {
     if (this.notice) this.logEl.append(h("div", { class: "kc-notice", text: this.notice }));
   }
 
-  statusText(s, moves) {
-    if (this.isOver()) return this.resultLine(s);
-    if (this.running) return t("to_play", { name: this.ctx.name(this.shown.turn) });
-    if (!this.isMyTurn()) return t("to_play", { name: this.ctx.name(s.turn) });
-    if (s.must_play) return t("kc_must_play", { card: cardName(s.must_play, DECK) });
-    return t("your_turn");
-  }
-
-  hintText(s, moves) {
-    if (!this.isMyTurn() || this.isOver()) return "";
-    const targets = this.targets(moves);
-    if (this.sel && this.sel.card) {
-      return targets.size ? t("kc_hint_card", { card: cardName(this.sel.card, DECK) })
-        : t("kc_hint_no_place", { card: cardName(this.sel.card, DECK) });
-    }
-    if (this.sel && this.sel.space) return t("kc_hint_pile", { space: spaceName(this.sel.space) });
-    if (!moves.end && !s.must_play) return t("kc_reason_king");
-    return moves.byCard.size || moves.byPile.size ? t("kc_hint_start") : t("kc_hint_nothing");
-  }
-
-  resultLine(s) {
-    const names = s.winners.map((seat) => this.ctx.name(seat)).join(", ");
-    const youWon = s.winners.includes(this.you);
-    if (s.options.scoring === "first_out" && s.went_out !== null && !s.blocked) {
-      return s.went_out === this.you ? t("kc_you_went_out") : t("kc_went_out_won", { name: this.ctx.name(s.went_out) });
-    }
-    if (s.winners.length > 1) return tNames("kc_share_win", s.winners.map((seat) => this.ctx.name(seat)));
-    return youWon ? t("you_won") : t("winner_is", { name: names });
-  }
-
   renderStatus(s, moves) {
     const mine = this.isMyTurn();
-    this.status.className = `status${mine ? " mine" : ""}${this.isOver() && !this.running ? " over" : ""}`;
-    const hint = this.hintText(s, moves);
+    const over = this.isOver();
+    this.status.className = `status${mine ? " mine" : ""}${over && !this.running ? " over" : ""}`;
+    const name = (seat) => this.ctx.name(seat);
+    const hint = mine && !over ? hintLine(s, moves, this.sel, this.targets(moves).size > 0) : "";
+    const turn = this.running ? this.shown.turn : s.turn; // while moves replay, the seat on show
+    const main = statusLine(s, { you: this.you, mine: mine && !this.running, over, turn }, name);
     this.clockEl = h("span", { class: "clock" });
-    clear(this.status).append(h("span", { class: "kc-status-main", text: this.statusText(s, moves) }),
+    clear(this.status).append(h("span", { class: "kc-status-main", text: main }),
       ...(hint ? [h("span", { class: "kc-hint", text: hint })] : []), this.clockEl);
     this.renderClock();
   }

@@ -10,10 +10,11 @@ import { fanToFit } from "../../shell/fan.js";
 import { dragToPlay } from "../../shell/drag.js";
 import { isOneTap } from "../../shell/one_tap.js";
 import { t, tn, tNames } from "../../shell/i18n.js";
-import { cardEl, cardName, sortHand, suitIcon, suitName } from "../../shell/cards.js";
+import { cardEl, cardName, sortHand } from "../../shell/cards.js";
 import * as tg from "../../shell/tg.js";
-import { scoreSheetButton, showScoreSheet } from "../../shell/scoresheet.js";
+import { showScoreSheet } from "../../shell/scoresheet.js";
 import { sheet } from "./sheet.js";
+import { renderScorebar } from "./scorebar.js";
 import { DECK, SUITS, decisionPanel, eventLine, playerPanel, renderNotes, signed as signedScore } from "./parts.js";
 
 const LOG_SIZE = 3;
@@ -153,7 +154,7 @@ class SergeantMajorTable extends TableRenderer {
     const s = this.state;
     const seats = this.seatsAround();
     this.el.dataset.phase = s.phase;
-    this.renderScorebar(s);
+    renderScorebar(this.scorebar, s, () => this.showScores());
     this.ring.classList.toggle("seated", s.phase === "play");
     this.left = this.seat(this.left, playerPanel(this, seats.left, "left"));
     this.right = this.seat(this.right, playerPanel(this, seats.right, "right"));
@@ -172,18 +173,7 @@ class SergeantMajorTable extends TableRenderer {
     return panel;
   }
 
-  // --- the bar at the top: hand, trick, trumps ---------------------------------------------------
-
-  renderScorebar(s) {
-    const hand = s.last_hand ? t("sm_hand_of", { n: s.hand_no, of: s.last_hand }) : t("hand_n", { n: s.hand_no });
-    const playing = s.phase === "play" || s.phase === "over";
-    const trick = Math.min(s.trick_no + (s.trick.length ? 1 : 0), s.tricks_per_hand) || 1;
-    clear(this.scorebar).append(
-      h("span", { class: "hand-no", text: hand }),
-      h("span", { class: "trick-no", text: playing ? t("trick_n", { n: trick, of: s.tricks_per_hand }) : "" }),
-      this.trumpChip(s),
-      scoreSheetButton(() => this.showScores()));
-  }
+  // --- the bar at the top (scorebar.js) and the score sheet -------------------------------------
 
   showScores() {
     return showScoreSheet(sheet, this.state, (seat) => this.ctx.name(seat));
@@ -193,20 +183,6 @@ class SergeantMajorTable extends TableRenderer {
   // sign them, "−16").
   scoreText(seat, score) {
     return t(this.state.score_kind === "running" ? "sm_total_running" : "sm_total_ledger", { n: signedScore(score) });
-  }
-
-  trumpChip(s) {
-    const parts = [];
-    if (s.call === "misere") parts.push(h("span", { class: "sm-call-name", text: t("sm_call_misere") }));
-    if (s.call === "no_trump") parts.push(h("span", { class: "sm-call-name", text: t("sm_call_no_trump") }));
-    if (s.trump) {
-      parts.push(suitIcon(s.trump, DECK, 16), h("span", { text: suitName(s.trump, DECK) }));
-    }
-    if (!parts.length) {
-      return h("span", { class: "sm-trump none" }, h("span", { class: "label", text: t("sm_trumps") }), h("span", { text: "–" }));
-    }
-    return h("span", { class: `sm-trump${s.trump ? ` suit-${DECK}-${s.trump}` : ""}`, dataset: { trump: s.trump || s.call || "" } },
-      h("span", { class: "label", text: s.call && !SUITS.includes(s.call) ? t("sm_call") : t("sm_trumps") }), ...parts);
   }
 
   // --- the felt: a phase's decision, or the trick -----------------------------------------------
