@@ -1,16 +1,12 @@
 // The History tab: the player's finished games, newest first, each with its placements and a Replay button.
 
 import { h, clear } from "./dom.js";
-import { lang, t, tn, tOr } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 import { aiName, valueLabel } from "./lobby.js";
 import { facts as factsOf, game as gameOf } from "./games.js";
+import { gameTitle } from "./titles.js";
 
 const PAGE = 20;
-
-// A game's title in the page's language.
-export function gameTitle(game) {
-  return tOr(`game_${game}`, game);
-}
 
 // A game's variant in a few words: the value of its headline setting (the server names it), as its game words it.
 export function variantLabel(game, options = {}) {

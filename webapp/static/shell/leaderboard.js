@@ -6,7 +6,8 @@
 import { h, clear } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { aiName } from "./lobby.js";
-import { gameTitle, placeLabel } from "./history.js";
+import { placeLabel } from "./history.js";
+import { gameTitle } from "./titles.js";
 import { firstGame } from "./games.js";
 
 function groupLabel(group) {

@@ -7,7 +7,8 @@ import { t } from "./i18n.js";
 import { aiName, shareLink } from "./lobby.js";
 import { cardEl, cardName, sortHand } from "./cards.js";
 import { deckOf, game as gameOf, handSize, loadAll } from "./games.js";
-import { gameTitle, scoreText, variantLabel } from "./history.js";
+import { scoreText, variantLabel } from "./history.js";
+import { gameTitle } from "./titles.js";
 import * as tg from "./tg.js";
 
 loadStyles(new URL("./record.css", import.meta.url).href); // not awaited: the page shows before it is in
