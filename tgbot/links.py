@@ -8,6 +8,7 @@ from urllib.parse import quote
 from telegram import InlineKeyboardButton, WebAppInfo
 
 from engine.config import Settings
+from engine.service.table_ids import REPLAY_PREFIX
 
 TABLE_PAYLOAD = "t_"
 HISTORY_PAYLOAD = "history"  # ?start=history: a player's last games, asked for in a group
@@ -35,7 +36,7 @@ class Links:
     def replay(self, table_id: str) -> str | None:
         """A link that opens a finished game's replay in the Mini App (shareable in any chat)."""
         if self.short_name:
-            return f"https://t.me/{self.bot_username}/{self.short_name}?startapp=r_{quote(table_id)}"
+            return f"https://t.me/{self.bot_username}/{self.short_name}?startapp={REPLAY_PREFIX}{quote(table_id)}"
         if self.webapp_url:
             return f"{self.webapp_url}/?replay={quote(table_id)}"
         return None

@@ -8,7 +8,6 @@ tables (``engine.service.opening_pace``); a rematch, one per finished game, does
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -26,6 +25,7 @@ from engine.service.open_tables import OpenTablesCap
 from engine.service.opening_pace import OpeningPace
 from engine.service.schedule import Schedule
 from engine.service.sharing import Sharing, fresh_on_conflict
+from engine.service.table_ids import new_table_id
 from engine.service.table_settings import (
     TABLE_SETTINGS,
     default_size,
@@ -106,7 +106,7 @@ class Lobby:
         seats = [SeatRow(seat=i, name="", ai_level=level) for i in range(size)]
         seats[0].user_id, seats[0].name = host_id, host_name
         row = TableRow(
-            id=secrets.token_urlsafe(6), game=ruleset.name, options=options_dict(parsed), size=size,
+            id=new_table_id(), game=ruleset.name, options=options_dict(parsed), size=size,
             status=TableStatus.LOBBY,
             host_user_id=host_id, chat_id=chat_id, seed=seed, seed_hash=seed_hash(seed), timer=timer,
             meta={"ai_level": level, **({"lesson": True} if lesson else {}),
