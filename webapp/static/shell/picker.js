@@ -138,20 +138,13 @@ function gameCard(app, g) {
     for (const el of [...busy].filter((b) => b.isConnected)) el.disabled = on;
   };
 
-  // A new table with the chosen options; ``start`` starts it at once (its empty seats go to AI players), else it
-  // stays in the lobby for friends to join.
+  // A new table with the chosen options; ``start`` asks for a game already dealt against AI players in one
+  // request (the server's play now: nothing is left behind if it cannot deal), else a lobby for friends to join.
   const open = async (start, said) => {
     said.textContent = "";
     setBusy(true);
     try {
-      const info = await app.api.post("/api/tables", { game: g.name, options: optionsToSend() });
-      if (start) {
-        try {
-          await app.api.post(`/api/tables/${encodeURIComponent(info.id)}/start`, {});
-        } catch {
-          // the lobby then offers Start itself
-        }
-      }
+      const info = await app.api.post("/api/tables", { game: g.name, options: optionsToSend(), play_now: start });
       app.openTable(info.id);
     } catch (err) {
       if (err.status === 401) app.authFailed();
