@@ -21,8 +21,16 @@ from urllib.parse import quote, urlencode
 
 import pytest
 from aiohttp import web
-from playwright.async_api import (Browser, BrowserContext, ConsoleMessage, Page, Route, ViewportSize, async_playwright,
-                                  expect)
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Route,
+    ViewportSize,
+    async_playwright,
+    expect,
+)
 
 from engine.config import Settings
 from engine.service.tables import TableService

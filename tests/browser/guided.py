@@ -100,7 +100,7 @@ async def follow(
 
 
 async def finish(lesson: Lesson, game: str) -> None:
-    """The game is over and offers a real game; taking it opens a real table of the same game."""
+    """The game is over and offers a real game; taking it opens a real game of the same game, already dealt."""
     page = lesson.page
     sheet = page.locator(".sheet.game-over")
     await expect(sheet.locator(".lesson-done")).to_be_visible()
@@ -110,9 +110,10 @@ async def finish(lesson: Lesson, game: str) -> None:
     info = await lesson.server.service.info(lesson.table_id)
     assert info.status == "finished" and info.result is not None
     await real.tap()
-    await expect(page.locator(".lobby")).to_be_visible()
+    await expect(page.locator(".hand .card").first).to_be_visible()
+    await expect(page.locator(".lobby")).to_have_count(0)
     new_id = await page.locator(".table-screen").get_attribute("data-table")
     assert new_id and new_id != lesson.table_id
     fresh = await lesson.server.service.info(new_id)
-    assert fresh.game == game and not fresh.lesson
+    assert fresh.game == game and not fresh.lesson and fresh.status == "playing"
     assert lesson.phone.errors == []

@@ -124,10 +124,11 @@ export class GameOver {
     return withNames("winner_is", "name", people(winners.slice(0, 1)));
   }
 
-  // After a guided game: a real table of the same game with its usual settings, in the lobby to start.
+  // After a guided game: a real game of the same game with its usual settings, dealt at once against AI players.
   async realGame() {
     try {
-      const info = await this.screen.app.api.post("/api/tables", { game: this.screen.view.table.game, options: {} });
+      const info = await this.screen.app.api.post("/api/tables",
+        { game: this.screen.view.table.game, options: {}, play_now: true });
       this.screen.app.openTable(info.id);
     } catch (err) {
       toast(err.message || t("error_generic"), "error");
@@ -168,15 +169,9 @@ export class GameOver {
       const options = { ...table.options, timer: table.timer };
       const game = factsOf(table.game);
       if (game && game.min_players !== game.max_players) options.players = table.size;
-      const info = await this.screen.app.api.post("/api/tables", { game: table.game, options });
-      // alone with AI players there is nobody to wait for: the new game starts at once (the AI fill the seats)
-      if (this.screen.view.you !== null && this.screen.view.you !== undefined) {
-        try {
-          await this.screen.app.api.post(`/api/tables/${encodeURIComponent(info.id)}/start`, {});
-        } catch {
-          // the lobby then offers Start itself
-        }
-      }
+      // alone with AI players there is nobody to wait for: the new game is dealt at once (the AI fill the seats)
+      const seated = this.screen.view.you !== null && this.screen.view.you !== undefined;
+      const info = await this.screen.app.api.post("/api/tables", { game: table.game, options, play_now: seated });
       this.screen.app.openTable(info.id);
     } catch (err) {
       toast(err.message || t("error_generic"), "error");
