@@ -1,4 +1,4 @@
-"""Lobbies: opening a table, seats, settings, starting, leaving, coming back, cancelling, rematches, expiry.
+"""Lobbies: opening a table, seats, settings, starting, leaving, coming back, cancelling, rematches.
 
 Whatever seats a person (opening a table, a lesson or a rematch, joining one) passes the cap on
 their open tables first, holding their lock (``engine.service.open_tables``); a person's lock is
@@ -336,58 +336,3 @@ class Lobby:
         if not opened and fresh.status == TableStatus.LOBBY and fresh.seat_of(user_id) is None:
             fresh = await self.join(fresh.id, user_id, name)
         return fresh, opened
-
-    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[TableInfo]:
-        """A group became a supergroup with a new id: its unfinished tables follow it there, and its record.
-
-        The tables are found in the store, so those this process has not loaded (or another process
-        serves) move too; the other processes hear of each move.
-        """
-        moved: list[TableInfo] = []
-        seen: set[str] = set()
-        while fresh := [t for t in await self.store.tables.table_ids_in_chat(old_chat_id, OPEN)
-                        if t not in seen]:
-            seen.update(fresh)
-            for table_id in fresh:
-                info = await self._move_table(table_id, old_chat_id, new_chat_id)
-                if info is not None:
-                    moved.append(info)
-        for table_id in await self.store.records.move_record(old_chat_id, new_chat_id):  # the leaderboard follows too
-            held = self.tables.held(table_id)
-            if held is not None and held.row.chat_id == old_chat_id:  # as the store now has it
-                held.row.chat_id, held.row.version = new_chat_id, held.row.version + 1
-        return moved
-
-    @fresh_on_conflict
-    async def _move_table(self, table_id: str, old_chat_id: int, new_chat_id: int) -> TableInfo | None:
-        """Move one table to the group's new id (None: it is no longer an unfinished table of the old one)."""
-        table = await self.tables.get(table_id)
-        async with table.lock:
-            if table.row.chat_id != old_chat_id or table.row.status not in OPEN:
-                return None
-            table.row.chat_id = new_chat_id
-            await self.store.tables.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.CHAT_MOVED))
-            return await self.tables.publish(table, UpdateKind.CHAT_MOVED)
-
-    async def expire_idle(self, *, lobby_after: float, game_after: float) -> list[TableInfo]:
-        """Cancel lobbies untouched for ``lobby_after`` seconds and untimed games with no move for ``game_after``."""
-        now = self.clock()
-        idle = [t for t in self.tables.all() if t.row.status == TableStatus.LOBBY
-                or (t.row.status == TableStatus.PLAYING and t.row.deadline is None)]
-        last_moves = await self.store.tables.last_moves([t.id for t in idle if t.row.status == TableStatus.PLAYING])
-        expired = []
-        for table in idle:
-            async with table.lock:
-                row = table.row
-                touched = max(row.updated_at, row.created_at, last_moves.get(table.id, 0.0))
-                limit = lobby_after if row.status == TableStatus.LOBBY else game_after
-                if row.status not in OPEN or row.deadline is not None or now - touched < limit:
-                    continue
-                row.status, row.deadline = TableStatus.ABANDONED, None
-                await self.store.tables.save_table(row, with_seats=False)
-                self.schedule.arm(table)
-                expired.append(await self.tables.publish(table, UpdateKind.ABANDONED, [
-                    public({"type": "expired", "idle": now - touched, "seed": row.seed})]))
-            self.schedule.forget(table.id)
-            self.tables.unload_ended(table.id)
-        return expired

@@ -17,8 +17,10 @@ from collections.abc import Callable
 from engine.service.autoplay import Autoplay
 from engine.service.bot_budget import budget_for
 from engine.service.bus import Listener, Listening, MemoryBus, Subscription
+from engine.service.chat_moves import ChatMoves
 from engine.service.chats import Chats
 from engine.service.due import HEAL_EVERY, DueWork
+from engine.service.idle import IdleTables
 from engine.service.loading import MAX_LOADED, Tables, peers_for
 from engine.service.lobby import AI_NAMES, Lobby
 from engine.service.moves import ActResult, Moves
@@ -73,6 +75,8 @@ class TableService:
         self.moves = Moves(store, self.loaded, self.sharing, self.schedule, clock=clock)
         self.cap = OpenTablesCap(self.loaded.count_open_tables, max_open_tables)
         self.lobby = Lobby(store, self.loaded, self.sharing, self.schedule, self.cap, clock=clock, pace=opening_pace)
+        self.chat_moves = ChatMoves(store, self.loaded, self.sharing)
+        self.idle_tables = IdleTables(store, self.loaded, self.schedule, clock=clock)
         self.due = DueWork(store, self.loaded, self.sharing, self.moves, self.schedule, peers=self.peers, clock=clock,
                            heal_every=heal_every)
 
@@ -107,8 +111,8 @@ class TableService:
         self.abandon = self.lobby.abandon
         self.rematch = self.lobby.rematch
         self.join_rematch = self.lobby.join_rematch
-        self.move_chat = self.lobby.move_chat
-        self.expire_idle = self.lobby.expire_idle
+        self.move_chat = self.chat_moves.move_chat
+        self.expire_idle = self.idle_tables.expire_idle
         # due work
         self.idle = self.due.idle
         self.heal = self.due.heal

@@ -7,28 +7,29 @@ page's console, and only then opened.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.async_api import expect
 
-from engine.service import table_ids
 from tests.browser.conftest import Server, open_phone
 
-ANN = {"id": 6900, "first_name": "Ann", "language_code": "en"}
+ANN_ID = 6900
+ANN: dict[str, Any] = {"id": ANN_ID, "first_name": "Ann", "language_code": "en"}
 
 
 async def test_a_table_whose_first_drawn_id_read_as_a_replay_opens_with_no_failed_request(
     browser: Any, server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     draws: Iterator[str] = iter(["r_AbCdEf", "AbCdEfGh"])
-    monkeypatch.setattr(table_ids.secrets, "token_urlsafe", lambda _n: next(draws))
-    info = await server.service.create_table("coins", ANN["id"], "Ann", {})
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda _n: next(draws))
+    info = await server.service.create_table("coins", ANN_ID, "Ann", {})
     monkeypatch.undo()
     for _ in range(info.size - 1):
-        await server.service.add_ai(info.id, ANN["id"])
-    await server.service.start_game(info.id, ANN["id"])
+        await server.service.add_ai(info.id, ANN_ID)
+    await server.service.start_game(info.id, ANN_ID)
     phone = await open_phone(browser, server, ANN, start_param=info.id)
     await expect(phone.page.locator(".table-screen")).to_be_visible()
     await expect(phone.page.locator(".hand .card")).to_have_count(16)

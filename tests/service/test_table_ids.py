@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 
 import pytest
 
-from engine.service import table_ids
 from engine.service.table_ids import REPLAY_PREFIX, new_table_id
 from engine.service.tables import TableService
 from tests.service.helpers import ANN
@@ -21,7 +21,7 @@ def _draws(monkeypatch: pytest.MonkeyPatch, *values: str) -> list[int]:
         drawn.append(nbytes)
         return next(source)
 
-    monkeypatch.setattr(table_ids.secrets, "token_urlsafe", token_urlsafe)
+    monkeypatch.setattr(secrets, "token_urlsafe", token_urlsafe)
     return drawn
 
 
