@@ -110,6 +110,7 @@ async def finish(lesson: Lesson, game: str) -> None:
     info = await lesson.server.service.info(lesson.table_id)
     assert info.status == "finished" and info.result is not None
     await real.tap()
+    await expect(page.locator(".table-screen")).not_to_have_attribute("data-table", lesson.table_id)
     await expect(page.locator(".hand .card").first).to_be_visible()
     await expect(page.locator(".lobby")).to_have_count(0)
     new_id = await page.locator(".table-screen").get_attribute("data-table")
