@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Dialog, WebSocketRoute, expect
 
+import webapp.auth
 from tests.browser.conftest import SHORT_INIT_DATA_AGE, Phone, Server, open_phone, screenshot_path
 from tests.service.helpers import play_out
 
@@ -55,9 +56,24 @@ async def wait_posted(phone: Phone, name: str, data: Any = None, seconds: float 
     raise AssertionError(f"{name} {data} never posted; posted: {await phone.tg_calls()}")
 
 
-async def test_session_token_lets_a_socket_back_in_after_init_data_is_too_old(browser: Any,
-                                                                               short_server: Server) -> None:
+class SignInClock:
+    """The sign-in's wall clock, standing still until the test moves it: a page that is slow to load (a loaded
+    machine) still signs in with initData seconds old, and initData turns too old exactly when the test says."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def time(self) -> float:
+        """What ``time.time()`` says to the sign-in."""
+        return self.now
+
+
+async def test_session_token_lets_a_socket_back_in_after_init_data_is_too_old(
+    browser: Any, short_server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
     server = short_server
+    clock = SignInClock()
+    monkeypatch.setattr(webapp.auth, "time", clock)
     table_id = await new_table(server, 8801)
     ann = await open_phone(browser, server, user(1))
     page = ann.page
@@ -91,7 +107,7 @@ async def test_session_token_lets_a_socket_back_in_after_init_data_is_too_old(br
     assert hellos[0]["session"], "the first hello brings the session /api handed out"
     assert await page.evaluate("sessionStorage.getItem('cardroom.session')") == welcomes[0]["session"]
 
-    await asyncio.sleep(SHORT_INIT_DATA_AGE + 1.5)  # initData is now too old to sign in with alone
+    clock.now += SHORT_INIT_DATA_AGE + 1.5  # initData is now too old to sign in with alone
     await ann.context.clear_cookies()  # only the token the page kept can get it in
     await sockets[0].close()
     await expect(page.locator(".conn.open")).to_have_count(0)
