@@ -245,15 +245,30 @@ THEME_JS = """s => {
 }"""
 
 
+# Where the first element a CSS selector matches is, measured in one step in the page: a list the page draws
+# again (home's tables on a live update) replaces its elements, and one found by one call may be gone by the next.
+PLACE_JS = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  return { top: r.top, bottom: r.bottom, height: r.height, scrolled: document.scrollingElement.scrollTop };
+}"""
+
+
 async def in_view(page: Page, selector: str) -> None:
     """The element is on the first screen: visible, and its box inside the viewport without scrolling anything."""
-    target = page.locator(selector)
-    await expect(target).to_be_visible()
-    box = await target.bounding_box()
+    await expect(page.locator(selector)).to_be_visible()
     size = page.viewport_size
-    assert box is not None and size is not None
-    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (selector, box, size)
-    assert await page.evaluate("document.scrollingElement.scrollTop") == 0
+    assert size is not None
+    place: dict[str, float] | None = None
+    for _ in range(50):  # the page settles within a few frames once the element is visible
+        place = await page.evaluate(PLACE_JS, selector)
+        if place is not None and place["height"] > 0:
+            break
+        await page.wait_for_timeout(20)
+    assert place is not None and place["height"] > 0, (selector, place)
+    assert place["top"] >= 0 and place["bottom"] <= size["height"], (selector, place, size)
+    assert place["scrolled"] == 0, (selector, place)
 
 
 def screenshot_path(name: str) -> Path:

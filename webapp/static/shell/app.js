@@ -241,6 +241,10 @@ class App {
     const myTurn = (x) => x.status === "playing" && typeof x.you === "number" && (x.to_act || []).includes(x.you);
     const open = (this.tables || []).filter((x) => x.status === "lobby" || x.status === "playing");
     const all = [...open.filter(myTurn), ...open.filter((x) => !myTurn(x))]; // each part newest first
+    // the fresh list drawn again only if it changed: a redraw replaces the buttons under a finger about to tap one
+    const drawn = JSON.stringify(all);
+    if (list.drawnTables === drawn) return;
+    list.drawnTables = drawn;
     clear(list);
     if (!all.length) return;
     // past the first few (more would push the games off a phone's first screen) only the tables waiting for the
