@@ -32,7 +32,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 
 from tgbot.limits import Dropped
 from tgbot.priority import CLEANUP, STATUS, Call
-from tgbot.records import SENDING, SENT, UNCERTAIN, Ledger, Record, Records
+from tgbot.records import SENDING, SENT, UNCERTAIN, Ledger, Record, Records, leftover_purpose, purpose_person
 
 log = logging.getLogger(__name__)
 
@@ -363,10 +363,14 @@ class Sweeper:
 
 
     async def _keep(self, batch: list[tuple[str, Record, str]]) -> None:
-        """The chat refused: the records are kept again (unless replaced), so the messages go once it is back."""
+        """The chat refused: each message is kept as a leftover of its person's (their turn pass sweeps it once they
+        are back). Never under its old purpose: that one is the turn lane's own, which may be posting a newer one."""
         for table_id, record, _over in batch:
-            if await self.postings.records.get(table_id, record.purpose) is None:
-                await self.postings.records.put(table_id, record)
+            user_id = purpose_person(record.purpose)
+            if user_id is None or record.message_id is None:
+                log.info("message %s in chat %s is left as it is", record.message_id, record.chat_id)
+                continue
+            await self.postings.records.put(table_id, record.but(purpose=leftover_purpose(user_id, record.message_id)))
 
 
 def shown_key(text: str, markup: InlineKeyboardMarkup | None) -> str:

@@ -1,12 +1,14 @@
 """What the bot remembers about each table's messages, kept through the service's ``Chats``.
 
 One record per purpose: ``home`` (the chat, forum topic and language the table's messages
-go to, and who was invited), ``table`` (its lobby/status message), ``summary``, and
-``turn:<user id>`` (a person's open turn message). Handlers read them (``BotState.records``;
-a group's new language is written into its tables' homes); the notifier's passes write the
-rest, each of a table's two lanes only its own purposes (the turn lane the ``turn:`` records,
-the table lane ``table`` and ``summary``; ``home`` is settled under a lock of its own), one
-change at a time, so no record is ever written from a stale copy.
+go to, and who was invited), ``table`` (its lobby/status message), ``summary``,
+``turn:<user id>`` (a person's open turn message) and ``leftover:<user id>:<message id>`` (a
+turn message the person's chat refused to let go while they had blocked the bot: swept once
+they are back). Handlers read them (``BotState.records``; a group's new language is written
+into its tables' homes); the notifier's passes write the rest, each of a table's two lanes
+only its own purposes (the turn lane the ``turn:`` records, the table lane ``table`` and
+``summary``; ``home`` is settled under a lock of its own; the sweeper only leftovers, each
+its own message's), one change at a time, so no record is ever written from a stale copy.
 
 A send is written down before it is made (state ``sending``); once Telegram answers,
 the record holds the message id (``sent``). A send whose answer was lost is
@@ -34,6 +36,17 @@ INLINE_CHAT = 0  # the chat of a record kept in an inline message: none the bot 
 def turn_purpose(user_id: int) -> str:
     """The purpose of a person's turn message."""
     return f"turn:{user_id}"
+
+
+def leftover_purpose(user_id: int, message_id: int) -> str:
+    """The purpose of a turn message of a person's that could not be removed and that a newer one replaced."""
+    return f"leftover:{user_id}:{message_id}"
+
+
+def purpose_person(purpose: str) -> int | None:
+    """The person a turn message's or a leftover's purpose is about (None: a purpose of the table's own)."""
+    kind, _, rest = purpose.partition(":")
+    return int(rest.split(":", 1)[0]) if kind in ("turn", "leftover") and rest else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from tgbot.away import Away
 from tgbot.latest import Latest
 from tgbot.postings import Postings
 from tgbot.priority import Call, Lane
-from tgbot.records import SENDING, SENT, Record, Records, turn_purpose
+from tgbot.records import SENDING, SENT, Record, Records, leftover_purpose, purpose_person, turn_purpose
 from tgbot.render import render, translate
 from tgbot.table_texts import PersonOf, home_locale
 from tgbot.turn_book import TurnBook
@@ -52,7 +52,7 @@ class TurnMessages:
         """Bring every turn message of the table in line with it; when to look again (a reminder comes due)."""
         records = await self.records.of(info.id)
         seated = {s.user_id for s in info.seats if s.user_id is not None and s.user_id != info.chat_id}
-        seated |= {int(p.split(":", 1)[1]) for p in records if p.startswith("turn:")}
+        seated |= {user_id for p in records if (user_id := purpose_person(p)) is not None}
         people: dict[int, Person] = {}
         sent: dict[int, Record] = {}
         readers: list[Reader] = []
@@ -66,7 +66,7 @@ class TurnMessages:
                 record = await self.postings.settle(info.id, record, call=Call(Lane.TURN))
             if record is not None:
                 sent[user_id] = record
-            readers.append(self._reader(info, person, record))
+            readers.append(self._reader(info, person, record, records))
         plan = plan_turns(readers, deadline=info.deadline, duration=TIMERS.get(info.timer), now=self._now())
         for seat, turn in plan.adopted:
             self.turns.adopt(info.id, seat, turn)
@@ -77,19 +77,24 @@ class TurnMessages:
             person = people[step.user_id]
             if step.op is Op.SEND:
                 await self._send(info, snapshot, home, person, step)
+            elif step.message_id is not None:
+                await self._remove(info, home, person, records[leftover_purpose(step.user_id, step.message_id)], step)
             elif not await self._remove(info, home, person, sent[step.user_id], step):
                 failed.add(step.user_id)  # still there: no second message beside it
         return plan.wake_at
 
-    def _reader(self, info: TableInfo, person: Person, record: Record | None) -> Reader:
+    def _reader(self, info: TableInfo, person: Person, record: Record | None,
+                records: dict[str, Record]) -> Reader:
         """What the plan needs to know of one person."""
+        leftovers = tuple(r.message_id for p, r in records.items() if p.startswith("leftover:")
+                          and purpose_person(p) == person.user_id and r.message_id is not None)
         seat = info.seat_of(person.user_id)
         first = record is not None and seat is not None and self.turns.first_sight(info.id, seat)
         began = self.turns.began_at(info.id, seat) if seat is not None else None
         turn = record.data.get("turn") if record is not None else None
         return Reader(person.user_id, seat, self.turns.turn_of(info, seat),
                       away=self._away is None or self._away.is_away(info, person.user_id),
-                      wants=person.notify, first_sight=first, order=began or 0.0,
+                      wants=person.notify, first_sight=first, order=began or 0.0, leftovers=leftovers,
                       sent=None if record is None else Sent(None if turn is None else int(turn),
                                                              bool(record.data.get("reminder"))))
 

@@ -12,7 +12,8 @@ The rules, in one place:
   stand-in plays it), they want turn messages, the bot may write to them, and they are away
   from the table (``is_away``). One message per turn: a message of another turn is replaced.
 - Someone the bot may not write to is left alone: a message of theirs still open waits
-  until they are back.
+  until they are back, and so do older ones their chat refused to let go (``leftovers``),
+  swept away in the background once they are.
 - A timed turn's message becomes a reminder once the table service's reminder moment has come
   (``REMINDER_SHARE`` of its time left, the one definition of it): a
   fresh message in place of the turn's (an edit does not make a phone buzz, so turn messages
@@ -56,6 +57,7 @@ class Reader:
     sent: Sent | None = None
     first_sight: bool = False  # their turn was first seen after a restart: a stored message may be this turn's
     order: float = 0.0  # when their turn began: the oldest turn's message goes first
+    leftovers: tuple[int, ...] = ()  # ids of older turn messages not removed while the bot could not reach them
 
 
 class Op(StrEnum):
@@ -77,6 +79,7 @@ class Step:
     seat: int | None = None
     turn: int | None = None
     reminder: bool = False
+    message_id: int | None = None  # a leftover's (SWEEP only; None: the turn message sent before)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +109,7 @@ def plan_turns(readers: Iterable[Reader], *, deadline: float | None, duration: f
     for reader in readers:
         if not reader.reachable:
             continue  # blocked or never started: nothing to send, and an open message waits until they are back
+        steps.extend(Step(Op.SWEEP, reader.user_id, Lane.CLEANUP, message_id=m) for m in reader.leftovers)
         turn = reader.turn if reader.wants else None
         awaited = awaited or turn is not None
         if turn is not None and not reader.away:

@@ -60,6 +60,10 @@ CASES: dict[str, Case] = {
     "the turn is over: its message swept at cleanup priority": Case((ann(turn=None, sent=Sent(5)),), (sweep(),)),
     "someone the bot may not write to: nothing, an open message waits": Case(
         (ann(reachable=False, sent=Sent(3)), ann(user_id=BOB, seat=1, reachable=False)), ()),
+    "leftovers of a person the bot could not reach: they wait while they still cannot be reached": Case(
+        (ann(reachable=False, leftovers=(7, 8)),), ()),
+    "leftovers of a person back within reach: swept in the background, beside this turn's message": Case(
+        (ann(leftovers=(7,)),), (Step(Op.SWEEP, ANN, Lane.CLEANUP, message_id=7), send())),
     "turn messages turned off: none, and an open one goes": Case(
         (ann(wants=False), ann(user_id=BOB, seat=1, wants=False, sent=Sent(5))), (sweep(BOB),)),
     "first seen after a restart: the stored message is this turn's": Case(
