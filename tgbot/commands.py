@@ -11,7 +11,7 @@ from telegram import (
     Message,
     Update,
 )
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import ExtBot
 
 from engine import games
@@ -20,14 +20,15 @@ from engine.i18n import LANGUAGES, N_
 from tgbot.arguments import game_name
 from tgbot.buttons import answer
 from tgbot.callbacks import Verb, button_data
-from tgbot.context import Context, display_name, is_private, locale_of, reply, reply_refusal
+from tgbot.context import Context, display_name, is_group, is_private, locale_of, reply, reply_refusal
+from tgbot.guide import HELP_COMMANDS, friend_markup, game_examples, private_answer
 from tgbot.languages import remember_app_language
 from tgbot.links import TABLE_PAYLOAD
 from tgbot.priority import Call
 from tgbot.render import has_template, render, translate
 
 GROUP_COMMANDS = (
-    ("new", N_("Start a table: /new [game] [target=15]")),
+    ("new", N_("Start a table: /new [game] [setting=value]")),
     ("join", N_("Take a seat at the open table")),
     ("leave", N_("Give up your seat")),
     ("cancel", N_("Cancel the table (host or admin)")),
@@ -87,7 +88,12 @@ async def start_command(update: Update, context: Context) -> None:
     if payload.startswith(TABLE_PAYLOAD):
         await table_deeplink(update, context, payload.removeprefix(TABLE_PAYLOAD))
         return
-    await reply(update, render("help.html", locale, private=True, bot=context.bot.username))
+    await reply(update, _help_text(locale, context, private=True), reply_markup=friend_markup(locale))
+
+
+def _help_text(locale: str | None, context: Context, *, private: bool) -> str:
+    return render("help.html", locale, private=private, bot=context.bot.username, commands=HELP_COMMANDS,
+                  examples=game_examples())
 
 
 async def table_deeplink(update: Update, context: Context, table_id: str) -> None:
@@ -107,9 +113,28 @@ async def table_deeplink(update: Update, context: Context, table_id: str) -> Non
 
 
 async def help_command(update: Update, context: Context) -> None:
-    """/help: what the bot does and its commands."""
-    await reply(update, render("help.html", locale_of(update.effective_user), private=is_private(update.effective_chat),
-                               bot=context.bot.username))
+    """/help: what the bot does and its commands; asked in a group, answered in private when the bot may write there
+    (the group's few messages a minute are kept for its tables)."""
+    user, chat = update.effective_user, update.effective_chat
+    locale = locale_of(user)
+    if user is not None and is_group(chat):
+        person = await context.bot_data.service.people.person(user.id)
+        if person is not None and person.can_message:
+            try:
+                await context.bot.send_message(user.id, _help_text(locale, context, private=True), parse_mode="HTML",
+                                               reply_markup=friend_markup(locale))
+                return
+            except TelegramError:  # they blocked the bot since: the group gets the help
+                pass
+    await reply(update, _help_text(locale, context, private=is_private(chat)), reply_markup=friend_markup(locale))
+
+
+async def private_fallback(update: Update, context: Context) -> None:
+    """A private message no other handler took (an unknown command, plain text): a short pointer, never silence."""
+    message = update.effective_message
+    if message is None or not is_private(update.effective_chat) or message.via_bot is not None:
+        return
+    await reply(update, private_answer(message.text or "", locale_of(update.effective_user)))
 
 
 async def rules_command(update: Update, context: Context) -> None:

@@ -112,8 +112,9 @@ async def test_stats_rules_and_help_answer_in_a_few_lines(bot: Harness) -> None:
     assert "alternating colours" in bot.fake.last_message(GROUP).plain
     await bot.send(bot.fake.message(GROUP, BOB, "/rules chess"))
     assert "There is no game called 'chess'" in bot.fake.last_message(GROUP).plain
-    await bot.send(bot.fake.message(GROUP, BOB, "/help"))
-    assert "/new [game]" in bot.fake.last_message(GROUP).plain
+    await bot.send(bot.fake.message(GROUP, BOB, "/help"))  # Bob wrote to the bot: the help goes to him privately
+    assert "/new [game]" in bot.fake.last_message(BOB).plain
+    assert "/new [game]" not in bot.fake.last_message(GROUP).plain
 
 
 async def test_rematch_opens_a_new_lobby_with_the_same_settings(bot: Harness) -> None:
