@@ -16,7 +16,7 @@ from typing import Any
 from engine import games
 from engine.core.errors import Refusal, RefusalCode
 from engine.core.rules import Outcome
-from engine.service import ratings
+from engine.service import rating_scale, ratings
 from engine.service.kinds import TableStatus
 from engine.store.database import Store
 from engine.store.rows import RatingChange, Skill, TableRow
@@ -35,20 +35,25 @@ class Record:
         return await self.store.records.history(user_id, min(max(limit, 1), 50), before)
 
     async def stats(self, user_id: int) -> list[dict[str, Any]]:
-        """A user's own figures per game: games, wins, rating, the best rating they reached, their last placements
-        (newest first) and the ratings their last games left (``trend``, oldest first)."""
+        """A user's own figures per game: games, wins, rating (and whether it is provisional), the best rating they
+        reached, their last placements (newest first) and the ratings their last games left (``trend``, oldest
+        first); every rating as people see it (``rating_scale.shown``)."""
         found = await self.store.records.stats(user_id)
         for entry in found:
-            rating = ratings.ordinal((entry.pop("mu"), entry.pop("sigma")))
+            mu, games = entry.pop("mu"), entry["games"]
+            del entry["sigma"]
             # the rating now is one they reached too (the games before the record kept changes have none on record)
-            best = rating if entry["best"] is None else max(entry["best"], rating)
-            entry["rating"], entry["best"] = _shown(rating), _shown(best)
-            entry["trend"] = [_shown(r) for r in entry["trend"]]
+            best = mu if entry["best"] is None else max(entry["best"], mu)
+            now = rating_scale.shown(mu, games)
+            entry["rating"], entry["provisional"] = now.rating, now.provisional
+            entry["best"] = rating_scale.shown(best, games).rating
+            entry["trend"] = [rating_scale.shown(m, games).rating for m in entry["trend"]]
         return found
 
     async def rating_changes(self, table_id: str) -> list[dict[str, Any]]:
-        """Each person's rating before and after a finished game, by seat (none for AI seats, a lesson, a table
-        not finished); refuses an unknown table.
+        """Each person's rating before and after a finished game as people see them, by seat, with the change and
+        whether the rating after is provisional (none for AI seats, a lesson, a table not finished); refuses an
+        unknown table.
 
         A game's end is stored with its results and rating changes in one transaction, and only
         then published: a table the store holds as finished has its changes, so whoever was
@@ -59,8 +64,8 @@ class Record:
             raise Refusal(RefusalCode.TABLE_NOT_FOUND)
         if row.status != TableStatus.FINISHED:
             return []
-        return [{"seat": seat, "before": _shown(before), "after": _shown(after)}
-                for seat, before, after in await self.store.records.rating_changes(table_id)]
+        return [_change(seat, before, after, games)
+                for seat, before, after, games in await self.store.records.rating_changes(table_id)]
 
     async def groups(self, user_id: int) -> list[dict[str, Any]]:
         """The group chats where a user finished games, oldest first, with their games and people there."""
@@ -70,17 +75,13 @@ class Record:
         """A chat's players of ``game`` by rating (only people who played there), with their games there."""
         games.get(game)  # refuses an unknown game by name
         board = await self.store.records.leaderboard(chat_id, game, min(max(limit, 1), 100))
-        for place, entry in enumerate(board, 1):
-            entry["place"], entry["rating"] = place, round(ratings.ordinal((entry["mu"], entry["sigma"])), 1)
-        return board
+        return _ranked(board)
 
     async def played_with(self, user_id: int, game: str, limit: int = 20) -> list[dict[str, Any]]:
         """The leaderboard with no group: the user and the people they finished ``game`` with, by rating."""
         games.get(game)  # refuses an unknown game by name
         board = await self.store.records.played_with(user_id, game, min(max(limit, 1), 100))
-        for place, entry in enumerate(board, 1):
-            entry["place"], entry["rating"] = place, round(ratings.ordinal((entry["mu"], entry["sigma"])), 1)
-        return board
+        return _ranked(board)
 
     async def replay(self, table_id: str, start: int = 0, count: int = REPLAY_PAGE) -> dict[str, Any]:
         """Steps ``start``.. of a finished game: each move and every seat's view after it (all hands shown)."""
@@ -150,7 +151,7 @@ class Record:
                     seat = _seat_of(people, uid)
                     won = 1.0 if outcome.placements[seat] == 1 else 0.0
                     table[uid] = [mu, sigma, before[2] + 1, before[3] + won]
-                    changes.append((row.id, seat, ratings.seen(current.get(uid)), ratings.seen((mu, sigma))))
+                    changes.append((row.id, seat, ratings.kept(current.get(uid)), ratings.kept((mu, sigma))))
                 counted[row.game] = counted.get(row.game, 0) + 1
             await self.store.records.keep_rating_changes(changes)
         await self.store.records.retotal_standings()
@@ -169,9 +170,19 @@ class Record:
         return game.outcome(state)
 
 
-def _shown(rating: float) -> float:
-    """A rating as people see it: to one decimal place, and never "-0.0"."""
-    return round(rating, 1) + 0.0
+def _change(seat: int, before: float, after: float, games: int) -> dict[str, Any]:
+    """A seat's rating change as people see it, from its mu before and after its ``games``-th game."""
+    was, now = rating_scale.shown(before, games - 1), rating_scale.shown(after, games)
+    return {"seat": seat, "before": was.rating, "after": now.rating, "change": now.rating - was.rating,
+            "provisional": now.provisional}
+
+
+def _ranked(board: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A leaderboard (best first) with each entry's place and rating as people see it (``rated``: its games rated)."""
+    for place, entry in enumerate(board, 1):
+        shown = rating_scale.shown(entry["mu"], entry["rated"])
+        entry["place"], entry["rating"], entry["provisional"] = place, shown.rating, shown.provisional
+    return board
 
 
 def _seat_of(people: list[tuple[int | None, str]], user_id: int) -> int:

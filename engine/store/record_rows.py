@@ -52,8 +52,8 @@ class RecordRows:
         return [games[table_id] for table_id in ids]
 
     async def stats(self, user_id: int, recent: int = 10) -> list[dict[str, Any]]:
-        """A user's own figures per game (games, wins, rating, the best rating after any of its games on record),
-        with their last ``recent`` placements, newest first, and the ratings those games left, oldest first."""
+        """A user's own figures per game (games, wins, mu, sigma, the best mu after any of its games on record),
+        with their last ``recent`` placements, newest first, and the mu those games left, oldest first."""
         async with self._writer.engine.connect() as conn:
             rows = (await conn.execute(
                 select(ratings.c.game, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.wins)
@@ -73,16 +73,21 @@ class RecordRows:
                               "trend": [x.rating_after for x in reversed(last) if x.rating_after is not None]})
         return found
 
-    async def rating_changes(self, table_id: str) -> list[tuple[int, float, float]]:
-        """A finished game's people as (seat, rating before, rating after), by seat (AI seats have none)."""
+    async def rating_changes(self, table_id: str) -> list[tuple[int, float, float, int]]:
+        """A finished game's people as (seat, mu before, mu after, their games of it by then, this one included),
+        by seat (AI seats have none)."""
+        earlier = results.alias("earlier")
+        games = (select(func.count()).where(earlier.c.user_id == results.c.user_id, earlier.c.game == results.c.game,
+                                            earlier.c.finished_at <= results.c.finished_at)
+                 .scalar_subquery())
         async with self._writer.engine.connect() as conn:
             rows = (await conn.execute(
-                select(results.c.seat, results.c.rating_before, results.c.rating_after)
+                select(results.c.seat, results.c.rating_before, results.c.rating_after, games)
                 .where(results.c.table_id == table_id, results.c.user_id.is_not(None),
                        results.c.rating_before.is_not(None), results.c.rating_after.is_not(None))
                 .order_by(results.c.seat)
             )).all()
-        return [(seat, before, after) for seat, before, after in rows]
+        return [(seat, before, after, played) for seat, before, after, played in rows]
 
     async def keep_rating_changes(self, changes: Sequence[RatingChange]) -> None:
         """Keep seats' ratings before and after their games on their results (after a rebuild)."""
@@ -97,11 +102,11 @@ class RecordRows:
         async with self._writer.engine.connect() as conn:
             rows = (await conn.execute(
                 select(standings.c.user_id, standings.c.games, standings.c.wins, ratings.c.mu, ratings.c.sigma,
-                       users.c.name)
+                       ratings.c.games.label("rated"), users.c.name)
                 .join(ratings, (ratings.c.user_id == standings.c.user_id) & (ratings.c.game == game))
                 .join(users, users.c.id == standings.c.user_id)
                 .where(standings.c.chat_id == chat_id, standings.c.game == game)
-                .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc()).limit(limit)
+                .order_by(ratings.c.mu.desc(), ratings.c.user_id).limit(limit)
             )).mappings().all()
         return [dict(r) for r in rows]
 
@@ -111,10 +116,11 @@ class RecordRows:
         people = select(results.c.user_id).where(results.c.table_id.in_(mine), results.c.user_id.is_not(None))
         async with self._writer.engine.connect() as conn:
             rows = (await conn.execute(
-                select(ratings.c.user_id, ratings.c.games, ratings.c.wins, ratings.c.mu, ratings.c.sigma, users.c.name)
+                select(ratings.c.user_id, ratings.c.games, ratings.c.wins, ratings.c.mu, ratings.c.sigma,
+                       ratings.c.games.label("rated"), users.c.name)
                 .join(users, users.c.id == ratings.c.user_id)
                 .where(ratings.c.game == game, ratings.c.user_id.in_(people))
-                .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc(), ratings.c.user_id).limit(limit)
+                .order_by(ratings.c.mu.desc(), ratings.c.user_id).limit(limit)
             )).mappings().all()
         return [dict(r) for r in rows]
 

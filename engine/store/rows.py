@@ -73,9 +73,9 @@ class Finish:
     """Everything a finished game adds to the record, written in the transaction that finishes it.
 
     ``rate`` gets the people's current ratings (those who have one) and returns their new ones.
-    ``seen`` is the rating people see of a skill (None: a newcomer's, the starting one); with it
-    each person's result keeps their rating before and after the game, without it only the
-    ratings change.
+    ``seen`` is what a result keeps of a skill (its mu; None: a newcomer's, the starting one),
+    from which the rating people see is made; with it each person's result keeps theirs before
+    and after the game, without it only the ratings change.
     """
 
     table_id: str
@@ -87,4 +87,4 @@ class Finish:
     seen: Callable[[Skill | None], float] | None = None
 
 
-RatingChange = tuple[str, int, float, float]  # (table id, seat, rating before, rating after) as people see them
+RatingChange = tuple[str, int, float, float]  # (table id, seat, mu before, mu after): what the rating seen is made of

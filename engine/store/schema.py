@@ -96,8 +96,8 @@ results = Table(
     Column("placement", Integer, nullable=False),
     Column("score", Integer, nullable=False),
     Column("finished_at", Float, nullable=False),
-    # the person's rating (its ordinal, mu - 3 sigma: what people see) before and after this game; None for an AI
-    # seat, and for a game finished before these were kept until a rebuild (migration 0014)
+    # the person's mu before and after this game (the rating people see is made from it: engine.service.rating_scale);
+    # None for an AI seat, and for a game finished before these were kept as mu until a rebuild (migrations 0014, 0016)
     Column("rating_before", Float, nullable=True),
     Column("rating_after", Float, nullable=True),
     Index("ix_results_user", "user_id", "finished_at"),

@@ -215,8 +215,11 @@ async def test_results_from_before_the_rating_changes_get_theirs_from_a_rebuild(
             await service.record.rebuild()
             changes = await service.record.rating_changes(finished.table_id)
         after = ratings.rate([(ANN, "easy"), (BOB, "easy"), (None, "strong")], finished.result["placements"], {})
-        assert changes == [{"seat": 0, "before": 0.0, "after": round(ratings.ordinal(after[ANN]), 1)},
-                           {"seat": 1, "before": 0.0, "after": round(ratings.ordinal(after[BOB]), 1)}]
+        shown = {uid: round(1500 + 30 * (mu - 25)) for uid, (mu, _) in after.items()}  # rating_scale's formula
+        assert changes == [{"seat": 0, "before": 1500, "after": shown[ANN], "change": shown[ANN] - 1500,
+                            "provisional": True},
+                           {"seat": 1, "before": 1500, "after": shown[BOB], "change": shown[BOB] - 1500,
+                            "provisional": True}]
 
     if backend == "sqlite":
         await check(database_url(None, tmp_path))

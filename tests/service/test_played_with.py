@@ -23,9 +23,9 @@ async def test_played_with_lists_you_and_everyone_you_finished_the_game_with_by_
     assert [e["rating"] for e in board] == sorted((e["rating"] for e in board), reverse=True)
     stored = await service.store.records.ratings_of("coins")
     for e in board:  # each person's own rating and games of Coins, wherever they played
-        mu, sigma, games, wins = stored[e["user_id"]]
+        mu, _sigma, games, wins = stored[e["user_id"]]
         assert (e["games"], e["wins"]) == (games, wins)
-        assert e["rating"] == round(mu - 3 * sigma, 1)
+        assert e["rating"] == round(1500 + 30 * (mu - 25)) and e["provisional"] is (games < 10)
     assert next(e for e in board if e["user_id"] == BOB)["games"] == 2  # his game with Dan counts in his figures
     assert {e["user_id"] for e in await service.record.played_with(DAN, "coins")} == {DAN, BOB}
 

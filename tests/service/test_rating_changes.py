@@ -1,5 +1,6 @@
-"""Each person's rating before and after each game: kept as the game finishes, the same after a rebuild, none for AI
-seats or lessons, readable the moment the end is published, and a player's best rating and recent trend."""
+"""Each person's rating before and after each game: kept as the game finishes (its mu, shown on the 1500 scale), the
+same after a rebuild, none for AI seats or lessons, readable the moment the end is published, and a player's best
+rating and recent trend."""
 
 from __future__ import annotations
 
@@ -18,12 +19,17 @@ from tests.service.helpers import ANN, BOB, CAT, finished_game, play_out, starte
 DAN = 104
 
 
-def shown(skill: tuple[float, float]) -> float:
-    """The rating people see of a skill, worked out here: mu - 3 sigma."""
-    return skill[0] - 3 * skill[1]
+def mu(skill: tuple[float, float]) -> float:
+    """What a result keeps of a skill: its mu."""
+    return skill[0]
 
 
-def flat(changes: list[tuple[int, float, float]]) -> list[float]:
+def shown(skill: tuple[float, float]) -> int:
+    """The rating people see of a skill, worked out here: 1500 + 30 (mu - 25), whole points."""
+    return round(1500 + 30 * (skill[0] - 25))
+
+
+def flat(changes: list[tuple[int, float, float, int]]) -> list[float]:
     """Seats and ratings in one list, to compare with pytest.approx."""
     return [figure for change in changes for figure in change]
 
@@ -40,23 +46,25 @@ async def test_a_finished_game_keeps_each_persons_rating_before_and_after_and_no
     first = await finished_game(service, -1, ((ANN, "Ann"), (BOB, "Bob")))  # seat 2 is an AI player
     places = await placements_of(service, first)
     after = ratings.rate([(ANN, ""), (BOB, ""), (None, "easy")], places, {})
-    # newcomers start at mu 25, sigma 25/3: the rating shown before their first game is 25 - 3 * 25/3 = 0
+    # newcomers start at mu 25: the rating shown before their first game is 1500, provisional after it
     assert flat(await service.store.records.rating_changes(first)) == pytest.approx(
-        [0, 0.0, shown(after[ANN]), 1, 0.0, shown(after[BOB])], abs=1e-9)
+        [0, 25.0, mu(after[ANN]), 1, 1, 25.0, mu(after[BOB]), 1], abs=1e-9)
     assert await service.record.rating_changes(first) == [
-        {"seat": 0, "before": 0.0, "after": round(shown(after[ANN]), 1)},
-        {"seat": 1, "before": 0.0, "after": round(shown(after[BOB]), 1)}]
+        {"seat": 0, "before": 1500, "after": shown(after[ANN]), "change": shown(after[ANN]) - 1500,
+         "provisional": True},
+        {"seat": 1, "before": 1500, "after": shown(after[BOB]), "change": shown(after[BOB]) - 1500,
+         "provisional": True}]
 
     # the next game starts from where the last one left each of them: Cat is new, Ann and Bob are not
     second = await finished_game(service, -1, ((BOB, "Bob"), (CAT, "Cat"), (ANN, "Ann")))
     places = await placements_of(service, second)
     again = ratings.rate([(BOB, ""), (CAT, ""), (ANN, "")], places, after)
     assert flat(await service.store.records.rating_changes(second)) == pytest.approx(
-        [0, shown(after[BOB]), shown(again[BOB]), 1, 0.0, shown(again[CAT]), 2, shown(after[ANN]), shown(again[ANN])],
+        [0, mu(after[BOB]), mu(again[BOB]), 2, 1, 25.0, mu(again[CAT]), 1, 2, mu(after[ANN]), mu(again[ANN]), 2],
         abs=1e-9)
     stored = await service.store.records.ratings_of("coins")
     for user in (ANN, BOB, CAT):  # what the game left is the rating now
-        assert shown(stored[user][:2]) == pytest.approx(shown(again[user]))
+        assert mu(stored[user][:2]) == pytest.approx(mu(again[user]))
 
 
 async def test_a_rebuild_keeps_the_same_rating_changes_as_the_games_did(service: TableService) -> None:
@@ -115,11 +123,11 @@ async def test_the_changes_are_there_the_moment_the_end_is_published(service: Ta
 
 async def test_stats_give_the_best_rating_reached_and_the_recent_trend_oldest_first(service: TableService) -> None:
     tables = [await finished_game(service, -1, ((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat"))) for _ in range(3)]
-    afters = [next(a for seat, _, a in await service.store.records.rating_changes(t) if seat == 0) for t in tables]
+    afters = [next(a for seat, _, a, _ in await service.store.records.rating_changes(t) if seat == 0) for t in tables]
     [coins] = await service.record.stats(ANN)
-    assert coins["trend"] == [round(a, 1) for a in afters]  # oldest first, as the games were played
-    assert coins["best"] == round(max(afters), 1)
-    assert coins["rating"] == round(afters[-1], 1)
+    assert coins["trend"] == [shown((a, 0)) for a in afters]  # oldest first, as the games were played
+    assert coins["best"] == shown((max(afters), 0))
+    assert coins["rating"] == shown((afters[-1], 0)) and coins["provisional"] is True  # three games of ten
 
 
 async def test_the_trend_keeps_the_last_ten_games(service: TableService) -> None:
@@ -132,5 +140,6 @@ async def test_the_trend_keeps_the_last_ten_games(service: TableService) -> None
 
     await service.store.writer.write(peak)
     [coins] = await service.record.stats(ANN)
-    assert coins["games"] == 12 and coins["trend"] == [round(a, 1) for a in afters[2:]]
-    assert coins["best"] == round(max(afters) + 5, 1)  # the best of every game, not only of the last ten
+    assert coins["games"] == 12 and coins["trend"] == [shown((a, 0)) for a in afters[2:]]
+    assert coins["best"] == shown((max(afters) + 5, 0))  # the best of every game, not only of the last ten
+    assert coins["provisional"] is False  # twelve games: no longer provisional

@@ -62,10 +62,11 @@ async def test_record_rows_rank_a_groups_players_by_rating(writer: Writer) -> No
     await record.replace_ratings("coins", {1: (30.0, 2.0, 1, 1), 2: (20.0, 1.0, 1, 0), 3: (28.0, 1.0, 1, 0)}, 2.0)
     assert await record.ratings_of("coins") == {1: (30.0, 2.0, 1, 1), 2: (20.0, 1.0, 1, 0), 3: (28.0, 1.0, 1, 0)}
     board = await record.leaderboard(-100, "coins")
-    assert [(r["user_id"], r["name"], r["games"], r["wins"]) for r in board] == [
-        (3, "P3", 1, 0), (1, "P1", 1, 1), (2, "P2", 1, 0)]
+    # by mu, the rating people see is made of (not by mu - 3 sigma, which would put P3 first)
+    assert [(r["user_id"], r["name"], r["games"], r["wins"], r["rated"]) for r in board] == [
+        (1, "P1", 1, 1, 1), (3, "P3", 1, 0, 1), (2, "P2", 1, 0, 1)]
     await record.retotal_standings()
-    assert [r["user_id"] for r in await record.leaderboard(-100, "coins")] == [3, 1, 2]
+    assert [r["user_id"] for r in await record.leaderboard(-100, "coins")] == [1, 3, 2]
 
 
 async def test_record_rows_move_a_groups_record_to_its_new_id(writer: Writer) -> None:
