@@ -13,8 +13,12 @@ they finished that game with, anywhere (local play included), by their rating in
 ``GET /api/replay/<table id>?from=<seq>`` — a finished game step by step, every hand shown,
 with the seed that proves the deals; anyone signed in may open a shared replay.
 ``GET /api/tables/<table id>/ratings`` — each person's rating before and after a finished game,
-``{"seats": [{"seat": 0, "before": 25.1, "after": 27.3}, ...]}`` (no AI seat; an empty list for a
-lesson or a table not finished; 404 ``table_not_found`` for no such table).
+``{"seats": [{"seat": 0, "before": 1500, "after": 1392, "change": -108, "provisional": true}, ...]}``
+(no AI seat; an empty list for a lesson or a table not finished; 404 ``table_not_found`` for no such
+table).
+Every rating is the number people see (``engine.service.rating_scale``: whole points, 1500 for a
+newcomer, never below 0), with ``provisional`` (its player's first games: the page writes "1500?");
+the page shows these numbers as they come and never works one out.
 No Telegram id leaves, of a person or of a chat: people are names, and ``you`` marks the caller.
 """
 
@@ -111,8 +115,8 @@ async def played_with(request: web.Request) -> web.Response:
 
 def _shown(board: list[dict[str, Any]], user_id: int) -> list[dict[str, Any]]:
     """A leaderboard as the page sees it: names and figures, ``you`` for the caller, no ids."""
-    return [{"place": e["place"], "name": e["name"], "rating": e["rating"], "games": e["games"], "wins": e["wins"],
-             "you": e["user_id"] == user_id} for e in board]
+    return [{"place": e["place"], "name": e["name"], "rating": e["rating"], "provisional": e["provisional"],
+             "games": e["games"], "wins": e["wins"], "you": e["user_id"] == user_id} for e in board]
 
 
 async def replay(request: web.Request) -> web.Response:

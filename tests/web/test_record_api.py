@@ -164,7 +164,8 @@ async def test_rating_changes_over_http_for_the_people_only_and_refused_in_the_r
     seats = (await answer.json())["seats"]
     assert answer.status == 200 and [s["seat"] for s in seats] == [0, 1]  # the AI in seat 2 is never rated
     assert seats == await service.record.rating_changes(info.id)
-    assert [s["before"] for s in seats] == [0.0, 0.0] and all(isinstance(s["after"], float) for s in seats)
+    assert [s["before"] for s in seats] == [1500, 1500] and all(isinstance(s["after"], int) for s in seats)
+    assert all(s["change"] == s["after"] - 1500 and s["provisional"] is True for s in seats)
     assert str(ANN) not in await answer.text() and str(BOB) not in await answer.text()  # seats, not ids
 
     nobody = await client.get(f"/api/tables/{info.id}/ratings")
