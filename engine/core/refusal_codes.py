@@ -29,6 +29,11 @@ class RefusalCode(StrEnum):
     UNAVAILABLE = "unavailable"
     UNKNOWN_GAME = "unknown_game"
     UNKNOWN_LANGUAGE = "unknown_language"
+    # the deal of the day (engine.service.daily)
+    DAILY_DONE = "daily_done"
+    DAILY_NOT_FINISHED = "daily_not_finished"
+    DAILY_NOT_CLOSED = "daily_not_closed"
+    BAD_DATE = "bad_date"
     # requests (webapp)
     BAD_REQUEST = "bad_request"
     BODY_NOT_JSON = "body_not_json"
@@ -173,7 +178,7 @@ C = RefusalCode
 FAMILY: dict[RefusalCode, RefusalCode] = {
     **{c: C.BAD_REQUEST for c in (C.BODY_NOT_JSON, C.BODY_NOT_OBJECT, C.UNKNOWN_OPERATION, C.NAME_REQUIRED,
                                   C.CREATE_SHAPE, C.CHANGES_NOT_OBJECT, C.BAD_PAGE_LIMIT, C.BAD_NUMBER,
-                                  C.UNKNOWN_LANGUAGE)},
+                                  C.UNKNOWN_LANGUAGE, C.BAD_DATE)},
     C.NAME_NOT_TEXT: C.BAD_NAME,
     **{c: C.UNAUTHORIZED for c in (C.SIGN_IN_MISSING, C.SIGN_IN_HEADER_MISSING, C.SIGN_IN_TOO_LONG, C.SIGN_IN_NOT_TEXT,
                                    C.SIGN_IN_NOT_A_QUERY, C.SIGN_IN_REPEATS_FIELD, C.SIGN_IN_UNSIGNED,

@@ -25,7 +25,8 @@ async def running_service(settings: Settings) -> AsyncIterator[TableService]:
     try:
         pace = OpeningPace(settings.new_tables_rate, settings.new_tables_burst) if settings.new_tables_rate else None
         service = TableService(store, ai_delay=settings.ai_delay, max_open_tables=settings.max_open_tables_per_user,
-                               opening_pace=pace, peers=peers_for(store, settings.process_url))
+                               opening_pace=pace, peers=peers_for(store, settings.process_url),
+                               daily_secret=settings.daily_secret)
         await service.start()
         try:
             yield service

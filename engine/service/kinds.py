@@ -7,7 +7,10 @@ its member.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 from engine.core.events import Event, public
 from engine.core.rules import Outcome
@@ -24,6 +27,7 @@ class TableStatus(StrEnum):
 
 OPEN = (TableStatus.LOBBY, TableStatus.PLAYING)  # a table someone may still sit down at or play
 OVER = (TableStatus.FINISHED, TableStatus.ABANDONED)  # nothing at stake: the seed may be shown
+SEALED_UNTIL = "sealed_until"  # a table's meta: the time before which its seed is shown to nobody, even once over
 
 
 class UpdateKind(StrEnum):
@@ -50,6 +54,16 @@ def update_kind(text: str) -> UpdateKind:
         return UpdateKind.SEAT_CHANGED
 
 
-def finished_event(outcome: Outcome, seed: str) -> Event:
-    """The public event that ends a game: every seat's score and placement, the winners, and the seed revealed."""
-    return public({"type": "finished", **outcome.as_dict(), "seed": seed})
+def shown_seed(seed: str, meta: Mapping[str, Any], now: float | None = None) -> str | None:
+    """The seed of a table that is over, or None while it is sealed: a deal of the day shares its seed with everyone
+    playing that day, so its tables show it only once the day has closed (``SEALED_UNTIL``)."""
+    until = meta.get(SEALED_UNTIL)
+    if isinstance(until, (int, float)) and (time.time() if now is None else now) < until:
+        return None
+    return seed
+
+
+def finished_event(outcome: Outcome, seed: str, meta: Mapping[str, Any] | None = None) -> Event:
+    """The public event that ends a game: every seat's score and placement, the winners, and the seed revealed
+    (unless the table's ``meta`` seals it)."""
+    return public({"type": "finished", **outcome.as_dict(), "seed": shown_seed(seed, meta or {})})

@@ -10,7 +10,7 @@ from typing import Any
 from engine.core.errors import Refusal, RefusalCode
 from engine.core.records import builder
 from engine.core.rules import Game, joined_view
-from engine.service.kinds import OVER, TableStatus
+from engine.service.kinds import OVER, TableStatus, shown_seed
 from engine.store.rows import SeatRow, TableRow
 
 NOBODY: frozenset[int] = frozenset()
@@ -197,8 +197,8 @@ class LiveTable:
         return _table_info(
             id=row.id, game=row.game, title=self.game.title, options=dict(row.options), size=row.size,
             status=row.status, host_user_id=row.host_user_id, chat_id=row.chat_id, seats=self._seat_infos(),
-            seq=self.seq, seed_hash=row.seed_hash, seed=row.seed if revealed else None, timer=row.timer,
-            deadline=row.deadline, to_act=tuple(sorted(acting)), result=row.result,
+            seq=self.seq, seed_hash=row.seed_hash, seed=shown_seed(row.seed, meta) if revealed else None,
+            timer=row.timer, deadline=row.deadline, to_act=tuple(sorted(acting)), result=row.result,
             ai_level=meta.get("ai_level", "easy"), lesson=bool(meta.get("lesson")), rematch=meta.get("rematch"),
             rematch_of=meta.get("rematch_of"), turn_began=self.turn_began(acting),
         )

@@ -229,7 +229,7 @@ class Tables:
                     return  # the other process finished it
         table.row = row
         log.warning("table %s was over but stored as playing; finished it", table.id)
-        await self.publish(table, UpdateKind.FINISHED, [finished_event(outcome, row.seed)])
+        await self.publish(table, UpdateKind.FINISHED, [finished_event(outcome, row.seed, row.meta)])
 
     def _release_later(self, table_id: str) -> None:
         if self.store.is_shared:

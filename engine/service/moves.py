@@ -124,7 +124,7 @@ class Moves:
         if outcome is None:
             await self.tables.publish(table, UpdateKind.MOVED, events, cause)
             return events
-        events = [*events, finished_event(outcome, table.row.seed)]
+        events = [*events, finished_event(outcome, table.row.seed, table.row.meta)]
         await self.tables.publish(table, UpdateKind.FINISHED, events, cause)
         return events
 

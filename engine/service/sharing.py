@@ -242,7 +242,7 @@ class Sharing:
             if outcome is None:
                 await publish(table, UpdateKind.MOVED, events)
             else:
-                await publish(table, UpdateKind.FINISHED, [*events, finished_event(outcome, row.seed)])
+                await publish(table, UpdateKind.FINISHED, [*events, finished_event(outcome, row.seed, row.meta)])
         if moves or row.version == table.row.version:
             table.row = row
             return

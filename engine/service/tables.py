@@ -19,6 +19,7 @@ from engine.service.bot_budget import budget_for
 from engine.service.bus import Listener, Listening, MemoryBus, Subscription
 from engine.service.chat_moves import ChatMoves
 from engine.service.chats import Chats
+from engine.service.daily import Daily
 from engine.service.due import HEAL_EVERY, DueWork
 from engine.service.idle import IdleTables
 from engine.service.loading import MAX_LOADED, Tables, peers_for
@@ -54,6 +55,7 @@ class TableService:
         max_open_tables: int = MAX_OPEN_TABLES,
         peers: Peers | None = None,
         opening_pace: OpeningPace | None = None,
+        daily_secret: str | None = None,
     ) -> None:
         self.store = store
         self.bus = bus or MemoryBus()
@@ -76,6 +78,7 @@ class TableService:
         self.cap = OpenTablesCap(self.loaded.count_open_tables, max_open_tables)
         self.lobby = Lobby(store, self.loaded, self.sharing, self.schedule, self.cap, clock=clock, pace=opening_pace)
         self.chat_moves = ChatMoves(store, self.loaded, self.sharing)
+        self.daily = Daily(store, self.loaded, self.lobby, self.schedule, self.bus, clock=clock, secret=daily_secret)
         self.idle_tables = IdleTables(store, self.loaded, self.schedule, clock=clock)
         self.due = DueWork(store, self.loaded, self.sharing, self.moves, self.schedule, peers=self.peers, clock=clock,
                            heal_every=heal_every)

@@ -193,3 +193,34 @@ processes = Table(
     Column("url", Text, nullable=False),
     Column("seen_at", Float, nullable=False),
 )
+
+# The deal of the day (engine.service.daily): each person's table and result for one game's deal of one UTC day.
+daily_entries = Table(
+    "daily_entries",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("game", String(32), primary_key=True),
+    Column("day", String(10), primary_key=True),  # YYYY-MM-DD (UTC)
+    Column("table_id", String(32), nullable=False, unique=True),
+    Column("mark", Integer, nullable=True),  # the result compared with the field (higher is better); None: playing
+    Column("started_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+    Index("ix_daily_entries_day", "game", "day"),
+)
+
+# Settings the deal of the day keeps (the secret its seeds are made from, when DAILY_SECRET is not set).
+daily_secrets = Table(
+    "daily_secrets",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+)
+
+# The closed days' standings each group has been sent: one message per group and day, whichever process sends it.
+daily_news = Table(
+    "daily_news",
+    metadata,
+    Column("chat_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("day", String(10), primary_key=True),
+    Column("sent_at", Float, nullable=False),
+)

@@ -1,0 +1,88 @@
+"""The deal of the day through the table service: the same cards for everyone, one play each, sealed until the close."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from engine import games
+from engine.core.errors import Refusal
+from engine.core.rng import seed_hash
+from engine.service.daily_rules import daily_seed, day_of
+from engine.service.kinds import shown_seed
+from engine.service.tables import TableService
+from engine.store.database import Store
+from tests.clock import ManualClock
+from tests.service.helpers import ANN, BOB, play_out
+
+NOON = 1_796_169_600.0 + 12 * 3600  # 2026-12-02 12:00 UTC
+
+
+@pytest.fixture
+async def daily_service(store: Store) -> AsyncIterator[TableService]:
+    """A service whose clock the test moves, with the deals' secret given."""
+    service = TableService(store, ai_delay=0.0, heal_every=None, run_timers=False, clock=ManualClock(NOON),
+                           daily_secret="test secret")
+    await service.start()
+    yield service
+    await service.close()
+
+
+async def finish_daily(service: TableService, table_id: str) -> None:
+    """Play the person's first legal card until the day's scored moment stops the table."""
+    await play_out(service, table_id)
+    await service.daily.wait_settled()
+
+
+async def test_daily_coins_deals_the_same_cards_once_and_keeps_the_seed_until_the_close(
+    daily_service: TableService,
+) -> None:
+    service, clock = daily_service, daily_service.clock
+    assert isinstance(clock, ManualClock)
+    ann = await service.daily.start("coins", ANN, "Ann")
+    bob = await service.daily.start("coins", BOB, "Bob")
+    assert ann.id != bob.id
+    ann_hand = (await service.view(ann.id, ANN))["state"]["hand"]
+    assert (await service.view(bob.id, BOB))["state"]["hand"] == ann_hand  # the same cards in the same seat
+    assert (await service.daily.start("coins", ANN, "Ann")).id == ann.id  # starting again resumes it
+    with pytest.raises(Refusal) as early:
+        await service.daily.standings("coins", ANN)
+    assert early.value.code == "daily_not_finished"
+
+    await finish_daily(service, ann.id)
+    over = await service.info(ann.id)
+    assert over.status == "abandoned" and over.seed is None  # stopped after the first hand, its seed sealed
+    with pytest.raises(Refusal) as again:
+        await service.daily.start("coins", ANN, "Ann")
+    assert again.value.code == "daily_done"
+    mine = await service.daily.standings("coins", ANN)
+    assert mine["seed"] is None and [r["user_id"] for r in mine["standings"]] == [ANN]
+    assert mine["percent"] == 100 and mine["line"].startswith("Cardroom · Coins · 2026-12-02 · 100% · 🔥1")
+    with pytest.raises(Refusal):
+        await service.daily.standings("coins", BOB)  # Bob has not finished: no peeking
+
+    clock.now = NOON + 12 * 3600  # the day closes
+    closed = await service.daily.standings("coins", BOB, "2026-12-02")
+    assert seed_hash(closed["seed"]) == closed["seed_hash"]
+    dealt = games.get("coins").new_game(games.get("coins").parse_options({}), 3, closed["seed"])
+    assert games.get("coins").view(dealt, 0)["hand"] == ann_hand  # the revealed seed re-deals the same cards
+    assert closed["seed"] == daily_seed(b"test secret", "coins", day_of(NOON))
+    assert shown_seed(closed["seed"], {"sealed_until": NOON + 12 * 3600}, now=NOON + 12 * 3600) == closed["seed"]
+    assert shown_seed(closed["seed"], {"sealed_until": NOON + 12 * 3600}, now=NOON) is None
+
+
+async def test_daily_start_refuses_a_game_without_a_deal_of_the_day(daily_service: TableService) -> None:
+    with pytest.raises(Refusal) as refused:
+        await daily_service.daily.start("poker", ANN, "Ann")
+    assert refused.value.code == "unknown_game"
+    with pytest.raises(Refusal) as bad:
+        await daily_service.daily.standings("coins", ANN, "2026-13-01")
+    assert bad.value.code == "bad_request" and bad.value.reason == "bad_date"
+
+
+async def test_daily_secret_is_made_once_and_kept_in_the_store(store: Store) -> None:
+    first = TableService(store, ai_delay=0.0, heal_every=None, run_timers=False)
+    second = TableService(store, ai_delay=0.0, heal_every=None, run_timers=False)
+    made = await first.daily.secret()
+    assert len(made) == 64 and await second.daily.secret() == made
