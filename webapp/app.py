@@ -27,6 +27,7 @@ from webapp.api import setup_api
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier, local_token
 from webapp.caller import MAX_BODY
+from webapp.daily_api import setup_daily_api
 from webapp.http_errors import errors_middleware
 from webapp.invite_api import setup_invite_api
 from webapp.keys import BOT, BUDGETS, CLOCK, PUBLIC, SERVICE, SETTINGS, STATIC, VERIFIER
@@ -119,6 +120,7 @@ def make_app(
     setup_invite_api(app)  # before setup_api: its /api/tables/{id}/{op} would take /invite
     setup_api(app)
     setup_record_api(app)
+    setup_daily_api(app)
     setup_settings_api(app)
     setup_ws(app)
     return app

@@ -17,7 +17,7 @@ from engine import games
 from engine.core.errors import Refusal, RefusalCode
 from engine.core.rules import Outcome
 from engine.service import rating_scale, ratings
-from engine.service.kinds import TableStatus
+from engine.service.kinds import TableStatus, shown_seed
 from engine.store.database import Store
 from engine.store.rows import RatingChange, Skill, TableRow
 
@@ -86,8 +86,8 @@ class Record:
     async def replay(self, table_id: str, start: int = 0, count: int = REPLAY_PAGE) -> dict[str, Any]:
         """Steps ``start``.. of a finished game: each move and every seat's view after it (all hands shown)."""
         row = await self.store.tables.load_table(table_id)
-        if row is None or row.status != TableStatus.FINISHED:
-            raise Refusal(RefusalCode.TABLE_NOT_FOUND)
+        if row is None or row.status != TableStatus.FINISHED or shown_seed(row.seed, row.meta) is None:
+            raise Refusal(RefusalCode.TABLE_NOT_FOUND)  # a deal of the day is replayed once its day has closed
         game = games.get(row.game)
         options = game.parse_options(row.options)
         log = await self.store.tables.load_actions(table_id)

@@ -1,0 +1,105 @@
+"""The deal of the day over HTTP: two people signed in locally play Coins' deal of the day on the same cards."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import AsyncIterator
+
+import pytest
+
+from engine import games
+from engine.service.tables import TableService
+from engine.store.database import Store
+from tests.clock import ManualClock
+from tests.service.helpers import play_out
+from tests.web.conftest import Client, local_signin, tma
+
+NOON = 1_796_169_600.0 + 12 * 3600  # 2026-12-02 12:00 UTC
+
+
+@pytest.fixture
+async def service(store: Store) -> AsyncIterator[TableService]:
+    """The app's table service on a clock the test moves (the days open and close by it)."""
+    started = TableService(store, ai_delay=0.0, heal_every=None, clock=ManualClock(NOON), daily_secret="web secret")
+    await started.start()
+    yield started
+    await started.close()
+
+
+async def hand(client: Client, init_data: str, table_id: str) -> tuple[int, list[str]]:
+    """The caller's seat and hand at a table, as the page reads them."""
+    view = await (await client.get(f"/api/tables/{table_id}", headers=tma(init_data))).json()
+    return view["you"], view["state"]["hand"]
+
+
+async def test_daily_api_two_people_same_cards_once_each_standings_after_finishing_seed_after_the_close(
+    client: Client, service: TableService
+) -> None:
+    ann, ann_id = await local_signin(client, "Ann")
+    bob, bob_id = await local_signin(client, "Bob")
+    listed = await (await client.get("/api/daily", headers=tma(ann))).json()
+    [coins] = [g for g in listed["games"] if g["game"] == "coins"]
+    assert coins["status"] == {"state": "none"} and "seed" not in coins and listed["day"] == "2026-12-02"
+    published = coins["seed_hash"]
+
+    started = {}
+    for who in (ann, bob):
+        resp = await client.post("/api/daily/coins", headers=tma(who))
+        assert resp.status == 200, await resp.text()
+        started[who] = (await resp.json())["table_id"]
+    assert started[ann] != started[bob]
+    assert await hand(client, ann, started[ann]) == await hand(client, bob, started[bob])  # same cards, same seat
+    again = await (await client.post("/api/daily/coins", headers=tma(ann))).json()
+    assert again["table_id"] == started[ann]  # starting again resumes the same table
+    playing = await (await client.get("/api/daily", headers=tma(ann))).json()
+    assert playing["games"][0]["status"] == {"state": "playing", "table_id": started[ann]}
+
+    early = await client.get("/api/daily/coins/standings", headers=tma(ann))
+    assert early.status == 409 and (await early.json())["code"] == "daily_not_finished"
+
+    first_cards = (await hand(client, ann, started[ann]))[1]
+    await play_out(service, started[ann])
+    await service.daily.wait_settled()
+    ann_sees = await client.get("/api/daily/coins/standings", headers=tma(ann))
+    assert ann_sees.status == 200
+    assert [r["user_id"] for r in (await ann_sees.json())["standings"]] == [ann_id]
+    bob_early = await client.get("/api/daily/coins/standings", headers=tma(bob))
+    assert bob_early.status == 409  # Bob has not finished: no peeking at Ann's result
+    await play_out(service, started[bob])
+    await service.daily.wait_settled()
+
+    for who, me in ((ann, ann_id), (bob, bob_id)):
+        refused = await client.post("/api/daily/coins", headers=tma(who))
+        body = await refused.json()
+        assert refused.status == 409 and body["code"] == "daily_done" and "today" in body["message"]
+        board = await (await client.get("/api/daily/coins/standings", headers=tma(who))).json()
+        rows = board["standings"]
+        assert rows[0]["user_id"] == me and {r["user_id"] for r in rows} == {ann_id, bob_id}
+        assert board["seed"] is None
+        # both held the same cards and played them the same way (first legal card): a tie, each 100 % of the field
+        assert [r["percent"] for r in rows] == [100, 100] and board["line"].startswith("Cardroom · Coins · 2026-12-02")
+    status = await (await client.get("/api/daily", headers=tma(bob))).json()
+    assert status["games"][0]["status"]["state"] == "finished" and status["games"][0]["status"]["percent"] == 100
+
+    not_yet = await client.get("/api/daily/coins/standings?date=2026-12-03", headers=tma(ann))
+    assert not_yet.status == 409 and (await not_yet.json())["code"] == "daily_not_closed"
+    bad = await client.get("/api/daily/coins/standings?date=02.12.2026", headers=tma(ann))
+    assert bad.status == 400 and "2026-12-02" in (await bad.json())["message"]
+
+    clock = service.clock
+    assert isinstance(clock, ManualClock)
+    clock.now = NOON + 12 * 3600  # the day closes
+    closed = await (await client.get("/api/daily/coins/standings?date=2026-12-02", headers=tma(ann))).json()
+    seed = closed["seed"]
+    assert closed["closed"] and hashlib.sha256(seed.encode()).hexdigest() == published
+    coins_game = games.get("coins")
+    dealt = coins_game.new_game(coins_game.parse_options({}), 3, seed)
+    assert coins_game.view(dealt, 0)["hand"] == first_cards  # the revealed seed re-deals the same cards
+
+
+async def test_daily_api_refuses_an_unknown_game_and_a_caller_not_signed_in(client: Client) -> None:
+    ann, _ = await local_signin(client, "Ann")
+    unknown = await client.post("/api/daily/poker", headers=tma(ann))
+    assert unknown.status == 400 and (await unknown.json())["code"] == "unknown_game"
+    anonymous = await client.get("/api/daily")
+    assert anonymous.status == 401

@@ -1,0 +1,43 @@
+"""The /api routes of the deal of the day: today's deals, starting or resuming one, and a day's standings.
+
+``GET /api/daily``: per game, the seed's hash, when the day closes and the caller's status (none, playing at a
+table, finished with their result and its shareable line). ``POST /api/daily/{game}``: the caller's table for
+today's deal (opened, or the one they are playing); refused once they have played it. ``GET
+/api/daily/{game}/standings[?date=YYYY-MM-DD]``: a day's field, the caller first; today's only once they have
+finished it, a closed day's with its seed. Every rule is the table service's (``engine.service.daily``).
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from webapp.caller import current_user
+from webapp.keys import PUBLIC, SERVICE
+
+
+async def today(request: web.Request) -> web.Response:
+    """GET /api/daily: today's deals and where the caller is with each."""
+    user = current_user(request)
+    return web.json_response(await request.app[SERVICE].daily.today(user.id))
+
+
+async def start(request: web.Request) -> web.Response:
+    """POST /api/daily/{game}: the caller's table for today's deal of the game (its id and the table)."""
+    user = current_user(request)
+    info = await request.app[SERVICE].daily.start(request.match_info["game"], user.id, user.name)
+    return web.json_response({"table_id": info.id, "table": request.app[PUBLIC].table(info)})
+
+
+async def standings(request: web.Request) -> web.Response:
+    """GET /api/daily/{game}/standings[?date=YYYY-MM-DD]: a day's standings, the caller first."""
+    user = current_user(request)
+    day = request.query.get("date")
+    found = await request.app[SERVICE].daily.standings(request.match_info["game"], user.id, day)
+    return web.json_response(found)
+
+
+def setup_daily_api(app: web.Application) -> None:
+    """Add the deal of the day's routes."""
+    app.router.add_get("/api/daily", today)
+    app.router.add_post("/api/daily/{game}", start)
+    app.router.add_get("/api/daily/{game}/standings", standings)
