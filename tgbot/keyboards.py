@@ -16,6 +16,7 @@ from engine.service.table_settings import AI_LEVELS
 from engine.service.timers import TIMERS
 from tgbot.callbacks import Verb, button_data
 from tgbot.links import Links
+from tgbot.option_buttons import SHORT_LABELS, button_text, used_settings
 from tgbot.render import translate
 
 
@@ -62,11 +63,26 @@ def seat_names(info: TableInfo) -> dict[int, str]:
     return {s.seat: s.name for s in info.seats if s.is_ai or s.user_id is not None}
 
 
+def _with_current(values: tuple[Any, ...], current: Any) -> tuple[Any, ...]:
+    """The presets, and a value typed with /new that is none of them in its place among them (so a press moves on
+    from it and the round comes back to it, instead of dropping it)."""
+    if current in values:
+        return values
+    if isinstance(current, int) and not isinstance(current, bool) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return tuple(sorted((*values, current)))
+    return (*values, current)
+
+
 def choices(info: TableInfo) -> list[Choice]:
-    """Every setting of a table that has more than one value to pick from, in a fixed order."""
+    """Every setting of a table that its variant uses and that has more than one value to pick from, in a fixed
+    order; a typed value that is not a preset is kept among the values."""
     game, seats = games.get(info.game), seat_names(info)
-    found = [Choice(s.name, s.label, tuple(s.choices), info.options.get(s.name, s.default), seats)
-             for s in game.settings if len(s.choices) > 1]
+    found = []
+    for s in used_settings(info):
+        current = info.options.get(s.name, s.default)
+        if len(s.choices) > 1:
+            found.append(Choice(s.name, s.label, _with_current(tuple(s.choices), current), current, seats))
     if game.min_players != game.max_players:
         found.append(Choice("players", N_("Players"), tuple(range(game.min_players, game.max_players + 1)), info.size,
                             seats))
@@ -76,12 +92,17 @@ def choices(info: TableInfo) -> list[Choice]:
 
 
 def options_keyboard(info: TableInfo, locale: str | None) -> InlineKeyboardMarkup:
-    """One button per setting (label: value), then Done."""
-    rows = [
-        [InlineKeyboardButton(f"{translate(locale, c.label)}: {c.shown(c.current, locale)}",
-                              callback_data=button_data(Verb.SET_OPTION, info.id, i, c.next_index()))]
-        for i, c in enumerate(choices(info))
-    ]
+    """One button per setting (label: value, as fits a phone), then Done."""
+    rows = [[InlineKeyboardButton(option_label(c, locale),
+                                  callback_data=button_data(Verb.SET_OPTION, info.id, i, c.next_index()))]
+            for i, c in enumerate(choices(info))]
     done = InlineKeyboardButton(translate(locale, "Done"), callback_data=button_data(Verb.OPTIONS_DONE, info.id))
     rows.append([done])
     return InlineKeyboardMarkup(rows)
+
+
+def option_label(choice: Choice, locale: str | None) -> str:
+    """A setting's button: its label and current value, shortened to fit a phone."""
+    short = SHORT_LABELS.get(choice.name)
+    return button_text(translate(locale, choice.label), translate(locale, short) if short else None,
+                       choice.shown(choice.current, locale))

@@ -7,12 +7,11 @@ from typing import Any
 
 from telegram import InlineKeyboardMarkup
 
-from engine import games
-from engine.i18n import N_
 from engine.service.live import Snapshot, TableInfo
 from engine.service.people import Person
 from tgbot.context import BotState
 from tgbot.keyboards import lobby_keyboard, options_keyboard, seat_names
+from tgbot.option_buttons import lobby_settings
 from tgbot.records import Record
 from tgbot.render import render, translate
 
@@ -23,19 +22,6 @@ def home_locale(home: Record | None) -> str | None:
     """The language of the chat a table's messages go to (None: not settled)."""
     value = home.data.get("locale") if home is not None else None
     return value if isinstance(value, str) else None
-
-
-def described(info: TableInfo) -> list[tuple[str, str, Any]]:
-    """The options a lobby message lists: each setting's name, label and value."""
-    game = games.get(info.game)
-    shown = [(s.name, s.label, info.options.get(s.name, s.default)) for s in game.settings]
-    if game.min_players != game.max_players:
-        shown.insert(0, ("players", N_("Players"), info.size))
-    if info.timer != "none":
-        shown.append(("timer", N_("Turn timer"), info.timer))
-    if any(s.is_ai or s.user_id is None for s in info.seats):  # someone plays, or will play, at the table's level
-        shown.append(("ai_level", N_("AI players"), info.ai_level))
-    return shown
 
 
 def standings(info: TableInfo) -> list[dict[str, Any]]:
@@ -65,7 +51,7 @@ async def table_message(bot_state: BotState, info: TableInfo, snapshot: Snapshot
         seated = {s.user_id for s in info.seats}
         invited = [(int(u), str(n)) for u, n in home.data.get("invited") or () if int(u) not in seated]
         text = render("lobby.html", locale, table=info, people=people, links=bot_state.links,
-                      options=described(info), seat_names=seat_names(info), private=private, invited=invited)
+                      options=lobby_settings(info), seat_names=seat_names(info), private=private, invited=invited)
         if info.id in bot_state.options_open:
             return text, options_keyboard(info, locale)
         return text, lobby_keyboard(info, bot_state.links, locale, private=private)

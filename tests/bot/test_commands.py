@@ -43,7 +43,7 @@ async def test_options_keyboard_changes_settings_for_the_host(bot: Harness) -> N
     assert "Turn timer: 60 seconds a move" in [b["text"] for b in lobby.buttons]
     await bot.send(bot.fake.press(ANN, lobby, "Target score: 10"))
     assert (await bot.service.info(table_id)).options["target_score"] == 15
-    assert "Target score 15" in lobby.plain
+    assert "Target score: 15" in lobby.plain
     await bot.send(bot.fake.press(ANN, lobby, "Done"))
     assert [b["text"] for b in lobby.buttons] == ["Join", "Leave", "Add AI", "Options", "Start", "Open table"]
 
@@ -57,7 +57,7 @@ async def test_options_keyboard_offers_every_ai_level_and_the_ai_added_plays_at_
     assert (await bot.service.info(table_id)).ai_level == "strong"
     assert "AI players: Strong" in [b["text"] for b in lobby.buttons]
     await bot.send(bot.fake.press(ANN, lobby, "Done"))
-    assert "AI players Strong" in lobby.plain  # the group sees the level the empty seats will play at
+    assert "AI players: Strong" in lobby.plain  # the group sees the level the empty seats will play at
     await bot.send(bot.fake.press(ANN, lobby, "Add AI"))
     row = await bot.service.store.tables.load_table(table_id)
     assert row is not None and [s.ai_level for s in row.seats if s.is_ai] == ["strong"]
@@ -131,4 +131,4 @@ async def test_rematch_opens_a_new_lobby_with_the_same_settings(bot: Harness) ->
     fresh = await bot.service.info(fresh_id)
     assert fresh_id != table_id and fresh.status == "lobby" and fresh.host_user_id == BOB
     assert fresh.options["target_score"] == 1
-    assert "Target score 1" in bot.fake.last_message(GROUP).plain
+    assert "Target score: 1" in bot.fake.last_message(GROUP).plain

@@ -52,7 +52,7 @@ async def test_coins_game_from_new_to_summary_in_a_group(bot: Harness) -> None:
     assert [b["text"] for b in lobby.buttons] == LOBBY_BUTTONS
     assert lobby.button("Join")["callback_data"] == f"j:{table_id}"
     assert lobby.button("Open table")["url"] == f"https://t.me/{BOT_USERNAME}/{SHORT_NAME}?startapp={table_id}"
-    assert "Coins" in lobby.shown and "Target score 3" in lobby.shown
+    assert "Coins" in lobby.shown and "Target score: 3" in lobby.shown
     assert "1. Ann (host)" in lobby.shown and "2. free seat" in lobby.shown
 
     # Bob joins from the group without ever having started the bot: he is sent to its Start button.
