@@ -1,4 +1,4 @@
-"""Whether a person is away from a table: the service's presence read against the bot's turns.
+"""Whether a person is away from a table: the service's presence read against the bot's turns and the deal.
 
 The rule itself is ``tgbot.turn_plan.is_away``; this part gathers what it needs (whether a
 page of theirs is in front of them, when they left, how long their turn has lasted).
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from engine.service.live import TableInfo
 from engine.service.presence import Presence
 from tgbot.turn_book import TurnBook
-from tgbot.turn_plan import is_away
+from tgbot.turn_plan import is_away, is_opening
 
 AWAY_GRACE = 3.0  # seconds a person may leave the table mid-turn before their turn message goes
 
@@ -34,4 +34,18 @@ class Away:
         seat = info.seat_of(user_id)
         began = self.turns.began_at(info.id, seat) if seat is not None else None
         return is_away(present=present, left_at=left, now=self.presence.clock(), grace=self.grace,
-                       turn_age=None if began is None else self.clock() - began)
+                       turn_age=None if began is None else self.clock() - began, opened_age=self._opened_age(info.id))
+
+    def is_opening(self, info: TableInfo, user_id: int) -> bool:
+        """Whether the person, not at the table, is still given a moment to open it (after the deal or a restart)."""
+        return is_opening(present=self.presence.is_present(info.id, user_id), opened_age=self._opened_age(info.id),
+                          grace=self.grace)
+
+    def opens_in(self, table_id: str) -> float | None:
+        """Seconds until the moment given to open the table is over (None: it is over, or not begun)."""
+        age = self._opened_age(table_id)
+        return None if age is None or age >= self.grace else self.grace - age
+
+    def _opened_age(self, table_id: str) -> float | None:
+        opened = self.turns.opened_at(table_id)
+        return None if opened is None else self.clock() - opened

@@ -32,6 +32,7 @@ from telegram.error import NetworkError, RetryAfter
 
 from engine.service.bus import Subscription, Update
 from engine.service.live import Snapshot
+from tgbot.awaited import follow_awaited
 from tgbot.away import AWAY_GRACE, Away
 from tgbot.context import BotState
 from tgbot.homes import TableHomes
@@ -80,6 +81,7 @@ class Notifier:
         self._subscription: Subscription | None = None
         self._task: asyncio.Task[None] | None = None
         self._expiry: asyncio.Task[None] | None = None
+        self._awaited: asyncio.Task[None] | None = None  # the games awaiting a person, read at start
         self._later = Later()  # retries, the grace after someone leaves, the turn plan's wake-ups
 
     @property
@@ -103,9 +105,22 @@ class Notifier:
         self._expiry = asyncio.create_task(self._expire_loop(), name="bot-expiry")
         self.bot_state.service.when_resumed(self._resumed)
         for snapshot in self.bot_state.service.open_snapshots():  # tables loaded at start: their messages now
-            self.latest.note(snapshot)
-            self.turns.note(snapshot.info)
-            self._submit(snapshot.info.id)
+            self._found(snapshot)
+        # the games a person is to act in, loaded or not: presence was in memory, so they are due here now
+        self._awaited = asyncio.create_task(self._follow_awaited(), name="bot-awaited")
+
+    def _found(self, snapshot: Snapshot) -> None:
+        """A table this process had not followed: its messages now, as if it had just changed."""
+        self.latest.note(snapshot)
+        self.turns.note(snapshot.info)
+        self._submit(snapshot.info.id)
+
+    async def _follow_awaited(self) -> None:
+        service = self.bot_state.service
+        try:
+            await follow_awaited(service.awaited_tables, service.info, service.snapshot, self._found)
+        except Exception:
+            log.exception("the games awaiting a person could not be read at start")
 
     def _resumed(self) -> None:
         """Back in touch with the database: the passes skipped meanwhile (no lease could be claimed) are made now."""
@@ -123,12 +138,12 @@ class Notifier:
         if self._unfollow is not None:
             self._unfollow()
             self._unfollow = None
-        for task in (self._task, self._expiry):
+        for task in (self._task, self._expiry, self._awaited):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        self._task = self._expiry = None
+        self._task = self._expiry = self._awaited = None
         self._later.close()
         await self._lanes.close()
         await self._turn_lanes.close()
@@ -138,7 +153,9 @@ class Notifier:
     def busy(self) -> bool:
         """Whether updates, timers or Telegram calls are still pending."""
         queued = self._subscription is not None and not self._subscription.queue.empty()
-        return queued or self._later.pending or self._lanes.busy or self._turn_lanes.busy or self.sweeper.busy
+        reading = self._awaited is not None and not self._awaited.done()
+        passes = self._lanes.busy or self._turn_lanes.busy or self.sweeper.busy
+        return reading or queued or self._later.pending or passes
 
     async def idle(self) -> None:
         """Wait until every update received so far is shown (throttled edits included; for tests)."""
@@ -148,7 +165,7 @@ class Notifier:
             if subscription is not None and not subscription.queue.empty():
                 await asyncio.sleep(0.005)
                 continue
-            if self._later.pending:
+            if self._later.pending or (self._awaited is not None and not self._awaited.done()):
                 await asyncio.sleep(0.005)
                 continue
             if self._lanes.busy or self._turn_lanes.busy or self.sweeper.busy:
@@ -326,6 +343,9 @@ class Notifier:
             return
         self._later.succeeded(f"turns:{table_id}")
         self._wake(table_id, wake_at)
+        opens_in = self.away.opens_in(table_id)
+        if opens_in is not None:  # the moment given to open the table ends: whoever is still not there is away
+            self._later.once(f"opening:{table_id}", opens_in + 0.01, lambda: self._submit(table_id))
         self._over(table_id, snapshot)
 
     async def _claimed(self, table_id: str) -> Snapshot | None:

@@ -5,7 +5,9 @@ bot notes when it saw each turn begin (``began_at``: the oldest turn's message g
 status waits for a turn that lasts). It adds two things of its own: a turn first seen after a
 restart keeps the id of the turn message already sent for it (so that message is adopted, not
 replaced); a turn an AI stand-in plays (the seat timed out) gets no turn message. Each lasts
-only as long as the turn it belongs to. Whether a turn is reminded is read from its deadline
+only as long as the turn it belongs to. It also notes when it first saw each table being played
+(``opened_at``: the deal, or a restart's or take-over's first sight), from which everyone is
+given a moment to open the table before a turn message goes. Whether a turn is reminded is read from its deadline
 by ``tgbot.turn_plan``, not kept here.
 """
 
@@ -32,10 +34,13 @@ class TurnBook:
         self._first_sight: set[tuple[str, int]] = set()  # turns first seen after a restart: adopt a stored message
         self._adopted: dict[tuple[str, int], int] = {}  # (table, seat) -> the id of a turn message sent before
         self._passed: dict[str, set[int]] = {}  # seats whose current turn an AI stand-in plays
+        self._opened: dict[str, float] = {}  # table -> when the bot first saw it being played
 
     def note(self, info: TableInfo) -> None:
         """Follow the table to ``info``: a turn that ended or began anew drops what was noted of it."""
         first = info.id not in self._began
+        if info.status == "playing" and info.id not in self._opened:
+            self._opened[info.id] = self.clock()
         turns = self._began.setdefault(info.id, {})
         passed = self._passed.setdefault(info.id, set())
         now = {seat: seq for seat, seq in enumerate(info.turn_began) if seq is not None}
@@ -59,6 +64,10 @@ class TurnBook:
     def began_at(self, table_id: str, seat: int) -> float | None:
         """When the bot saw the seat's current turn begin (``clock`` time; None: it is not to act)."""
         return self._seen.get((table_id, seat))
+
+    def opened_at(self, table_id: str) -> float | None:
+        """When the bot first saw the table being played (``clock`` time; None: not yet)."""
+        return self._opened.get(table_id)
 
     def stood_in(self, table_id: str, seat: int) -> None:
         """The seat timed out: an AI stand-in plays its current turn."""
@@ -90,6 +99,7 @@ class TurnBook:
         """The table is over: nothing of its turns is kept."""
         self._began.pop(table_id, None)
         self._passed.pop(table_id, None)
+        self._opened.pop(table_id, None)
         for key in [k for k in self._adopted if k[0] == table_id]:
             del self._adopted[key]
         self._first_sight = {k for k in self._first_sight if k[0] != table_id}

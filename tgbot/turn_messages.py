@@ -94,6 +94,7 @@ class TurnMessages:
         turn = record.data.get("turn") if record is not None else None
         return Reader(person.user_id, seat, self.turns.turn_of(info, seat),
                       away=self._away is None or self._away.is_away(info, person.user_id),
+                      opening=self._away is not None and self._away.is_opening(info, person.user_id),
                       wants=person.notify, first_sight=first, order=began or 0.0, leftovers=leftovers,
                       sent=None if record is None else Sent(None if turn is None else int(turn),
                                                              bool(record.data.get("reminder"))))

@@ -23,6 +23,10 @@ The rules, in one place:
 - A message replaced is deleted first, at the turn's priority (the new one waits on it); a
   message nothing replaces is swept away in the background, at cleanup's priority.
 - After a restart a stored message of the turn first seen then is adopted, not replaced.
+- Nobody is buzzed for a turn before they have had a moment to open the table (``opening``): for
+  ``grace`` seconds after the deal, or after this process first saw the table being played (a
+  restart, a table taken over), a person not at the table gets no new message, and a message
+  already sent for this turn is kept; once the moment is over, someone still not there is away.
 - A send waiting for its turn in the budget goes only while ``still_wanted`` says so.
 """
 
@@ -58,6 +62,7 @@ class Reader:
     first_sight: bool = False  # their turn was first seen after a restart: a stored message may be this turn's
     order: float = 0.0  # when their turn began: the oldest turn's message goes first
     leftovers: tuple[int, ...] = ()  # ids of older turn messages not removed while the bot could not reach them
+    opening: bool = False  # not at the table, but still within the moment given to open it (``is_opening``)
 
 
 class Op(StrEnum):
@@ -112,13 +117,18 @@ def plan_turns(readers: Iterable[Reader], *, deadline: float | None, duration: f
         steps.extend(Step(Op.SWEEP, reader.user_id, Lane.CLEANUP, message_id=m) for m in reader.leftovers)
         turn = reader.turn if reader.wants else None
         awaited = awaited or turn is not None
-        if turn is not None and not reader.away:
+        holding = turn is not None and reader.opening
+        if turn is not None and not reader.away and not holding:
             turn = None  # at the table: no message, and one sent before they came back is removed
         sent = reader.sent
         if (sent is not None and reader.seat is not None and reader.first_sight and turn is not None
                 and sent.turn is not None):  # after a restart: the stored message is this turn's
             turn = sent.turn
             adopted.append((reader.seat, turn))
+        if holding:  # still opening the table: nothing new yet; a message of an older turn is over all the same
+            if sent is not None and sent.turn != turn:
+                steps.append(Step(Op.SWEEP, reader.user_id, Lane.CLEANUP))
+            continue
         reminder = turn is not None and due
         if sent is not None:
             if turn is not None and sent.turn == turn and (not reminder or sent.reminder):
@@ -139,10 +149,18 @@ def still_wanted(step: Step, *, playing: bool, turn_now: int | None, away: bool)
     return playing and step.turn is not None and turn_now == step.turn and away
 
 
-def is_away(*, present: bool, left_at: float | None, now: float, grace: float, turn_age: float | None) -> bool:
+def is_opening(*, present: bool, opened_age: float | None, grace: float) -> bool:
+    """Whether a person not at the table is still within the moment given to open it: ``grace`` seconds from the
+    deal, or from when this process first saw the table being played (``opened_age`` seconds ago)."""
+    return not present and opened_age is not None and opened_age < grace
+
+
+def is_away(*, present: bool, left_at: float | None, now: float, grace: float, turn_age: float | None,
+            opened_age: float | None = None) -> bool:
     """Whether a person is away from a table: no page of theirs in front of them since before their turn began
-    (``turn_age`` seconds ago), or for ``grace`` seconds (someone who leaves mid-turn may only be glancing away)."""
-    if present:
+    (``turn_age`` seconds ago), or for ``grace`` seconds (someone who leaves mid-turn may only be glancing away);
+    never while they are still given a moment to open it (``is_opening``)."""
+    if present or is_opening(present=present, opened_age=opened_age, grace=grace):
         return False
     if left_at is None or now - left_at >= grace:
         return True

@@ -93,6 +93,7 @@ class TableService:
         self.live = self.loaded.held
         self.snapshot = self.loaded.snapshot
         self.tables = self.loaded.all
+        self.awaited_tables = store.tables.person_turn_tables  # ids of games a person is to act in, paged
         # other processes
         self.claim = self.sharing.claim
         self.drives = self.sharing.drives

@@ -87,6 +87,16 @@ class TableRows:
             )
             return [r.id for r in rows]
 
+    async def person_turn_tables(self, after: str = "", limit: int = 500) -> list[str]:
+        """Ids of games where a person (no AI, autopilot or stand-in) is to act, in id order after ``after``."""
+        async with self._writer.engine.connect() as conn:
+            rows = await conn.execute(
+                select(tables.c.id)
+                .where(tables.c.ai_turn.is_(False), tables.c.status == "playing", tables.c.id > after)
+                .order_by(tables.c.id).limit(limit)
+            )
+            return [r.id for r in rows]
+
     async def deadlines_before(self, until: float, limit: int = 1000) -> list[tuple[str, str, float, Any]]:
         """``(id, timer, deadline, reminded)`` of games whose deadline comes before ``until``, soonest first."""
         async with self._writer.engine.connect() as conn:

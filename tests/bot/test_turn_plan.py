@@ -8,7 +8,7 @@ import pytest
 
 from engine.service.timers import REMINDER_SHARE
 from tgbot.priority import Lane
-from tgbot.turn_plan import Op, Reader, Sent, Step, is_away, plan_turns, remind_at, still_wanted
+from tgbot.turn_plan import Op, Reader, Sent, Step, is_away, is_opening, plan_turns, remind_at, still_wanted
 
 ANN, BOB = 11, 12
 MINUTE = 60.0
@@ -83,6 +83,15 @@ CASES: dict[str, Case] = {
         (ann(),), (send(reminder=True),), timed=True, now=DUE + 1),
     "at the table when the reminder is due: none": Case((ann(away=False),), (), timed=True, now=DUE + 1),
     "nobody awaited: no look again, whatever the deadline": Case((ann(turn=None), bob()), (), timed=True),
+    "just dealt and not yet at the table: no message while they may be opening it": Case(
+        (ann(away=False, opening=True),), ()),
+    "after a restart, still opening: this turn's stored message is adopted and kept": Case(
+        (ann(turn=9, away=False, opening=True, first_sight=True, sent=Sent(3)),), (), adopted=((0, 3),)),
+    "still opening: this turn's message is kept, not swept": Case((ann(away=False, opening=True, sent=Sent(5)),), ()),
+    "still opening: a message of an older turn is over all the same": Case(
+        (ann(away=False, opening=True, sent=Sent(3)),), (sweep(),)),
+    "the moment to open it is over and they are not there: the message goes": Case(
+        (ann(away=True, opening=False),), (send(),)),
     "two turns at once: each its message, each with its turn's beginning as its order": Case(
         (ann(order=50.0), bob(turn=7, order=30.0)), (send(order=50.0), send(BOB, 7, seat=1, order=30.0))),
 }
@@ -134,6 +143,24 @@ AWAY_CASES = [
     (False, 89.0, 100.0, 10.0, True),  # gone before this turn began
     (False, 98.0, 100.0, None, False),  # no turn of theirs: only the grace counts
 ]
+
+
+OPENING_CASES = [
+    # (present, left_at, turn_age, opened_age) at now=100 with a grace of 3 s -> away
+    (False, None, 0.5, 1.0, False),  # dealt a second ago: given a moment to open the table
+    (False, None, 0.5, 3.0, True),  # the moment is over: never came, away
+    (False, 50.0, 0.5, 1.0, False),  # left the lobby long ago: the deal gives a moment all the same
+    (True, None, 0.5, 1.0, False),  # opened it
+    (False, 99.0, 10.0, 10.0, False),  # long after the deal, left a second ago: only the grace of leaving counts
+]
+
+
+@pytest.mark.parametrize(("present", "left_at", "turn_age", "opened_age", "away"), OPENING_CASES)
+def test_turn_plan_a_moment_to_open_the_table_after_the_deal_or_a_restart(
+        present: bool, left_at: float | None, turn_age: float, opened_age: float, away: bool) -> None:
+    assert is_away(present=present, left_at=left_at, now=100.0, grace=3.0, turn_age=turn_age,
+                   opened_age=opened_age) is away
+    assert is_opening(present=present, opened_age=opened_age, grace=3.0) is (not present and opened_age < 3.0)
 
 
 @pytest.mark.parametrize(("present", "left_at", "now", "turn_age", "away"), AWAY_CASES)
