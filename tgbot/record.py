@@ -10,6 +10,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from engine import games
 from engine.catalogue import headline_setting
 from engine.core.errors import Refusal
+from engine.service.rating_scale import PROVISIONAL_GAMES
 from tgbot.arguments import game_name
 from tgbot.context import Context, display_name, is_group, is_private, locale_of, reply, reply_refusal
 from tgbot.links import HISTORY_PAYLOAD
@@ -19,7 +20,8 @@ HISTORY_SHOWN = 10
 
 
 async def top_command(update: Update, context: Context) -> None:
-    """/top [game] in a group: the ratings of the group's players of that game (Coins by default)."""
+    """/top [game] in a group: the ratings of the group's players of that game (Coins by default), "1500?" while
+    provisional."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
@@ -32,7 +34,7 @@ async def top_command(update: Update, context: Context) -> None:
         await reply_refusal(update, context, refusal)
         return
     await reply(update, render("top.html", locale, game=games.get(game).title, board=board,
-                               group=is_group(chat)))
+                               group=is_group(chat), provisional_games=PROVISIONAL_GAMES))
 
 
 async def history_command(update: Update, context: Context) -> None:

@@ -18,7 +18,8 @@ with the seed that proves the deals; anyone signed in may open a shared replay.
 table).
 Every rating is the number people see (``engine.service.rating_scale``: whole points, 1500 for a
 newcomer, never below 0), with ``provisional`` (its player's first games: the page writes "1500?");
-the page shows these numbers as they come and never works one out.
+the page shows these numbers as they come and never works one out. ``/api/stats`` and the
+leaderboards also say how many games a rating stays provisional (``provisional_games``).
 No Telegram id leaves, of a person or of a chat: people are names, and ``you`` marks the caller.
 """
 
@@ -30,6 +31,7 @@ from aiohttp import web
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import gettext_for
+from engine.service.rating_scale import PROVISIONAL_GAMES
 from webapp.caller import current_user, reader_language
 from webapp.keys import PUBLIC, SERVICE
 
@@ -61,7 +63,8 @@ async def history(request: web.Request) -> web.Response:
 async def stats(request: web.Request) -> web.Response:
     """GET /api/stats: the caller's own figures per game, wherever the games were played."""
     user = current_user(request)
-    return web.json_response({"games": await request.app[SERVICE].record.stats(user.id)})
+    return web.json_response({"games": await request.app[SERVICE].record.stats(user.id),
+                              "provisional_games": PROVISIONAL_GAMES})
 
 
 async def groups(request: web.Request) -> web.Response:
@@ -102,7 +105,7 @@ async def leaderboard(request: web.Request) -> web.Response:
     service = request.app[SERVICE]
     chat = await _chat_of(request, user.id)
     board = await service.record.leaderboard(chat, game)
-    return web.json_response({"game": game, "players": _shown(board, user.id)})
+    return web.json_response({"game": game, "players": _shown(board, user.id), "provisional_games": PROVISIONAL_GAMES})
 
 
 async def played_with(request: web.Request) -> web.Response:
@@ -110,7 +113,7 @@ async def played_with(request: web.Request) -> web.Response:
     user = current_user(request)
     game = request.query.get("game", "coins")
     board = await request.app[SERVICE].record.played_with(user.id, game)
-    return web.json_response({"game": game, "players": _shown(board, user.id)})
+    return web.json_response({"game": game, "players": _shown(board, user.id), "provisional_games": PROVISIONAL_GAMES})
 
 
 def _shown(board: list[dict[str, Any]], user_id: int) -> list[dict[str, Any]]:

@@ -162,13 +162,13 @@ async def test_leaderboard_shows_players_level_on_rating_sharing_a_place(browser
     ann = 6305
     table_id = await new_table(server, "coins", ann, {"target_score": 1})
     await play_out(server, table_id, ann)
-    # the board as the server gives it: rows in rating order, numbered one by one; two people level on 27.5
-    rows = [{"place": 1, "name": "Bob", "rating": 27.5, "games": 3, "wins": 2, "you": False},
-            {"place": 2, "name": "Ann", "rating": 27.5, "games": 3, "wins": 1, "you": True},
-            {"place": 3, "name": "Cat", "rating": 12.0, "games": 2, "wins": 0, "you": False},
-            {"place": 4, "name": "Dan", "rating": 8.5, "games": 1, "wins": 0, "you": False},
-            {"place": 5, "name": "Eve", "rating": 8.5, "games": 1, "wins": 0, "you": False}]
-    body = json.dumps({"game": "coins", "players": rows})
+    # the board as the server gives it: rows in rating order, numbered one by one; two people level on 1625
+    rows = [{"place": 1, "name": "Bob", "rating": 1625, "provisional": False, "games": 13, "wins": 2, "you": False},
+            {"place": 2, "name": "Ann", "rating": 1625, "provisional": True, "games": 3, "wins": 1, "you": True},
+            {"place": 3, "name": "Cat", "rating": 1410, "provisional": True, "games": 2, "wins": 0, "you": False},
+            {"place": 4, "name": "Dan", "rating": 1355, "provisional": True, "games": 1, "wins": 0, "you": False},
+            {"place": 5, "name": "Eve", "rating": 1355, "provisional": True, "games": 1, "wins": 0, "you": False}]
+    body = json.dumps({"game": "coins", "players": rows, "provisional_games": 10})
     assert (await service.info(table_id)).status == "finished"
 
     async def board(route: Route) -> None:
@@ -184,6 +184,8 @@ async def test_leaderboard_shows_players_level_on_rating_sharing_a_place(browser
             await expect(places).to_have_text(["=1", "=1", "3", "=4", "=4"])
             names = page.locator(".lb-board .board tbody .pname")
             await expect(names).to_have_text(["Bob", "You", "Cat", "Dan", "Eve"])
+            ratings = page.locator(".lb-board .board tbody .rating")
+            await expect(ratings).to_have_text(["1625", "1625?", "1410?", "1355?", "1355?"])
             await expect(page.locator(".lb-board .lb-title")).to_have_text("Coins")
             await page.screenshot(path=shot(f"leaderboard-shared-{scheme}", size))
             assert phone.errors == []

@@ -1,5 +1,6 @@
-"""The end of a game shows each person's rating change beside their place (none for AI players) with Play again still
-on the first screen in every language; History shows each game's best rating and the trend of the last games."""
+"""The end of a game shows each person's rating ("1392?") over its change beside their place (none for AI players) with
+Play again still on the first screen in every language; History shows each game's best rating and the trend of the
+last games."""
 
 from __future__ import annotations
 
@@ -24,15 +25,14 @@ def person(uid: int, name: str = "Ann", lang: str = "en") -> dict[str, Any]:
     return {"id": uid, "first_name": name, "language_code": lang}
 
 
-def rating_text(rating: float) -> str:
-    """A rating as the page writes it: one decimal place, a real minus sign (U+2212) below zero."""
-    return f"{MINUS}{-rating:.1f}" if round(rating, 1) < 0 else f"{abs(rating):.1f}"
+def rating_text(rating: int, provisional: bool = False) -> str:
+    """A rating as the page writes it: whole points as the server gives them, "?" after a provisional one."""
+    return f"{rating}?" if provisional else str(rating)
 
 
-def change_text(before: float, after: float) -> str:
-    """A change as the sheet writes it: a plus sign, or a real minus sign, and one decimal place."""
-    delta = round(after - before, 1)
-    return f"+{delta:.1f}" if delta > 0 else rating_text(delta)
+def change_text(change: int) -> str:
+    """A change as the sheet writes it: a plus sign, or a real minus sign (U+2212), in whole points."""
+    return f"+{change}" if change > 0 else f"{MINUS}{-change}" if change < 0 else "0"
 
 
 async def solo_game(server: Server, uid: int, game: str, options: dict[str, Any], *, seed: str) -> str:
@@ -62,7 +62,7 @@ async def coins_ending(server: Server, first_uid: int, *, won: bool) -> tuple[st
         result = (await server.service.info(table_id)).result
         [change] = await server.service.record.rating_changes(table_id)
         assert result is not None
-        lost = 0 not in result["winners"] and change["after"] < change["before"]
+        lost = 0 not in result["winners"] and change["change"] < 0
         if (result["winners"] == [0]) if won else lost:
             return table_id, uid
     raise AssertionError("no seed of 60 gives the wanted end")
@@ -89,7 +89,7 @@ async def on_first_screen(page: Page, selector: str) -> None:
 async def rows_fit(page: Page) -> None:
     """Each row's score and rating change stand side by side inside the row, neither cut nor overlapping."""
     problems = await page.locator(".sheet.game-over .placements li").evaluate_all("""rows => rows.flatMap(li => {
-      const row = li.getBoundingClientRect(), score = li.querySelector('.pscore'), delta = li.querySelector('.pdelta');
+      const row = li.getBoundingClientRect(), score = li.querySelector('.pscore'), delta = li.querySelector('.prate');
       const s = score.getBoundingClientRect(), d = delta.getBoundingClientRect();
       const out = [];
       if (d.width && (d.right > row.right + 0.5 || s.right > d.left + 0.5)) out.push(`${li.textContent}: overlaps`);
@@ -124,7 +124,7 @@ async def test_the_end_sheet_shows_each_persons_rating_change_and_none_for_the_a
         await service.start_game(info.id, ann["id"])
         await play_out(service, info.id)
         changes = await service.record.rating_changes(info.id)
-        if sorted(change_text(c["before"], c["after"])[0] for c in changes) == ["+", MINUS]:
+        if sorted(change_text(c["change"])[0] for c in changes) == ["+", MINUS]:
             break
     else:
         raise AssertionError("no seed of 60 has one person gain and the other lose")
@@ -135,14 +135,17 @@ async def test_the_end_sheet_shows_each_persons_rating_change_and_none_for_the_a
     await expect(sheet).to_be_visible()
     await rated(page)
     for change in changes:
-        row = sheet.locator(f'.placements li[data-seat="{change["seat"]}"] .pdelta')
-        text = change_text(change["before"], change["after"])
+        cell = sheet.locator(f'.placements li[data-seat="{change["seat"]}"] .prate')
+        row = cell.locator(".pdelta")
+        text = change_text(change["change"])
+        rating = rating_text(change["after"], change["provisional"])
         await expect(row).to_have_text(text)
+        await expect(cell.locator(".prating")).to_have_text(rating)
         await expect(row).to_have_class(re.compile(r"\bup\b" if text.startswith("+") else r"\bdown\b"))
-        await expect(row).to_have_attribute("aria-label", f"Rating {rating_text(change['after'])} ({text})")
+        await expect(cell).to_have_attribute("aria-label", f"Rating {rating} ({text})")
     loss = sheet.locator(".pdelta.down")
-    await expect(loss).to_have_text(re.compile(rf"^{MINUS}\d+\.\d$"))  # a real minus sign, not a hyphen
-    ai = sheet.locator('.placements li[data-seat="2"] .pdelta')
+    await expect(loss).to_have_text(re.compile(rf"^{MINUS}\d+$"))  # a real minus sign, not a hyphen
+    ai = sheet.locator('.placements li[data-seat="2"] .prate')
     await expect(ai).to_have_text("")
     await expect(ai).to_have_attribute("aria-hidden", "true")
     colours = await sheet.locator(".pdelta.up, .pdelta.down").evaluate_all(
@@ -157,7 +160,7 @@ async def test_the_end_sheet_shows_each_persons_rating_change_and_none_for_the_a
 async def test_the_end_sheet_screens_keep_play_again_in_view(browser: Any, server: Server, won: bool) -> None:
     table_id, uid = await coins_ending(server, 9000 + 100 * won, won=won)
     [change] = await server.service.record.rating_changes(table_id)
-    text = change_text(change["before"], change["after"])
+    text = change_text(change["change"])
     phone = await open_phone(browser, server, person(uid),
                              start_param=table_id, viewport=SMALL)
     page = phone.page
@@ -176,15 +179,15 @@ async def test_play_again_stays_on_the_first_screen_at_360x640_with_the_rating_c
     kings = await solo_game(server, 9400, "kings_corner", {"players": 4}, seed="4ce" * 20), 9400
     for table_id, uid in (won, lost, kings):
         [change] = await server.service.record.rating_changes(table_id)
-        text = change_text(change["before"], change["after"])
+        text = change_text(change["change"])
         phone = await open_phone(browser, server, person(uid, lang=lang),
                                  start_param=table_id, viewport=SMALL)
         page = phone.page
         await expect(page.locator("html")).to_have_attribute("lang", lang)
         await rated(page)
-        mine = page.locator(".sheet.game-over li.you .pdelta")
-        await expect(mine).to_have_text(text)
-        words = f"{RATING_WORDS[lang]} {rating_text(change['after'])} ({text})"
+        mine = page.locator(".sheet.game-over li.you .prate")
+        await expect(mine.locator(".pdelta")).to_have_text(text)
+        words = f"{RATING_WORDS[lang]} {rating_text(change['after'], change['provisional'])} ({text})"
         await expect(mine).to_have_attribute("aria-label", words)
         await expect(page.locator(".sheet.game-over .play-again")).to_have_text(PLAY_AGAIN[lang])
         await on_first_screen(page, ".sheet.game-over .play-again")
@@ -195,10 +198,12 @@ async def test_play_again_stays_on_the_first_screen_at_360x640_with_the_rating_c
         await phone.context.close()
 
 
-async def check_history_trend(page: Page, afters: list[float]) -> None:
-    """History's Coins figures: the best of these ratings, and a line through them, oldest first, in words too."""
+async def check_history_trend(page: Page, afters: list[int]) -> None:
+    """History's Coins figures: the best of these ratings (provisional: fewer than ten games), and a line through
+    them, oldest first, in words too."""
     card = page.locator('.my-stats .stat-game[data-game="coins"]')
-    await expect(card.locator(".stat-best")).to_have_text(f"Best {rating_text(max(afters))}")
+    await expect(card.locator(".stat-best")).to_have_text(f"Best {rating_text(max(afters), True)}")
+    await expect(card.locator(".stat-rating")).to_have_text(f"Rating {rating_text(afters[-1], True)}")
     trend = card.locator("svg.spark")
     await expect(trend).to_have_attribute("role", "img")
     await expect(trend).to_have_attribute(
@@ -215,7 +220,7 @@ async def check_history_trend(page: Page, afters: list[float]) -> None:
 async def test_history_shows_the_best_rating_and_the_trend_after_two_games(browser: Any, server: Server) -> None:
     uid = 9500
 
-    async def games(*seeds: str) -> list[float]:
+    async def games(*seeds: str) -> list[int]:
         played = [await solo_game(server, uid, "coins", {"target_score": 1}, seed=seed * 32) for seed in seeds]
         return [(await server.service.record.rating_changes(t))[0]["after"] for t in played]
 

@@ -4,7 +4,7 @@
 
 import { h, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { placeLabel, ratingText } from "./history.js";
+import { changeText, placeLabel, ratingText } from "./history.js";
 import * as tg from "./tg.js";
 import { fairFold } from "./fair.js";
 import { facts as factsOf } from "./games.js";
@@ -30,12 +30,14 @@ function confetti() {
     style: `--x:${(i * 37) % 100}%;--d:${(i % 6) * 0.08}s;--r:${(i * 47) % 360}deg;background:${colours[i % colours.length]}` })));
 }
 
-// A rating change as people read it: "+1.8", "−0.9" (a real minus sign), "0.0"; with the rating it led to in words.
-function ratingChange({ before, after }) {
-  const delta = Math.round((after - before) * 10) / 10;
-  const text = delta > 0 ? `+${ratingText(delta)}` : ratingText(delta);
-  return h("span", { class: `pdelta${delta > 0 ? " up" : delta < 0 ? " down" : ""}`, role: "img", text,
-    "aria-label": t("rating_change", { rating: ratingText(after), change: text }) });
+// A person's rating after the game over its change, as the server gives them: "1392?" over "−108" (a real minus
+// sign), "1586?" over "+86"; both in words for a screen reader.
+function ratingChange({ after, change, provisional }) {
+  const rating = ratingText(after, provisional);
+  const text = changeText(change);
+  return h("span", { class: "prate", role: "img", "aria-label": t("rating_change", { rating, change: text }) },
+    h("span", { class: "prating", "aria-hidden": "true", text: rating }),
+    h("span", { class: `pdelta${change > 0 ? " up" : change < 0 ? " down" : ""}`, "aria-hidden": "true", text }));
 }
 
 export class GameOver {
@@ -89,7 +91,8 @@ export class GameOver {
     if (!table.lesson) this.showRatingChanges(table.id, placements);
   }
 
-  // Each person's rating change beside their place ("+1.8", "−0.9"); AI players are never rated and show none.
+  // Each person's rating and its change beside their place ("1392?" over "−108"); AI players are never rated and
+  // show none.
   async showRatingChanges(tableId, placements) {
     if (!this.ratings || this.ratings.id !== tableId) {
       const asked = { id: tableId, seats: this.screen.app.api.get(`/api/tables/${encodeURIComponent(tableId)}/ratings`)
@@ -108,7 +111,7 @@ export class GameOver {
     placements.classList.add("rated");
     for (const li of placements.children) {
       const change = bySeat.get(Number(li.dataset.seat));
-      li.append(change ? ratingChange(change) : h("span", { class: "pdelta", "aria-hidden": "true" }));
+      li.append(change ? ratingChange(change) : h("span", { class: "prate", "aria-hidden": "true" }));
     }
   }
 

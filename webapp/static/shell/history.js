@@ -33,10 +33,22 @@ export function scoreText(game, score, options = {}) {
   return desc && desc.scoreText ? desc.scoreText(score, options) : String(score);
 }
 
-// A rating as people read it: one decimal place, a real minus sign (U+2212) below zero.
-export function ratingText(rating) {
-  const text = Math.abs(rating).toFixed(1);
-  return rating < 0 && text !== "0.0" ? `\u2212${text}` : text;
+// A rating as the server gives it (whole points, never below 0; the page never works one out), with "?" after a
+// provisional one: "1500?".
+export function ratingText(rating, provisional = false) {
+  return `${rating}${provisional ? "?" : ""}`;
+}
+
+// A rating's change in points: "+86", "−151" (a real minus sign), "0".
+export function changeText(change) {
+  return change > 0 ? `+${change}` : change < 0 ? `\u2212${-change}` : "0";
+}
+
+// The line that says what "?" after a rating means, when one of the ratings shown has it (``games``: how many games
+// a rating stays provisional, as the server says).
+export function provisionalNote(ratings, games) {
+  const marked = games && ratings.some((r) => r.provisional);
+  return marked ? h("p", { class: "hint provisional-note", text: tn("rating_provisional", games) }) : null;
 }
 
 // Places shared by several seats are shown as shared ("=2"), never as an order the rules did not make.
@@ -94,7 +106,7 @@ function sparkline(trend) {
 
 // The person's own figures per game, wherever they played: games, wins, rating and the best they reached, the last
 // games' places and the ratings those games left.
-function statsCard(entries) {
+function statsCard(entries, provisionalGames) {
   if (!entries.length) return null;
   return h("section", { class: "my-stats", "aria-labelledby": "my-stats-title" },
     h("h2", { id: "my-stats-title", text: t("my_stats") }),
@@ -103,7 +115,7 @@ function statsCard(entries) {
       h("span", { class: "stat-figures" },
         h("span", { class: "stat", text: tn("games_n", x.games) }),
         h("span", { class: "stat stat-wins", text: tn("wins_n", x.wins) }),
-        h("span", { class: "stat stat-rating", text: t("rating_n", { n: ratingText(x.rating) }) })),
+        h("span", { class: "stat stat-rating", text: t("rating_n", { n: ratingText(x.rating, x.provisional) }) })),
       // under them the last games: their places on the left, the best rating and the ratings they left on the right
       h("div", { class: "stat-trail" },
         x.recent.length ? h("span", { class: "form", role: "img", "aria-label": t("recent_form",
@@ -111,8 +123,10 @@ function statsCard(entries) {
         // oldest first, so the row reads towards the latest game
         [...x.recent].reverse().map((p) => h("span", { class: `form-dot${p === 1 ? " win" : ""}` }))) : null,
         typeof x.best === "number"
-          ? h("span", { class: "stat stat-best", text: t("best_rating_n", { n: ratingText(x.best) }) }) : null,
-        sparkline(x.trend))))));
+          ? h("span", { class: "stat stat-best", text: t("best_rating_n", { n: ratingText(x.best, x.provisional) }) })
+          : null,
+        sparkline(x.trend))))),
+    provisionalNote(entries, provisionalGames));
 }
 
 export function historyPanel(app) {
@@ -123,7 +137,7 @@ export function historyPanel(app) {
   let before = null;
   let done = false;
   app.api.get("/api/stats").then((data) => {
-    const card = statsCard((data && data.games) || []);
+    const card = statsCard((data && data.games) || [], data && data.provisional_games);
     if (card) stats.append(card);
   }).catch(() => {}); // the list below still shows
   const load = async () => {

@@ -6,7 +6,7 @@
 import { h, clear } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { aiName } from "./lobby.js";
-import { placeLabel } from "./history.js";
+import { placeLabel, provisionalNote, ratingText } from "./history.js";
 import { gameTitle } from "./titles.js";
 import { firstGame } from "./games.js";
 
@@ -32,7 +32,7 @@ function placesOf(players) {
 function boardList(board, mine) {
   if (!board.players.length) return h("p", { class: "hint", text: t(mine ? "lb_mine_nobody" : "lb_nobody") });
   const places = placesOf(board.players);
-  return h("table", { class: "board" },
+  const table = h("table", { class: "board" },
     h("thead", {}, h("tr", {},
       h("th", { class: "place", scope: "col", text: "#" }),
       h("th", { class: "pname", scope: "col", text: t("lb_player") }),
@@ -42,9 +42,10 @@ function boardList(board, mine) {
     h("tbody", {}, board.players.map((p, i) => h("tr", { class: p.you ? "you" : "" },
       h("td", { class: "place", text: places[i] }),
       h("td", { class: "pname" }, h("bdi", { text: p.you ? t("you") : p.name })),
-      h("td", { class: "num rating", text: p.rating.toFixed(1) }),
+      h("td", { class: "num rating", text: ratingText(p.rating, p.provisional) }),
       h("td", { class: "num", text: String(p.games) }),
       h("td", { class: "num", text: String(p.wins) })))));
+  return h("div", {}, table, provisionalNote(board.players, board.provisional_games));
 }
 
 export function leaderboardPanel(app) {
