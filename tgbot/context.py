@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias, cast
 
 from telegram import Chat, ChatMember, Update, User
 from telegram.error import TelegramError
@@ -15,7 +15,7 @@ from engine.core.names import clean_name
 from engine.i18n import refusal_text
 from engine.service.tables import TableService
 from tgbot.links import Links
-from tgbot.priority import Call
+from tgbot.priority import CHATTER, Call
 from tgbot.records import Ledger, Record, Records
 
 
@@ -137,9 +137,15 @@ def is_private(chat: Chat | None) -> bool:
 
 
 async def reply(update: Update, text: str, **kwargs: Any) -> None:
-    """Answer a message in its chat (HTML)."""
+    """Answer a message in its chat (HTML); in a group after the tables' own messages (``CHATTER``)."""
     message = update.effective_message
     if message is not None:
+        if is_group(message.chat):
+            bot = cast(ExtBot[Call], message.get_bot())
+            thread = message.message_thread_id if message.is_topic_message else None
+            await bot.send_message(message.chat_id, text, parse_mode="HTML", message_thread_id=thread,
+                                   rate_limit_args=CHATTER, **kwargs)
+            return
         await message.reply_html(text, do_quote=False, **kwargs)
 
 

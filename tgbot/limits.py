@@ -46,7 +46,7 @@ from typing import Any, Protocol
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from tgbot.priority import ANSWER, Call
+from tgbot.priority import ANSWER, Call, group_room
 
 log = logging.getLogger(__name__)
 
@@ -264,6 +264,7 @@ class ChatPacedRateLimiter(BaseRateLimiter[Call]):
         if waiting.group:
             at = max(at, chat.group_free_at)
             limit, period = self._group
+            limit = group_room(waiting.lane, limit)
             while chat.sent and chat.sent[0] <= now - period:
                 chat.sent.popleft()
             if len(chat.sent) >= limit:

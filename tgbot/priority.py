@@ -18,7 +18,8 @@ class Lane(IntEnum):
     ANSWER = 0  # a reply to what a person just did
     TURN = 1  # a turn message
     STATUS = 2  # a lobby or status edit in the table's chat
-    CLEANUP = 3  # deleting what is over
+    CHATTER = 3  # a reply in a group to a command: after the tables' messages, in part of the group's minute
+    CLEANUP = 4  # deleting what is over
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,3 +33,10 @@ class Call:
 
 
 ANSWER, STATUS, CLEANUP = Call(Lane.ANSWER), Call(Lane.STATUS), Call(Lane.CLEANUP)
+CHATTER = Call(Lane.CHATTER)
+GROUP_RESERVE = 6  # of a group's messages a minute, the room its chatter leaves to its tables' lobby and status
+
+
+def group_room(lane: int, limit: int) -> int:
+    """Of a group's ``limit`` messages a minute, how many a call of ``lane`` may find taken and still go."""
+    return max(1, limit - GROUP_RESERVE) if lane == Lane.CHATTER else limit

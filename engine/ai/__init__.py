@@ -12,6 +12,8 @@ deals that agree with the view within about a quarter of a second. ``expert`` is
 
 from __future__ import annotations
 
+from functools import partial
+
 from engine.ai.base import LEVELS, AiPlayer, choose, player_for, register
 from engine.ai.coins import EasyCoins, StrongCoins
 from engine.ai.kings_corner import EasyKingsCorner, StrongKingsCorner
@@ -26,5 +28,12 @@ register("sergeant_major", "expert", StrongSergeantMajor)  # the exact-ending pl
 register("kings_corner", "easy", EasyKingsCorner)
 register("kings_corner", "strong", StrongKingsCorner)
 register("kings_corner", "expert", StrongKingsCorner)
+# The deal of the day's players (engine.service.daily): strong, with their playout budget and no clock, so everyone
+# who plays a day's deal meets the same decision in the same position however busy the server is (strong's clock
+# cap, a quarter of a second, cuts a search short under load, and so where it stops).
+DAILY_LEVEL = "daily"
+register("coins", DAILY_LEVEL, partial(StrongCoins, seconds=None))
+register("sergeant_major", DAILY_LEVEL, partial(StrongSergeantMajor, seconds=None))
+register("kings_corner", DAILY_LEVEL, partial(StrongKingsCorner, seconds=None))
 
-__all__ = ["LEVELS", "AiPlayer", "choose", "player_for", "register"]
+__all__ = ["DAILY_LEVEL", "LEVELS", "AiPlayer", "choose", "player_for", "register"]

@@ -20,6 +20,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from engine import games
+from engine.ai import DAILY_LEVEL
 from engine.core.errors import Refusal, RefusalCode, listed
 from engine.core.events import public
 from engine.service.bus import MemoryBus
@@ -240,12 +241,20 @@ class Daily:
 
     @fresh_on_conflict
     async def _seal(self, table_id: str, until: float, day: date) -> None:
-        """Keep a deal of the day's seed back until its day closes; name the day in the table's meta."""
+        """Keep a deal of the day's seed back until its day closes, name the day in the table's meta, and seat the
+        day's AI players (strong on a fixed budget: the same decisions for everyone).
+
+        Run straight after the deal: nothing here waits before the seats change, so the first AI turn (a task
+        the deal kicked) cannot be taken at another level.
+        """
         table = await self.tables.get(table_id)
         async with table.lock:
+            for seat in table.row.seats:
+                if seat.is_ai:
+                    seat.ai_level = DAILY_LEVEL
             table.row.meta[SEALED_UNTIL] = until
             table.row.meta["daily"] = day.isoformat()
-            await self.store.tables.save_table(table.row, with_seats=False, notice=notice(table, UpdateKind.META))
+            await self.store.tables.save_table(table.row, notice=notice(table, UpdateKind.META))
 
     @fresh_on_conflict
     async def _stop(self, table_id: str) -> None:

@@ -86,3 +86,15 @@ async def test_daily_secret_is_made_once_and_kept_in_the_store(store: Store) -> 
     second = TableService(store, ai_delay=0.0, heal_every=None, run_timers=False)
     made = await first.daily.secret()
     assert len(made) == 64 and await second.daily.secret() == made
+
+
+async def test_daily_ai_decides_alike_for_everyone_who_plays_alike(daily_service: TableService) -> None:
+    service = daily_service
+    tables = [await service.daily.start("coins", user, name) for user, name in ((ANN, "Ann"), (BOB, "Bob"))]
+    for info in tables:
+        assert [s.is_ai for s in info.seats] == [False, True, True]
+        live = service.live(info.id)
+        assert live is not None and {s.ai_level for s in live.row.seats if s.is_ai} == {"daily"}
+        await finish_daily(service, info.id)
+    logs = [[(a.seat, a.action) for a in await service.store.tables.load_actions(info.id)] for info in tables]
+    assert len(logs[0]) >= 3 * 16 and logs[0] == logs[1]  # the whole first hand, move for move
