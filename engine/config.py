@@ -33,6 +33,8 @@ class Settings:
     max_unauthenticated_per_address: int = 16  # ... and from one remote address
     # reverse proxies (addresses or CIDRs) whose X-Forwarded-For / Forwarded name the client's address
     trusted_proxies: tuple[str, ...] = ()
+    metrics_allow: tuple[str, ...] = ()  # addresses or CIDRs /metrics answers besides loopback
+    log_format: str = "text"  # "json": one JSON object a line (engine.logs)
     max_sockets_per_user: int = 12  # open table sockets of one user
     max_sockets_per_table: int = 100  # open sockets at one table (players and spectators)
     max_open_tables_per_user: int = 20  # tables in the lobby or being played where a user has a seat
@@ -87,6 +89,8 @@ class Settings:
             max_unauthenticated_per_address=int(
                 text("MAX_UNAUTHENTICATED_PER_ADDRESS") or base.max_unauthenticated_per_address),
             trusted_proxies=tuple(part.strip() for part in (text("TRUSTED_PROXIES") or "").split(",") if part.strip()),
+            metrics_allow=tuple(part.strip() for part in (text("METRICS_ALLOW") or "").split(",") if part.strip()),
+            log_format=(text("LOG_FORMAT") or "text").lower(),
             max_sockets_per_user=int(text("MAX_SOCKETS_PER_USER") or base.max_sockets_per_user),
             max_sockets_per_table=int(text("MAX_SOCKETS_PER_TABLE") or base.max_sockets_per_table),
             max_open_tables_per_user=int(text("MAX_OPEN_TABLES_PER_USER") or base.max_open_tables_per_user),

@@ -34,6 +34,7 @@ from engine.service.daily_rules import (
     daily_seed,
     day_of,
     is_closed,
+    mark_from_sheet,
     mark_of,
     mine_first,
     parse_day,
@@ -224,15 +225,23 @@ class Daily:
         await self._stop(table_id)
 
     async def _settle_lazily(self, entry: dict[str, Any]) -> dict[str, Any]:
-        """An entry whose table is over though no result was kept (heard by no process): keep it now."""
-        info = await self.tables.info(entry["table_id"])
-        if info.status not in OVER:
-            return entry
-        result = info.result or {}
-        scores = result.get("scores")
-        mark = (mark_of(entry["game"], [{"type": "finished", **result}], SEAT) if scores is not None else None)
-        await self.rows.finish_entry(entry["table_id"], FORFEIT if mark is None else mark, self.clock())
-        return await self.rows.entry(entry["user_id"], entry["game"], entry["day"]) or entry
+        """An entry with no result kept though its scored moment may be over (heard by no process: a restart, another
+        process's table): read it from the table, keep it and stop the table; else listen to the table from now on."""
+        table_id, game = entry["table_id"], entry["game"]
+        table = await self.tables.get(table_id)
+        info = table.info()
+        if info.status in OVER:
+            result = info.result or {}
+            mark = mark_of(game, [{"type": "finished", **result}], SEAT) if "scores" in result else None
+            await self.rows.finish_entry(table_id, FORFEIT if mark is None else mark, self.clock())
+        else:
+            public = table.snapshot().public_state() or {}
+            mark = mark_from_sheet(game, public.get("score_sheet") or [], SEAT)
+            if mark is None:
+                self._listen(table_id, game)
+                return entry
+            await self._settle(table_id, mark)
+        return await self.rows.entry(entry["user_id"], game, entry["day"]) or entry
 
     async def wait_settled(self) -> None:
         """Wait for the results being kept (tests, and a clean stop)."""

@@ -93,6 +93,16 @@ def mark_of(game: str, events: Sequence[Mapping[str, Any]], seat: int = SEAT) ->
     return None
 
 
+def mark_from_sheet(game: str, sheet: Sequence[Mapping[str, Any]], seat: int = SEAT) -> int | None:
+    """The seat's result from a table's score sheet (its public view's rows per hand), once the first hand is done:
+    Coins' points, Sergeant Major's result; None before, and for Kings in the Corner (scored at its end)."""
+    field = {"coins": "points", "sergeant_major": "results"}.get(game)
+    for row in sheet:
+        if field is not None and row.get("hand_no") == 1 and row.get("done") and field in row:
+            return int(row[field][seat])
+    return None
+
+
 def matchpoints(mine: int, field: Sequence[int]) -> float:
     """The share of the others in ``field`` (which holds ``mine`` once) that ``mine`` beat or tied; 1.0 alone."""
     others = len(field) - 1

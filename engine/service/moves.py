@@ -17,6 +17,7 @@ from engine.core.events import Event
 from engine.service.kinds import TableStatus, UpdateKind, finished_event
 from engine.service.live import LiveTable
 from engine.service.loading import SNAPSHOT_EVERY, Tables, finish_record, with_standins
+from engine.service.metrics import ServiceMetrics
 from engine.service.schedule import Schedule
 from engine.service.sharing import CONFLICT_TRIES, Sharing
 from engine.service.table_settings import check_action_shape
@@ -37,8 +38,9 @@ class Moves:
     """Applies moves, from people and from the AI, one at a time per table."""
 
     def __init__(self, store: Store, tables: Tables, sharing: Sharing, schedule: Schedule, *,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, metrics: ServiceMetrics | None = None) -> None:
         self.store = store
+        self.metrics = metrics or ServiceMetrics()
         self.tables = tables
         self.sharing = sharing
         self.schedule = schedule
@@ -111,12 +113,14 @@ class Moves:
         changed = (row.status != table.row.status or row.deadline != table.row.deadline
                    or row.ai_turn != table.row.ai_turn or row.meta != table.row.meta or back)
         finish = finish_record(row, outcome, self.clock()) if outcome is not None else None
+        started = time.perf_counter()
         try:
             await self.store.tables.append(table.id, entry, row if changed else None, with_seats=back, finish=finish,
                                            version=table.row.version)
         except Refusal:
             await self.sharing.reload(table)
             raise
+        self.metrics.moved(auto, time.perf_counter() - started)
         table.row, table.state, table.seq = row, state, entry.seq
         if outcome is None and entry.seq % SNAPSHOT_EVERY == 0:
             await self.store.tables.save_snapshot(table.id, entry.seq, table.game.snapshot(state))

@@ -24,6 +24,7 @@ from engine.service.due import HEAL_EVERY, DueWork
 from engine.service.idle import IdleTables
 from engine.service.loading import MAX_LOADED, Tables, peers_for
 from engine.service.lobby import AI_NAMES, Lobby
+from engine.service.metrics import ServiceMetrics
 from engine.service.moves import ActResult, Moves
 from engine.service.open_tables import MAX_OPEN_TABLES, OpenTablesCap
 from engine.service.opening_pace import OpeningPace
@@ -64,6 +65,7 @@ class TableService:
         self.record = Record(store)
         self.people = People(store)
         self.chats = Chats(store)
+        self.metrics = ServiceMetrics()  # plain counts of what this process did (webapp.metrics exposes them)
         self.presence = Presence()  # who has each table open and in front of them (on any process)
         if isinstance(self.peers, SharesPresence):
             self.peers.share_presence(self.presence)
@@ -74,7 +76,7 @@ class TableService:
         self.schedule = Schedule(clock, self.autoplay, self.timers)
         self.loaded = Tables(store, self.bus, self.schedule, peers=self.peers, clock=clock, max_loaded=max_loaded)
         self.sharing = Sharing(store, self.peers, self.loaded, self.schedule)
-        self.moves = Moves(store, self.loaded, self.sharing, self.schedule, clock=clock)
+        self.moves = Moves(store, self.loaded, self.sharing, self.schedule, clock=clock, metrics=self.metrics)
         self.cap = OpenTablesCap(self.loaded.count_open_tables, max_open_tables)
         self.lobby = Lobby(store, self.loaded, self.sharing, self.schedule, self.cap, clock=clock, pace=opening_pace)
         self.chat_moves = ChatMoves(store, self.loaded, self.sharing)

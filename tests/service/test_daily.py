@@ -98,3 +98,22 @@ async def test_daily_ai_decides_alike_for_everyone_who_plays_alike(daily_service
         await finish_daily(service, info.id)
     logs = [[(a.seat, a.action) for a in await service.store.tables.load_actions(info.id)] for info in tables]
     assert len(logs[0]) >= 3 * 16 and logs[0] == logs[1]  # the whole first hand, move for move
+
+
+async def test_daily_result_is_read_from_the_table_after_a_restart_heard_nothing(
+    daily_service: TableService, store: Store
+) -> None:
+    info = await daily_service.daily.start("coins", ANN, "Ann")
+    again = TableService(store, ai_delay=0.0, heal_every=None, run_timers=False, clock=daily_service.clock,
+                         daily_secret="test secret")  # another process: it never heard of this table
+    await again.start()
+    try:
+        await play_out(again, info.id, moves=16)  # Ann's sixteen cards: the first hand is over, the table goes on
+        await again.autoplay.idle()
+        sheet = (again.snapshot(info.id).public_state() or {})["score_sheet"]  # type: ignore[union-attr]
+        assert sheet[0]["done"] and (await again.info(info.id)).status == "playing"
+        status = (await again.daily.today(ANN))["games"][0]["status"]
+        assert status["state"] == "finished" and status["mark"] == sheet[0]["points"][0]
+        assert (await again.info(info.id)).status == "abandoned"  # stopped once the result was read
+    finally:
+        await again.close()

@@ -16,6 +16,7 @@ from engine.service.daily_rules import (
     daily_seed,
     day_of,
     is_closed,
+    mark_from_sheet,
     mark_of,
     matchpoints,
     mine_first,
@@ -95,3 +96,12 @@ def test_mark_is_the_first_hand_for_trick_games_and_the_cards_left_for_kings_in_
 def test_result_line_names_game_day_share_and_streak_and_no_card() -> None:
     assert result_line("Coins", DEC_2, 0.734, 3) == "Cardroom · Coins · 2026-12-02 · 73% · 🔥3"
     assert percent(2 / 3) == 66 and percent(1.0) == 100
+
+
+def test_mark_from_the_score_sheet_once_the_first_hand_is_done() -> None:
+    coins = [{"hand_no": 1, "points": [5, 5, 2], "done": True}, {"hand_no": 2, "points": [0, 0, 0], "done": False}]
+    assert mark_from_sheet("coins", coins) == 5
+    assert mark_from_sheet("coins", [{"hand_no": 1, "points": [3, 0, 0], "done": False}]) is None
+    sm = [{"hand_no": 1, "tricks": [10, 4, 2], "targets": [8, 5, 3], "results": [2, -1, -1], "done": True}]
+    assert mark_from_sheet("sergeant_major", sm, 1) == -1
+    assert mark_from_sheet("kings_corner", [{"hand_no": 1, "done": True}]) is None
