@@ -103,17 +103,29 @@ async def test_daily_ai_decides_alike_for_everyone_who_plays_alike(daily_service
 async def test_daily_result_is_read_from_the_table_after_a_restart_heard_nothing(
     daily_service: TableService, store: Store
 ) -> None:
-    info = await daily_service.daily.start("coins", ANN, "Ann")
-    again = TableService(store, ai_delay=0.0, heal_every=None, run_timers=False, clock=daily_service.clock,
-                         daily_secret="test secret")  # another process: it never heard of this table
-    await again.start()
-    try:
-        await play_out(again, info.id, moves=16)  # Ann's sixteen cards: the first hand is over, the table goes on
-        await again.autoplay.idle()
-        sheet = (again.snapshot(info.id).public_state() or {})["score_sheet"]  # type: ignore[union-attr]
-        assert sheet[0]["done"] and (await again.info(info.id)).status == "playing"
-        status = (await again.daily.today(ANN))["games"][0]["status"]
-        assert status["state"] == "finished" and status["mark"] == sheet[0]["points"][0]
-        assert (await again.info(info.id)).status == "abandoned"  # stopped once the result was read
-    finally:
-        await again.close()
+    first = TableService(store, ai_delay=0.0, heal_every=None, run_timers=False, clock=daily_service.clock,
+                         daily_secret="test secret")
+    await first.start()
+    info = await first.daily.start("coins", ANN, "Ann")
+    await first.autoplay.idle()
+    await first.close()  # the process that listened to the table is gone
+    again = daily_service  # the next one never heard of the table
+    await play_out(again, info.id, moves=16)  # Ann's sixteen cards: the first hand is over, the table goes on
+    await again.autoplay.idle()
+    sheet = (again.snapshot(info.id).public_state() or {})["score_sheet"]  # type: ignore[union-attr]
+    assert sheet[0]["done"] and (await again.info(info.id)).status == "playing"
+    status = (await again.daily.today(ANN))["games"][0]["status"]
+    assert status["state"] == "finished" and status["mark"] == sheet[0]["points"][0]
+    assert (await again.info(info.id)).status == "abandoned"  # stopped once the result was read
+
+
+@pytest.mark.parametrize(("game", "size"), [("coins", 3), ("sergeant_major", 3), ("kings_corner", 2)])
+async def test_daily_deal_of_each_game_commits_to_the_published_hash(
+    daily_service: TableService, game: str, size: int
+) -> None:
+    listed = {g["game"]: g for g in (await daily_service.daily.today(ANN))["games"]}
+    info = await daily_service.daily.start(game, ANN, "Ann")
+    assert info.size == size and info.seats[0].user_id == ANN and all(s.is_ai for s in info.seats[1:])
+    assert info.seed_hash == listed[game]["seed_hash"] and info.seed is None and info.ai_level == "strong"
+    assert (await daily_service.daily.today(ANN))["games"][list(listed).index(game)]["status"] == {
+        "state": "playing", "table_id": info.id}
