@@ -17,7 +17,7 @@ from engine.core.errors import BadOptions, Refusal, RefusalCode
 from engine.core.events import Event, public
 from engine.core.rng import new_seed, seed_hash
 from engine.core.settings import options_dict
-from engine.service.kinds import OPEN, TableStatus, UpdateKind
+from engine.service.kinds import OPEN, TableStatus, UpdateKind, shown_seed
 from engine.service.lessons import lesson_for
 from engine.service.live import LiveTable, TableInfo
 from engine.service.loading import Tables, notice
@@ -278,7 +278,7 @@ class Lobby:
                 table.require_host(by_user_id)
             table.row.status = TableStatus.ABANDONED
             table.row.deadline, table.row.ai_turn = None, False
-            gone = [public({"type": "abandoned", "seed": table.row.seed})]
+            gone = [public({"type": "abandoned", "seed": shown_seed(table.row.seed, table.row.meta)})]
             await self.store.tables.save_table(table.row, with_seats=False,
                                                notice=notice(table, UpdateKind.ABANDONED, gone))
             self.schedule.arm(table)

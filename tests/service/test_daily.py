@@ -129,3 +129,19 @@ async def test_daily_deal_of_each_game_commits_to_the_published_hash(
     assert info.seed_hash == listed[game]["seed_hash"] and info.seed is None and info.ai_level == "strong"
     assert (await daily_service.daily.today(ANN))["games"][list(listed).index(game)]["status"] == {
         "state": "playing", "table_id": info.id}
+
+
+async def test_daily_table_cancelled_by_its_player_keeps_its_seed_and_counts_as_played(
+    daily_service: TableService,
+) -> None:
+    info = await daily_service.daily.start("coins", ANN, "Ann")
+    updates = daily_service.subscribe(info.id)
+    await daily_service.abandon(info.id, ANN)
+    gone = await updates.get()
+    updates.close()
+    assert gone.kind == "abandoned" and [e.data.get("seed") for e in gone.events] == [None]
+    await daily_service.daily.wait_settled()
+    status = (await daily_service.daily.today(ANN))["games"][0]["status"]
+    assert status["state"] == "finished" and status["mark"] == -1000  # below any result played out
+    with pytest.raises(Refusal):
+        await daily_service.daily.start("coins", ANN, "Ann")
