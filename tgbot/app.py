@@ -36,6 +36,7 @@ from telegram.ext import (
 from engine.config import Settings
 from engine.service.tables import TableService
 from tgbot import commands, daily_close, inline, languages, lobby, membership, record, settings_menu
+from tgbot.bot_calls import CountedCalls
 from tgbot.buttons import is_verb
 from tgbot.callbacks import Verb
 from tgbot.context import App, BotState, Context
@@ -77,7 +78,7 @@ def build_application(settings: Settings, service: TableService, *, limiter: Cha
         .token(settings.bot_token)
         .base_url(base_url)
         .base_file_url(base_file_url)
-        .rate_limiter(limiter)
+        .rate_limiter(CountedCalls(limiter, service.metrics))
         .context_types(ContextTypes(bot_data=BotState))
         .concurrent_updates(True)
     )

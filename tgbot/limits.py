@@ -46,7 +46,7 @@ from typing import Any, Protocol
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from tgbot.priority import ANSWER, Call, group_room
+from tgbot.priority import ANSWER, Call, Lane, group_room
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +122,11 @@ class ChatPacedRateLimiter(BaseRateLimiter[Call]):
         self._slot_at: float | None = None  # when the room taken from the shared budget may be used
         self.dropped = 0
         self.calls = 0
+
+    def waiting(self) -> dict[str, int]:
+        """Calls waiting for their turn now, by lane (the turn lane's: turn messages due and not yet sent)."""
+        lanes = [Lane(queued.lane).name.lower() for _key, queued in self._queue]
+        return {lane.name.lower(): lanes.count(lane.name.lower()) for lane in Lane}
 
     def share(self, budget: Budget) -> None:
         """Take every call's room from the whole bot's ``budget`` too (other processes take from it)."""

@@ -7,13 +7,14 @@ import logging
 from aiohttp import web
 
 from engine.config import Settings
+from engine.logs import setup_logging
 from webapp.app import freeze_start_up, make_app
 
 
 def main() -> None:
     """Read the settings from the environment and serve until interrupted."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = Settings.from_env()
+    setup_logging(settings.log_format)
     if settings.local_mode:
         ready = f"No BOT_TOKEN: local mode. Open http://{settings.host}:{settings.port}/ to play against AI players."
     else:

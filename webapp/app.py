@@ -32,9 +32,12 @@ from webapp.http_errors import errors_middleware
 from webapp.invite_api import setup_invite_api
 from webapp.keys import BOT, BUDGETS, CLOCK, PUBLIC, SERVICE, SETTINGS, STATIC, VERIFIER
 from webapp.limits import Budgets
+from webapp.metrics import setup_metrics
 from webapp.pages import setup_pages
 from webapp.public import PublicTables
+from webapp.readiness import setup_readiness
 from webapp.record_api import setup_record_api
+from webapp.request_ids import request_ids
 from webapp.settings_api import setup_settings_api
 from webapp.webhook import MAX_UPDATE, setup_webhook
 from webapp.ws import setup_ws
@@ -98,7 +101,8 @@ def make_app(
     """The web application for ``settings``; ``service`` if given is used as is (and not closed), ``clock`` is
     the monotonic clock the sockets' flood budgets and each person's request budget refill by."""
     webhook = bool(settings.bot_token and bot)
-    app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_UPDATE if webhook else MAX_BODY)
+    app = web.Application(middlewares=[request_ids, errors_middleware],
+                          client_max_size=MAX_UPDATE if webhook else MAX_BODY)
     app[SETTINGS] = settings
     app[CLOCK] = clock
     app[BUDGETS] = Budgets(settings.api_rate, settings.api_burst, clock)
@@ -123,4 +127,6 @@ def make_app(
     setup_daily_api(app)
     setup_settings_api(app)
     setup_ws(app)
+    setup_metrics(app)
+    setup_readiness(app)
     return app

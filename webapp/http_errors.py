@@ -15,7 +15,7 @@ from engine.i18n import refusal_text
 from engine.service.reach import is_unreachable
 from webapp.auth import AuthError
 from webapp.caller import cookie_language, give_session, request_language
-from webapp.keys import SESSION
+from webapp.keys import SERVICE, SESSION
 
 log = logging.getLogger(__name__)
 BAD_INPUT = {"bad_options", "bad_request", "bad_json", "bad_name", "bad_cursor", "malformed_action",
@@ -69,11 +69,13 @@ async def _answer(
     try:
         return await handler(request)
     except AuthError as exc:
+        request.app[SERVICE].metrics.refused(exc.code)
         text = refusal_text(exc, cookie_language(request))
         if exc.kind == "malformed":  # sign-in data that is not even well formed is a bad request
             return json_error(400, RefusalCode.BAD_INIT_DATA, text, reason=exc.kind)
         return json_error(401, exc.code, text, reason=exc.kind)
     except Refusal as refusal:
+        request.app[SERVICE].metrics.refused(refusal.code)
         response = json_error(refusal_status(refusal.code), refusal.code,
                               refusal_text(refusal, request_language(request)))
         if refusal.code == RefusalCode.TOO_MANY_REQUESTS:

@@ -151,6 +151,7 @@ class TableSocket:
             await self.ws.close(code=CLOSE_POLICY, message=b"flood")
             return False
         flood = Refusal(RefusalCode.FLOOD)
+        self.service.metrics.refused(flood.code)
         try:
             frame = parse_client_frame(text) if text is not None and len(text) <= MAX_FRAME else None
         except FrameError:
@@ -206,6 +207,7 @@ class TableSocket:
         await send(self.ws, ack_frame(frame["ref"], info.seq))
 
     async def _refused(self, ref: str, refusal: Refusal) -> None:
+        self.service.metrics.refused(refusal.code)
         snapshot = self.service.snapshot(self.table_id)
         spanish = snapshot is not None and snapshot.info.game == "coins"
         await send(self.ws, refused_frame(ref, refusal.code, refusal_text(refusal, self.lang, spanish=spanish)))
@@ -219,5 +221,5 @@ def failed(error: BaseException, what: str, table_id: str) -> Refusal:
     if is_database_error(error):
         log_database_error(error, f"{what} at table {table_id}", log)
         return Refusal(RefusalCode.UNAVAILABLE)
-    log.error("%s failed at table %s", what, table_id, exc_info=error)
+    log.error("%s failed at table %s", what, table_id, exc_info=error, extra={"table_id": table_id})
     return Refusal(RefusalCode.SERVER_ERROR)

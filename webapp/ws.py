@@ -142,6 +142,7 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request) -> WebUser | N
         session = hello["session"] or request.cookies.get(SESSION_COOKIE) or None
         return request.app[VERIFIER].verify(hello["init_data"], session=session)
     except Refusal as refusal:  # a frame that is no hello, or sign-in data refused
+        request.app[SERVICE].metrics.refused(refusal.code)
         await _reject(ws, error_of(refusal, lang))
     return None
 
@@ -200,6 +201,7 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser)
     if settings.process_url is not None:
         owner = await service.owner_elsewhere(table_id)
         if owner is not None:
+            service.metrics.redirected()
             await send(ws, redirect_frame(owner))
             await ws.close(code=CLOSE_REDIRECT, message=b"redirect")
             return

@@ -92,13 +92,14 @@ class Autoplay:
                 try:
                     more = await self.step(table_id)
                 except Refusal as refusal:
-                    log.error("AI move refused at table %s: %s", table_id, refusal)
+                    log.error("AI move refused at table %s: %s", table_id, refusal, extra={"table_id": table_id})
                     return
                 except Exception:
                     failures += 1
                     self.retries += 1
                     wait = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
-                    log.exception("AI turn failed at table %s; retrying in %.1f s", table_id, wait)
+                    log.exception("AI turn failed at table %s; retrying in %.1f s", table_id, wait,
+                                  extra={"table_id": table_id})
                     await self.sleep(wait)
                     continue
                 failures = 0

@@ -148,7 +148,7 @@ class MemoryBus:
             try:
                 await listening.listener(update)
             except Exception:
-                log.exception("a listener of table %s failed", update.table_id)
+                log.exception("a listener of table %s failed", update.table_id, extra={"table_id": update.table_id})
 
     def subscriber_count(self, table_id: str | None = None) -> int:
         """How many subscriptions a table has."""

@@ -133,7 +133,8 @@ class TurnTimers:
         except Exception:
             failures = self._failures[key] = self._failures.get(key, 0) + 1
             retry = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
-            log.exception("turn timer of table %s failed (%s); retrying in %.1f s", table_id, kind, retry)
+            log.exception("turn timer of table %s failed (%s); retrying in %.1f s", table_id, kind, retry,
+                          extra={"table_id": table_id})
             if kind is Due.EXPIRE:
                 self._armed.setdefault(table_id, Armed(deadline, None))
             self._push(self.clock() + retry, table_id, deadline, kind)
