@@ -6,7 +6,8 @@ games in the asker's language. Choosing one posts an invitation via the bot; whe
 tells the bot (``chosen_inline_result``, inline feedback on) the table is opened at once, hosted
 by whoever chose it, and from then on its lobby, status and summary are that message, edited
 by its ``inline_message_id`` (``tgbot.homes``). With feedback off, the first press of Join opens
-it (the button says the game). Anyone may join from it, also people who never started the bot.
+it (the button says the game and who sent it: they host it, whoever presses first). Anyone may join
+from it, also people who never started the bot.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from telegram import InlineQueryResultArticle, InlineQueryResultsButton, Update, User
+from telegram import InlineQueryResultArticle, InlineQueryResultsButton, Update
 from telegram.error import TelegramError
 
 from engine import games
@@ -27,6 +29,7 @@ from tgbot import invitations
 from tgbot.buttons import STRAY, answer
 from tgbot.callbacks import parse
 from tgbot.context import BotState, Context, display_name, locale_of
+from tgbot.languages import remember_app_language
 from tgbot.render import translate
 
 log = logging.getLogger(__name__)
@@ -54,7 +57,11 @@ async def invite_query(update: Update, context: Context) -> None:
             translate(locale, "No game called “%(text)s”. Here are all of them.") % {"text": shown},
             start_parameter="help")
     results: list[InlineQueryResultArticle] = [
-        invitations.game_invitation(name, host, links, locale) for name in (wanted or names)]
+        invitations.game_invitation(name, host, user.id, links, locale) for name in (wanted or names)]
+    if await bot_state.service.people.person(user.id) is None:  # their invitation names them as its host
+        await bot_state.service.people.remember(user.id, host)
+        if user.language_code:  # and its table speaks their language
+            await remember_app_language(bot_state, user.id, user.language_code)
     try:
         own = await bot_state.service.tables_of(user.id, limit=OWN_TABLES * 2)
     except Refusal:
@@ -85,8 +92,10 @@ async def invitation_chosen(update: Update, context: Context) -> None:
     if found is None:
         return
     kind, target = found
+    inviter = chosen.from_user
     try:
-        await _open_in(context.bot_data, chosen.from_user, chosen.inline_message_id, kind, target)
+        await _open_in(context.bot_data, Host(inviter.id, display_name(inviter), locale_of(inviter)),
+                       chosen.inline_message_id, kind, target)
     except Refusal as refusal:  # e.g. at their cap on open tables: the first press of Join will say so
         log.info("invitation %s of %s opened no table: %s", chosen.result_id, chosen.from_user.id, refusal.code)
 
@@ -102,8 +111,9 @@ async def invitation_button(update: Update, context: Context) -> None:
         return
     bot_state, user = context.bot_data, query.from_user
     try:
-        info = await _open_in(bot_state, user, query.inline_message_id, invitations.target_kind(found.target),
-                              found.target)
+        kind = invitations.target_kind(found.target)
+        host = await _inviter(bot_state, found.target) or Host(user.id, display_name(user), locale)
+        info = await _open_in(bot_state, host, query.inline_message_id, kind, found.target)
         if info.seat_of(user.id) is None:
             info = await bot_state.service.join(info.id, user.id, display_name(user))
     except Refusal as refusal:
@@ -114,6 +124,24 @@ async def invitation_button(update: Update, context: Context) -> None:
         await answer(query, translate(locale, "You have a seat. I will message you when it is your turn."))
     else:
         await answer(query, url=bot_state.links.table_deep(info.id))
+
+
+@dataclass(frozen=True, slots=True)
+class Host:
+    """Who hosts a table opened in an invitation's message: the person who sent the invitation."""
+
+    user_id: int
+    name: str
+    locale: str | None
+
+
+async def _inviter(bot_state: BotState, target: str) -> Host | None:
+    """The sender a new game's Join button names, when the bot knows them (an older button names no one)."""
+    found = invitations.parse_game_target(target)
+    if found is None or found[1] is None:
+        return None
+    person = await bot_state.service.people.person(found[1])
+    return Host(person.user_id, person.name, person.language or person.app_language) if person else None
 
 
 class Openings:
@@ -145,9 +173,9 @@ def _lock(bot_state: BotState, inline_message_id: str) -> asyncio.Lock:
     return openings.lock(inline_message_id)
 
 
-async def _open_in(bot_state: BotState, user: User, inline_message_id: str, kind: invitations.Kind,
+async def _open_in(bot_state: BotState, host: Host, inline_message_id: str, kind: invitations.Kind,
                    target: str) -> TableInfo:
-    """The table of this invitation, opened (hosted by ``user``) or settled in its message on first sight.
+    """The table of this invitation, opened (hosted by ``host``) or settled in its message on first sight.
 
     A new game's table is opened here; the inviter's own open table moves into the message when it
     has no message yet (a table opened in the Mini App); any other table is only joined from it.
@@ -158,15 +186,16 @@ async def _open_in(bot_state: BotState, user: User, inline_message_id: str, kind
         if known is not None:
             return await service.info(known)
         if kind == invitations.GAME:
-            info = await service.create_table(target, user.id, display_name(user), chat_id=None)
+            game = target.partition("-")[0]
+            info = await service.create_table(game, host.user_id, host.name, chat_id=None)
         else:
             info = await service.info(target)
-            if info.host_user_id != user.id or info.status != "lobby" or info.chat_id is not None \
+            if info.host_user_id != host.user_id or info.status != "lobby" or info.chat_id is not None \
                     or await notifier.home(info.id) is not None:
                 return info
-        lives = await notifier.live_inline(info.id, inline_message_id, locale=locale_of(user))
+        lives = await notifier.live_inline(info.id, inline_message_id, locale=host.locale)
         if lives == info.id:
             return info
         if kind == invitations.GAME:  # another process opened a table in this message first: this one goes
-            await service.abandon(info.id, user.id)
+            await service.abandon(info.id, host.user_id)
         return await service.info(lives)

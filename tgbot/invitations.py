@@ -2,8 +2,9 @@
 
 The same result answers an inline query (``@bot`` typed in any chat) and is prepared for
 the Mini App's Share (``savePreparedInlineMessage``). Its id says what it invites to
-(``g:<game>`` or ``t:<table>``), and so does its Join button (``i:<game or table>``), so
-the first press opens the table even when Telegram sends no ``chosen_inline_result``.
+(``g:<game>`` or ``t:<table>``), and so does its Join button (``i:<game>-<inviter>`` or ``i:<table>``), so
+the first press opens the table, hosted by whoever sent the invitation, even when Telegram sends no
+``chosen_inline_result``.
 """
 
 from __future__ import annotations
@@ -56,9 +57,22 @@ def parse_result_id(text: str) -> tuple[Kind, str] | None:
     return None
 
 
+def game_target(game: str, inviter_id: int) -> str:
+    """A new game's Join button target: the game and who sent the invitation (its host)."""
+    return f"{game}-{inviter_id}"
+
+
+def parse_game_target(target: str) -> tuple[str, int | None] | None:
+    """The game and inviter a Join button's target names (None: a table's target); an older button names no one."""
+    game, _, inviter = target.partition("-")
+    if game not in games.names():
+        return None
+    return game, int(inviter) if inviter.isdigit() and inviter.isascii() else None
+
+
 def target_kind(target: str) -> Kind:
     """Whether an invitation button's target is a game or a table."""
-    return GAME if target in games.names() else TABLE
+    return GAME if parse_game_target(target) is not None else TABLE
 
 
 def about(game: str, locale: str | None) -> str:
@@ -90,18 +104,20 @@ def keyboard(target: str, links: Links, locale: str | None, *, table_id: str | N
 
 
 def _article(kind: Kind, target: str, game: str, heading: str, description: str, host: str, links: Links,
-             locale: str | None, table_id: str | None) -> InlineQueryResultArticle:
+             locale: str | None, table_id: str | None, *, button: str | None = None) -> InlineQueryResultArticle:
     text = render("invitation.html", locale, title=games.get(game).title, host=host, about=ABOUT.get(game, ""))
     content = InputTextMessageContent(text, parse_mode=ParseMode.HTML,
                                       link_preview_options=LinkPreviewOptions(is_disabled=True))
     return InlineQueryResultArticle(result_id(kind, target), heading, content,
-                                    reply_markup=keyboard(target, links, locale, table_id=table_id),
+                                    reply_markup=keyboard(button or target, links, locale, table_id=table_id),
                                     description=description)
 
 
-def game_invitation(game: str, host: str, links: Links, locale: str | None) -> InlineQueryResultArticle:
-    """An invitation to a new table of ``game``, hosted by whoever sends it."""
-    return _article(GAME, game, game, title(game, locale), about(game, locale), host, links, locale, None)
+def game_invitation(game: str, host: str, inviter_id: int, links: Links, locale: str | None
+                    ) -> InlineQueryResultArticle:
+    """An invitation to a new table of ``game``, hosted by whoever sends it (its Join button names them)."""
+    return _article(GAME, game, game, title(game, locale), about(game, locale), host, links, locale, None,
+                    button=game_target(game, inviter_id))
 
 
 def table_invitation(info: TableInfo, host: str, links: Links, locale: str | None) -> InlineQueryResultArticle:
