@@ -36,6 +36,16 @@ class Away:
         return is_away(present=present, left_at=left, now=self.presence.clock(), grace=self.grace,
                        turn_age=None if began is None else self.clock() - began, opened_age=self._opened_age(info.id))
 
+    def away_for(self, info: TableInfo, user_id: int) -> float | None:
+        """Seconds the person has been away from the table on their current turn (None: not away, or no turn)."""
+        seat = info.seat_of(user_id)
+        began = self.turns.began_at(info.id, seat) if seat is not None else None
+        if began is None or not self.is_away(info, user_id):
+            return None
+        turn_age = self.clock() - began
+        left = self.presence.left_at(info.id, user_id)
+        return turn_age if left is None else min(turn_age, self.presence.clock() - left)
+
     def is_opening(self, info: TableInfo, user_id: int) -> bool:
         """Whether the person, not at the table, is still given a moment to open it (after the deal or a restart)."""
         return is_opening(present=self.presence.is_present(info.id, user_id), opened_age=self._opened_age(info.id),

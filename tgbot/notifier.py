@@ -38,6 +38,7 @@ from tgbot.context import BotState
 from tgbot.homes import TableHomes
 from tgbot.later import Later
 from tgbot.latest import Latest
+from tgbot.mentions import Mentions
 from tgbot.outbox import Outbox
 from tgbot.postings import DeletingBot, MessageBot, Postings, Sweeper, retry_seconds
 from tgbot.records import Record
@@ -73,6 +74,8 @@ class Notifier:
         self.turn_messages = TurnMessages(self.postings, self.records, self.turns, self._private_open_button,
                                           away=self.away, latest=self.latest, sweep=self.sweeper.sweep,
                                           now=service.clock)
+        self.mentions = Mentions(self.postings, self.records, self.turns, self.away, self.latest,
+                                 self._group_open_button, clock=clock)
         self._lanes = Outbox(self._sync)  # the table's message in its chat
         self._turn_lanes = Outbox(self._sync_turns)  # its people's turn messages
         self.table_messages = TableMessages(bot_state, self.postings, self.records, self.turns, self.away,
@@ -296,6 +299,10 @@ class Notifier:
         else:
             self.chat_gone(chat_id)
 
+    def _group_open_button(self, label: str, table_id: str) -> InlineKeyboardButton:
+        """The button that opens a table from a group."""
+        return self.bot_state.links.open_button(label, table_id, private=False)
+
     def _private_open_button(self, label: str, table_id: str) -> InlineKeyboardButton:
         """The button that opens a table from a private chat."""
         return self.bot_state.links.open_button(label, table_id, private=True)
@@ -335,6 +342,7 @@ class Notifier:
         try:
             home = await self.homes.home_of(info)
             wake_at = await self.turn_messages.sync(info, snapshot, home, people.person)
+            mention_in = await self.mentions.sync(info, home, people.person)
         except RetryAfter as error:
             self._retry(table_id, retry_seconds(error.retry_after) + 0.05, turns=True)
             return
@@ -343,6 +351,8 @@ class Notifier:
             return
         self._later.succeeded(f"turns:{table_id}")
         self._wake(table_id, wake_at)
+        at = None if mention_in is None else time.monotonic() + mention_in  # someone comes due for a mention
+        self._later.wake(f"mention:{table_id}", at, mention_in or 0.0, lambda: self._turn_lanes.submit(table_id))
         opens_in = self.away.opens_in(table_id)
         if opens_in is not None:  # the moment given to open the table ends: whoever is still not there is away
             self._later.once(f"opening:{table_id}", opens_in + 0.01, lambda: self._submit(table_id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -10,8 +11,8 @@ import pytest
 
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
-from tests.bot.conftest import BOB, GROUP, Harness, make_harness
-from tests.fakes.botapi import Call, FakeBotApi
+from tests.bot.conftest import ANN, BOB, CID, GROUP, Harness, make_harness
+from tests.fakes.botapi import Call, FakeBotApi, FakeMessage
 from tgbot.app import stop_bot
 
 GRACE = 0.5
@@ -101,3 +102,91 @@ async def test_reach_a_restart_sends_the_turn_message_of_someone_who_had_been_at
     finally:
         await fake.close()
         await service.close()
+
+
+AFTER = 0.8  # the harness's wait before a mention (the product's is MENTION_AFTER)
+
+
+def mentions_of(bot: Harness, user_id: int) -> list[FakeMessage]:
+    return [m for m in bot.fake.messages(GROUP) if f'<a href="tg://user?id={user_id}">' in m.text
+            and "it is your turn in Coins" in m.shown]
+
+
+async def act(bot: Harness, table_id: str, user_id: int) -> None:
+    view = await bot.service.view(table_id, user_id)
+    await bot.service.act(table_id, user_id, {"type": "play", "card": view["state"]["legal"][0]}, view["seq"])
+
+
+async def test_reach_the_friend_who_never_started_the_bot_is_mentioned_in_the_group_while_away_on_their_turn(
+    bot: Harness,
+) -> None:
+    fake, service = bot.fake, bot.service
+    notifier = bot.application.bot_data.notifier
+    notifier.grace, notifier.mentions.after = 0.2, AFTER
+    for user_id, name in ((ANN, "Ann"), (BOB, "Bob"), (CID, "Cid <&> \u202eLīga")):
+        fake.add_user(user_id, name)
+    for user_id in (ANN, BOB):
+        await bot.send(fake.message(user_id, user_id, "/start"))  # Cid never starts the bot
+    await bot.send(fake.message(GROUP, ANN, "/new coins target=99"))
+    table_id = await bot.table_id()
+    lobby = fake.messages(GROUP)[0]
+    for user_id in (BOB, CID):
+        await bot.send(fake.press(user_id, lobby, "Join"))
+    for user_id in (ANN, BOB):
+        service.presence.report(table_id, user_id, f"phone {user_id}", True)  # the two play at the table
+    began = time.monotonic()
+    await bot.send(fake.press(ANN, lobby, "Start"))
+    waits: list[float] = []
+    deletes: list[float] = []
+    quick = 0
+    for _ in range(60):
+        info = await service.info(table_id)
+        [seat] = info.to_act
+        mover = info.seats[seat].user_id
+        assert mover is not None
+        if mover != CID:
+            await act(bot, table_id, mover)
+            began = time.monotonic()
+            await bot.settle()
+            assert [m for m in mentions_of(bot, CID) if not m.deleted] == [], "not his turn: no mention"
+            continue
+        if len(waits) == 3:  # now and then he moves at once: nobody is named in front of everyone
+            named = len(mentions_of(bot, CID))
+            await act(bot, table_id, CID)
+            await bot.settle()
+            info = await service.info(table_id)
+            if CID in [s.user_id for s in info.seats if s.seat in info.to_act]:
+                continue  # he took the trick and leads the next: a turn straight back, taken at once too
+            quick += 1
+            await asyncio.sleep(AFTER + 0.2)
+            await bot.settle()
+            assert len(mentions_of(bot, CID)) == named, "a turn taken at once names nobody"
+            if quick == 2:
+                break
+            began = time.monotonic()
+            continue
+        before = len(mentions_of(bot, CID))
+
+        def named_again(b: int = before) -> bool:
+            return len(mentions_of(bot, CID)) == b + 1
+
+        await fake.wait_until(named_again, within=10)
+        mention = mentions_of(bot, CID)[-1]
+        [sent] = [c for c in fake.calls_to("sendMessage") if c.ok and c.response["result"]["message_id"]
+                  == mention.message_id and int(c.params["chat_id"]) == GROUP]
+        waits.append(sent.time - began)
+        assert "\u2068" in mention.text and "&lt;&amp;&gt;" in mention.text, "the name escaped and isolated"
+        await act(bot, table_id, CID)
+        moved = time.monotonic()
+        await fake.wait_until(lambda: mention.deleted, within=5)  # noqa: B023 - awaited here, in this iteration
+        [gone] = [c for c in fake.calls_to("deleteMessage") if c.params.get("message_id") == mention.message_id]
+        deletes.append(gone.time - moved)
+        began = time.monotonic()
+        await bot.settle()
+    assert len(waits) == 3 and quick == 2, "three turns he left waiting, two he took at once"
+    assert all(AFTER <= w < AFTER + 1.0 for w in waits), waits
+    assert all(d < 1.0 for d in deletes), deletes
+    assert len(mentions_of(bot, CID)) == 3
+    assert all(m.deleted for m in mentions_of(bot, CID))
+    assert fake.messages(CID) == [] and fake.count_429 == 0
+    assert [c for c in fake.calls if c.status == 403] == []

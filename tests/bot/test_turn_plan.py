@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 import pytest
 
 from engine.service.timers import REMINDER_SHARE
+from tgbot.mention_plan import MENTION_AFTER, Awaited, Mentioned, MentionPlan, plan_mention, still_due
 from tgbot.priority import Lane
 from tgbot.turn_plan import Op, Reader, Sent, Step, is_away, is_opening, plan_turns, remind_at, still_wanted
 
@@ -167,3 +168,45 @@ def test_turn_plan_a_moment_to_open_the_table_after_the_deal_or_a_restart(
 def test_turn_plan_away_is_presence_read_against_the_grace_and_the_turn(
         present: bool, left_at: float | None, now: float, turn_age: float | None, away: bool) -> None:
     assert is_away(present=present, left_at=left_at, now=now, grace=3.0, turn_age=turn_age) is away
+
+
+CID = 13
+AFTER = MENTION_AFTER
+
+
+def cid(away_for: float | None = AFTER, *, turn: int = 7, order: float = 30.0, user_id: int = CID,
+        seat: int = 2) -> Awaited:
+    return Awaited(user_id, seat, turn, away_for, order)
+
+
+MENTION_CASES: dict[str, tuple[tuple[Awaited, ...], Mentioned | None, bool, MentionPlan]] = {
+    # (people the bot may not write to whose turn is on, the live mention, in a group) -> the plan
+    "away on their turn long enough: mentioned": ((cid(),), None, True, MentionPlan(send=cid())),
+    "away, not yet long enough: planned again when it is": (
+        (cid(AFTER - 5),), None, True, MentionPlan(wake_in=5.0)),
+    "at the table on their turn: nobody named, nothing to wait for": ((cid(None),), None, True, MentionPlan()),
+    "mentioned for this turn: it stays": ((cid(),), Mentioned(CID, 7), True, MentionPlan()),
+    "mentioned, and back at the table: it stays until they move": ((cid(None),), Mentioned(CID, 7), True,
+                                                                   MentionPlan()),
+    "they moved: the mention goes": ((), Mentioned(CID, 7), True, MentionPlan(delete=True)),
+    "a new turn of theirs: the old mention goes, the new one waits its while": (
+        (cid(2.0, turn=9),), Mentioned(CID, 7), True, MentionPlan(delete=True, wake_in=AFTER - 2)),
+    "two away long enough: one live per table, the oldest turn first": (
+        (cid(order=50.0), cid(order=20.0, user_id=14, seat=1)), None, True,
+        MentionPlan(send=cid(order=20.0, user_id=14, seat=1))),
+    "one mentioned, another comes due: still one live": (
+        (cid(), cid(order=20.0, user_id=14, seat=1)), Mentioned(CID, 7), True, MentionPlan()),
+    "an inline table or a private chat: no group to mention in": ((cid(),), None, False, MentionPlan()),
+}
+
+
+@pytest.mark.parametrize("name", list(MENTION_CASES))
+def test_mention_plan_cases(name: str) -> None:
+    awaited, live, group, plan = MENTION_CASES[name]
+    assert plan_mention(awaited, live, group=group) == plan
+
+
+@pytest.mark.parametrize(("playing", "turn_now", "away", "due"), WANTED_CASES)
+def test_mention_plan_a_waiting_mention_goes_only_while_its_turn_is_on_and_its_person_away(
+        playing: bool, turn_now: int | None, away: bool, due: bool) -> None:
+    assert still_due(cid(turn=5), playing=playing, turn_now=turn_now, away=away) is due
