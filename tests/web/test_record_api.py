@@ -121,7 +121,7 @@ async def test_stats_give_a_persons_own_figures_per_game_wherever_they_played(
     assert coins["recent"] == places and isinstance(coins["rating"], int) and coins["provisional"] is True
     assert table_id in [g["table_id"] for g in history["games"]]
     nobody = await (await client.get("/api/stats", headers=headers(client, DAN, "Dan"))).json()
-    assert nobody == {"games": []}
+    assert nobody == {"games": [], "provisional_games": 10}
 
 
 async def test_played_with_is_the_leaderboard_of_local_play(
