@@ -16,9 +16,8 @@ from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, 
 
 from engine import games
 from engine.core.errors import Refusal, RefusalCode
-from engine.i18n import N_, refusal_text, translations
+from engine.i18n import refusal_text
 from engine.service.live import TableInfo
-from engine.words import game_title
 from tgbot.arguments import parse_new_args
 from tgbot.buttons import STRAY, answer, pressed_table
 from tgbot.callbacks import Callback, Verb, button_data, parse
@@ -38,6 +37,7 @@ from tgbot.context import (
 from tgbot.languages import group_language
 from tgbot.records import SENDING, SUMMARY, TABLE, UNCERTAIN
 from tgbot.render import render, translate
+from tgbot.table_choice import table_labels
 
 
 async def tables_in_chat(bot_state: BotState, chat_id: int, *statuses: str) -> list[TableInfo]:
@@ -111,17 +111,12 @@ async def _replied_table(update: Update, context: Context) -> str | None:
 
 
 async def _ask_which(update: Update, tables: list[TableInfo], verb: Verb, locale: str | None) -> None:
-    """Several tables fit: one button per table."""
-    rows = [[InlineKeyboardButton(_table_label(t, locale), callback_data=button_data(verb, t.id))] for t in tables[:8]]
+    """Several tables fit: one button per table, each saying what tells it from the others."""
+    shown = tables[:8]
+    rows = [[InlineKeyboardButton(label, callback_data=button_data(verb, t.id))]
+            for label, t in zip(table_labels(shown, locale), shown, strict=True)]
     await reply(update, translate(locale, "Which table? You can also answer the table's message with the command."),
                 reply_markup=InlineKeyboardMarkup(rows))
-
-
-def _table_label(info: TableInfo, locale: str | None) -> str:
-    host = next((s.name for s in info.seats if s.user_id == info.host_user_id), "?")
-    status = translate(locale, N_("lobby") if info.status == "lobby" else N_("playing"))
-    return translate(locale, "%(game)s, %(status)s, host %(host)s") % {
-        "game": game_title(info.title, translations(locale)), "status": status, "host": host}
 
 
 async def leave_command(update: Update, context: Context) -> None:
