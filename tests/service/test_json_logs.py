@@ -89,3 +89,26 @@ def test_log_format_json_makes_the_process_log_json_and_text_stays_the_default(
     json_line, text_line = capsys.readouterr().err.splitlines()
     assert json.loads(json_line)["table_id"] == "t9"
     assert text_line.endswith("INFO cardroom.test: readable") and not text_line.startswith("{")
+
+
+def test_a_bot_token_and_an_initdata_signature_never_reach_a_line(capsys: pytest.CaptureFixture[str]) -> None:
+    token = "7312345678:AAF3kq9Zr2W-x_Yb0cDeFgHiJkLmNoPqRsTu"
+    root = logging.getLogger()
+    kept = list(root.handlers), root.level
+    try:
+        for log_format in ("json", "text"):
+            setup_logging(log_format)
+            logging.getLogger("httpx").info("HTTP Request: POST https://api.telegram.org/bot%s/getMe", token)
+            try:
+                raise ConnectionError(f"https://api.telegram.org/bot{token}/sendMessage refused")
+            except ConnectionError:
+                logging.getLogger("cardroom.test").exception("sending failed (user=%s&hash=%s)", "{}", "ab" * 32)
+    finally:
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        for handler in kept[0]:
+            root.addHandler(handler)
+        root.setLevel(kept[1])
+    logged = capsys.readouterr().err
+    assert token not in logged and "ab" * 32 not in logged and "httpx" not in logged
+    assert logged.count("<bot token>") == 2 and logged.count("hash=<hidden>") == 2  # each format: traceback, message
