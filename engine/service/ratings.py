@@ -15,13 +15,16 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
+from engine.ai import DAILY_LEVEL
 from engine.core.rules import Outcome
 from engine.store.rows import Finish, SeatResult, Skill, TableRow
 
 MODEL = PlackettLuce()
 START: Skill = (MODEL.mu, MODEL.sigma)
-# expert plays as strong (the level is withdrawn; seats stored with it remain), so it is rated as strong
-AI_SKILL: dict[str, Skill] = {"easy": (20.0, 1.0), "strong": (27.0, 1.0), "expert": (27.0, 1.0)}
+# expert plays as strong (the level is withdrawn; seats stored with it remain), and so does the deal of the day's
+# player (strong with no clock), so both are rated as strong
+AI_SKILL: dict[str, Skill] = {"easy": (20.0, 1.0), "strong": (27.0, 1.0), "expert": (27.0, 1.0),
+                              DAILY_LEVEL: (27.0, 1.0)}
 
 
 def rate(

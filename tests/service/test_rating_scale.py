@@ -8,6 +8,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.ai import DAILY_LEVEL
 from engine.service import ratings
 from engine.service.rating_scale import PROVISIONAL_GAMES, Shown, shown
 from engine.store.rows import Skill
@@ -63,7 +64,11 @@ def test_a_shared_last_place_never_rises_even_beside_a_much_stronger_player() ->
     assert level[1][0] == 10.0 and level[2][0] == 40.0 and level[1][1] < 3.0
 
 
-LEVELS = st.sampled_from(["easy", "strong", "expert"])
+def test_the_deal_of_the_days_ai_is_rated_as_the_strong_player_it_is() -> None:
+    assert ratings.AI_SKILL[DAILY_LEVEL] == ratings.AI_SKILL["strong"]  # not as easy, the fallback for a level
+
+
+LEVELS = st.sampled_from(["easy", "strong", "expert", DAILY_LEVEL])
 
 
 @st.composite
