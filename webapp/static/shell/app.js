@@ -14,6 +14,7 @@ import { showWatching } from "./watching.js";
 import * as tg from "./tg.js";
 import { openSettings } from "./settings.js";
 import { gamePicker } from "./picker.js";
+import { dailyPanel } from "./daily.js";
 
 const LOCAL_KEY = "cardroom.init_data";
 
@@ -224,7 +225,7 @@ class App {
       h("header", { class: "hero" },
         h("div", { class: "hero-top" }, h("h1", { text: t("app_name") }), languageSelect()),
         h("p", { class: "hint hello" }, before, h("bdi", { text: name }), after ?? "")),
-      homeTabs(this, h("div", { class: "tab-tables" }, list, gamePicker(this))));
+      homeTabs(this, h("div", { class: "tab-tables" }, list, dailyPanel(this), gamePicker(this))));
     this.show(home);
     this.renderTables(list); // the list from sign-in at once, then the fresh one
     try {

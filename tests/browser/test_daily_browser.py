@@ -1,0 +1,43 @@
+"""Today's deal on home at 360×640: one tap opens the day's Coins deal; once played, its share, standings and line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import ViewportSize, expect
+
+from tests.browser.conftest import Server, open_phone, screenshot_path
+from tests.service.helpers import play_out
+
+SMALL: ViewportSize = {"width": 360, "height": 640}
+COINS_ROW = ".daily-game:has(.pname:text-is('Coins'))"
+
+
+async def test_daily_deal_from_home_in_one_tap_then_share_and_standings(browser: Any, local_server: Server) -> None:
+    phone = await open_phone(browser, local_server, path="/?lang=en", viewport=SMALL)
+    page = phone.page
+    await page.locator("#signin-name").fill("Ann")
+    await page.locator(".signin button[type=submit]").tap()
+    await expect(page.locator(".daily h2")).to_have_text("Today's deal")
+    await expect(page.locator(".daily-game")).to_have_count(3)
+    await page.screenshot(path=screenshot_path("daily_home_360.png"))
+
+    await page.locator(f"{COINS_ROW} .daily-play").tap()
+    await expect(page.locator(".table-screen[data-status='playing'] .hand .card")).to_have_count(16)
+    table_id = await page.locator(".table-screen").get_attribute("data-table")
+    assert table_id
+    info = await local_server.service.info(table_id)
+    assert info.seed is None and [s.is_ai for s in info.seats] == [False, True, True]
+
+    await play_out(local_server.service, table_id)  # the person's first legal card, to the end of the first hand
+    await local_server.service.daily.wait_settled()
+    await page.goto(local_server.url + "/?lang=en")
+    await expect(page.locator(f"{COINS_ROW} .daily-percent")).to_have_text("100%")  # alone in the field
+    await expect(page.locator(f"{COINS_ROW} .daily-play")).to_have_count(0)  # played: no second start
+    await page.locator(f"{COINS_ROW} .daily-standings-btn").tap()
+    await expect(page.locator(".daily-sheet .daily-standings li")).to_have_count(1)
+    await expect(page.locator(".daily-sheet .daily-standings li.mine")).to_contain_text("Ann — 100%")
+    await expect(page.locator(".daily-sheet .daily-line")).to_contain_text("Cardroom · Coins · ")
+    await page.screenshot(path=screenshot_path("daily_standings_360.png"))
+    assert phone.errors == []
+    await phone.context.close()

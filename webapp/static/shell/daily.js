@@ -1,0 +1,74 @@
+// Today's deal on home: per game one button that opens (or resumes) the person's table for the day's deal; once
+// played, their share of the field, the day's standings and a result line to share (no card in it). Everything
+// shown comes from /api/daily (engine.service.daily): the page decides nothing.
+
+import { h, clear, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { gameTitle } from "./titles.js";
+import { openSheet } from "./sheet.js";
+import * as tg from "./tg.js";
+
+// The line shared to a chat: Telegram's share sheet in Telegram, else the clipboard.
+async function shareLine(line) {
+  if (tg.initData()) {
+    tg.openLink(`https://t.me/share/url?url=${encodeURIComponent(location.origin)}&text=${encodeURIComponent(line)}`);
+    return;
+  }
+  try {
+    await navigator.clipboard.writeText(line);
+    toast(t("daily_copied"));
+  } catch {
+    toast(line);
+  }
+}
+
+async function showStandings(app, game) {
+  let board;
+  try {
+    board = await app.api.get(`/api/daily/${game}/standings`);
+  } catch (err) {
+    toast(err.message || t("error_generic"), "error");
+    return;
+  }
+  const rows = board.standings.map((r) => h("li", { class: r.user_id === app.user.id ? "mine" : "" },
+    `${r.place}. `, h("bdi", { text: r.name }), ` — ${r.percent}%`));
+  openSheet(`${t("daily_title")} · ${gameTitle(game)}`, [
+    h("p", { class: "hint", text: t("daily_hint") }),
+    h("ol", { class: "daily-standings" }, rows),
+    board.line ? h("p", { class: "daily-line", text: board.line }) : null,
+  ], { cls: "daily-sheet" });
+}
+
+function row(app, entry) {
+  const s = entry.status;
+  const open = async () => {
+    try {
+      const started = await app.api.post(`/api/daily/${entry.game}`, {});
+      app.openTable(started.table_id);
+    } catch (err) {
+      toast(err.message || t("error_generic"), "error");
+    }
+  };
+  const title = h("span", { class: "pname", text: gameTitle(entry.game) });
+  if (s.state !== "finished") {
+    return h("li", { class: "daily-game" }, title,
+      h("button", { class: "btn primary daily-play", type: "button", onclick: open,
+        text: s.state === "playing" ? t("daily_resume") : t("daily_play") }));
+  }
+  return h("li", { class: "daily-game done" }, title, h("span", { class: "daily-percent", text: `${s.percent}%` }),
+    h("button", { class: "btn daily-standings-btn", type: "button", text: t("daily_standings"),
+      onclick: () => showStandings(app, entry.game) }),
+    h("button", { class: "btn daily-share", type: "button", text: t("daily_share"), onclick: () => shareLine(s.line) }));
+}
+
+// The panel, filled once /api/daily answers (empty, and out of the way, if it does not).
+export function dailyPanel(app) {
+  const list = h("ul", { class: "daily-games" });
+  const panel = h("section", { class: "daily", "aria-labelledby": "daily-title" },
+    h("h2", { id: "daily-title", text: t("daily_title") }), list);
+  app.api.get("/api/daily").then((today) => {
+    clear(list);
+    list.append(...today.games.map((entry) => row(app, entry)));
+  }).catch(() => panel.remove());
+  return panel;
+}
