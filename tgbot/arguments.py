@@ -6,6 +6,7 @@ typed, so a long argument can never make a reply longer than Telegram allows.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine import games
@@ -73,3 +74,12 @@ def parse_new_args(args: list[str]) -> tuple[str, dict[str, Any]]:
             raise Refusal(RefusalCode.OPTION_NOT_UNDERSTOOD, word=_shown(word))
         options[OPTION_ALIASES.get(name.lower(), name.lower())] = value
     return game, options
+
+
+def typed_refusal(refusal: Refusal) -> Refusal:
+    """The refusal of a ``/new`` line naming each setting as it is typed (``target``), never by its inner name."""
+    inner = {name: alias for alias, name in OPTION_ALIASES.items() if typed_name(name) == alias}
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, inner)) + r")\b")
+    params = {key: pattern.sub(lambda m: inner[m[1]], value) if isinstance(value, str) else value
+              for key, value in refusal.params.items()}
+    return Refusal(refusal.reason, **params)

@@ -18,7 +18,7 @@ from engine import games
 from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import refusal_text
 from engine.service.live import TableInfo
-from tgbot.arguments import parse_new_args
+from tgbot.arguments import parse_new_args, typed_refusal
 from tgbot.buttons import STRAY, answer, pressed_table
 from tgbot.callbacks import Callback, Verb, button_data, parse
 from tgbot.context import (
@@ -71,7 +71,7 @@ async def new_command(update: Update, context: Context) -> None:
     except Refusal as refusal:
         bot_state.notifier.unexpect(chat.id, user.id)
         usage = refusal.code != RefusalCode.TOO_MANY_TABLES  # the command was right; the person is at the cap
-        await reply(update, render("refused.html", locale, reason=refusal_text(refusal, locale),
+        await reply(update, render("refused.html", locale, reason=refusal_text(typed_refusal(refusal), locale),
                                    games=_games(), usage=usage))
 
 

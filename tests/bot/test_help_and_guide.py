@@ -92,3 +92,12 @@ async def test_new_refuses_a_word_that_names_no_game(bot: Harness) -> None:
     bot.fake.add_user(ANN, "Ann")
     await bot.send(bot.fake.message(GROUP, ANN, "/new к"))  # one letter names no game alone
     assert "There is no game called" in bot.fake.last_message(GROUP).plain
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("typed", ["target=0", "target=lots", "colour=red"])
+async def test_a_refused_new_names_settings_as_they_are_typed(bot: Harness, language: str, typed: str) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code=language)
+    await bot.send(bot.fake.message(GROUP, ANN, f"/new coins {typed}"))
+    text = bot.fake.last_message(GROUP).plain
+    assert "target" in text and "target_score" not in text
