@@ -125,7 +125,7 @@ async def test_rematch_opens_a_new_lobby_with_the_same_settings(bot: Harness) ->
     await bot.send(bot.fake.message(GROUP, ANN, "/leave"))  # an AI plays Ann's seat to the end
     await bot.settle()
     assert (await bot.service.info(table_id)).status == "finished"
-    summary = bot.fake.last_message(GROUP)
+    summary = next(m for m in bot.fake.messages(GROUP) if "game over" in m.plain)  # "You left" may come after it
     await bot.send(bot.fake.press(BOB, summary, "Rematch"))
     fresh_id = await bot.table_id()
     fresh = await bot.service.info(fresh_id)
