@@ -2,12 +2,15 @@
 
 In a group (in the forum topic where /new was typed), or in the one message its invitation
 was sent in from any chat (edited only by its inline_message_id). The status is edited at
-once on what matters (the start, a hand's end, a change of seats: ``urgent``), and after a
-move only while someone to act is away from the table and once the new turn has waited
-``status_interval`` seconds (at most once per ``status_interval`` per table; never above
-Telegram's 20 a minute in a group, which the budget keeps). Someone the bot may not write
-to is named with a mention in it instead of a turn message. Every call goes in the status
-lane; an edit waiting in the budget is dropped once an urgent pass queued behind it will
+once on what matters (the start, a hand's end, a change of seats: ``urgent``). After a move
+it names as to play only the people to act who are away from the table, and is edited when
+whom it names changes: a new name once the new turn has waited ``status_interval`` seconds,
+a name whose turn is over (or who came back) within the group budget's interval
+(``GROUP_INTERVAL``), so it never keeps calling someone who has moved; at most once per
+``status_interval`` per table otherwise, and never above Telegram's 20 a minute in a group,
+which the budget keeps. Someone the bot may not write to is named with a mention in it
+(an edit does not notify them: ``tgbot.mentions`` posts a new message that does). Every call
+goes in the status lane; an edit waiting in the budget is dropped once an urgent pass queued behind it will
 show a newer state.
 """
 
@@ -24,6 +27,7 @@ from engine.service.people import PeopleCache
 from tgbot.away import Away
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import BotState
+from tgbot.guide import friend_button
 from tgbot.latest import Latest
 from tgbot.outbox import Outbox
 from tgbot.postings import Postings
@@ -32,6 +36,8 @@ from tgbot.records import SENT, SUMMARY, TABLE, Record, Records
 from tgbot.render import render, translate
 from tgbot.table_texts import home_locale, standings, table_message
 from tgbot.turn_book import TurnBook
+
+GROUP_INTERVAL = 3.0  # seconds: a group's budget spreads its 20 messages a minute one each 3 s
 
 
 class TableMessages:
@@ -52,6 +58,7 @@ class TableMessages:
         self._urgent: set[str] = set()  # tables whose message must not wait for the throttle
         self._expired: set[str] = set()  # tables abandoned for idleness (their message says so)
         self._last_status: dict[str, float] = {}
+        self._named: dict[str, frozenset[int]] = {}  # the seats each table's status names as to play
         self._chat_locks: dict[int, asyncio.Lock] = {}
 
     def urgent(self, table_id: str) -> None:
@@ -65,6 +72,7 @@ class TableMessages:
     def forget(self, table_id: str) -> None:
         """The table is over: nothing of its throttle is kept."""
         self._last_status.pop(table_id, None)
+        self._named.pop(table_id, None)
         self._urgent.discard(table_id)
 
     async def sync(self, info: TableInfo, snapshot: Snapshot, home: Record, people: PeopleCache) -> float | None:
@@ -109,23 +117,28 @@ class TableMessages:
         if latest.info.status not in ("lobby", "playing"):
             return None  # it ended while this pass waited: the pass its end queued shows that
         info, snapshot = latest.info, latest
-        if info.status == "playing" and info.id not in self._urgent:
-            # after a move, only while someone to act is away from the table: a person looking at the table is
-            # playing, and the group needs no word on it (one who leaves brings a pass once the grace is over)
-            acting = [s.user_id for s in info.seats if s.seat in info.to_act and not s.is_ai and s.user_id is not None]
-            if not any(self.away.is_away(info, user_id) for user_id in acting):
+        waiting = self._waiting(info) if info.status == "playing" else None
+        if waiting is not None and info.id not in self._urgent:
+            # after a move, the status names whose turn it is only while they are away from the table: a person
+            # looking at the table is playing, and the group needs no word on it (one who leaves brings a pass once
+            # the grace is over). It changes when who it names does, never more often than once an interval
+            named = self._named.get(info.id)  # None: not known since this process began (a restart): drawn now
+            if waiting == named:
                 return None
-            # then once the new turn has waited (a quick move needs no status), and never more often
-            began = [self.turns.began_at(info.id, seat) for seat in info.to_act]
-            waited = min((b for b in began if b is not None), default=self.clock())
-            due = max(self._last_status.get(info.id, float("-inf")), waited) + self.status_interval
-            wait = due - self.clock()
+            last, interval = self._last_status.get(info.id, float("-inf")), self.status_interval
+            if named is not None and named <= waiting:  # a new name: once the new turn has waited (a quick move
+                began = [self.turns.began_at(info.id, seat) for seat in waiting]  # needs no status)
+                last = max(last, min((b for b in began if b is not None), default=self.clock()))
+            elif named is not None:  # a name whose turn is over: gone within the group budget's interval
+                interval = min(interval, GROUP_INTERVAL)
+            wait = last + interval - self.clock()
             if wait > 0:
                 return wait
         self._urgent.discard(info.id)
-        text, markup = await table_message(self.bot_state, info, snapshot, home, people.person)
-        if info.status == "playing":
+        text, markup = await table_message(self.bot_state, info, snapshot, home, people.person, waiting=waiting)
+        if waiting is not None:
             self._last_status[info.id] = self.clock()
+            self._named[info.id] = waiting
         table_id = info.id
         # superseded while it waits for the group's budget: an urgent pass queued behind it shows the newer state
         call = Call(STATUS.lane, wanted=lambda: not (table_id in self._urgent and self.lane.queued(table_id)))
@@ -136,6 +149,11 @@ class TableMessages:
         await self.postings.send(info.id, home.posting(TABLE), text, markup, call=call)
         return None
 
+    def _waiting(self, info: TableInfo) -> frozenset[int]:
+        """The seats to act whose person is away from the table: the ones the status names."""
+        return frozenset(s.seat for s in info.seats if s.seat in info.to_act and not s.is_ai and s.user_id is not None
+                         and self.away.is_away(info, s.user_id))
+
     async def _finish(self, info: TableInfo, home: Record) -> None:
         summary = await self.records.get(info.id, SUMMARY)
         if summary is not None and summary.state != SENT:
@@ -145,7 +163,8 @@ class TableMessages:
             text = render("summary.html", locale, table=info, result=info.result or {}, order=standings(info))
             rematch = InlineKeyboardButton(translate(locale, "Rematch"),
                                            callback_data=button_data(Verb.REMATCH, info.id))
-            sent = await self.postings.send(info.id, home.posting(SUMMARY), text, InlineKeyboardMarkup([[rematch]]),
+            sent = await self.postings.send(info.id, home.posting(SUMMARY), text,
+                                            InlineKeyboardMarkup([[rematch], [friend_button(locale)]]),
                                             call=STATUS)
             if sent is None:
                 return

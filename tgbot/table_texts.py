@@ -43,8 +43,10 @@ def standings(info: TableInfo) -> list[dict[str, Any]]:
 
 
 async def table_message(bot_state: BotState, info: TableInfo, snapshot: Snapshot, home: Record,
-                        person_of: PersonOf) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The table's message in its chat as it should be now: the lobby with its buttons, or the status."""
+                        person_of: PersonOf, *, waiting: frozenset[int] | None = None
+                        ) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The table's message in its chat as it should be now: the lobby with its buttons, or the status (naming as to
+    play only the seats in ``waiting``; None: every seat to act)."""
     private, locale = home.chat_id > 0, home_locale(home)
     people = await seated_people(info, person_of)
     if info.status == "lobby":
@@ -56,7 +58,8 @@ async def table_message(bot_state: BotState, info: TableInfo, snapshot: Snapshot
             return text, options_keyboard(info, locale)
         return text, lobby_keyboard(info, bot_state.links, locale, private=private)
     view = snapshot.view(None)
-    text = render("status.html", locale, table=info, people=people, state=view.get("state") or {})
+    named = {} if waiting is None else {"waiting": waiting}
+    text = render("status.html", locale, table=info, people=people, state=view.get("state") or {}, **named)
     button = bot_state.links.open_button(translate(locale, "Open table"), info.id, private=private)
     return text, InlineKeyboardMarkup([[button]])
 

@@ -190,3 +190,46 @@ async def test_reach_the_friend_who_never_started_the_bot_is_mentioned_in_the_gr
     assert all(m.deleted for m in mentions_of(bot, CID))
     assert fake.messages(CID) == [] and fake.count_429 == 0
     assert [c for c in fake.calls if c.status == 403] == []
+
+
+async def test_reach_the_groups_message_stops_naming_someone_once_their_turn_is_over(bot: Harness) -> None:
+    fake, service = bot.fake, bot.service
+    notifier = bot.application.bot_data.notifier
+    notifier.grace = 0.2
+    for user_id, name in ((ANN, "Ann"), (BOB, "Bob"), (CID, "Līga")):
+        fake.add_user(user_id, name)
+    for user_id in (ANN, BOB):
+        await bot.send(fake.message(user_id, user_id, "/start"))
+    await bot.send(fake.message(GROUP, ANN, "/new coins target=99"))
+    table_id = await bot.table_id()
+    status = fake.messages(GROUP)[0]
+    for user_id in (BOB, CID):
+        await bot.send(fake.press(user_id, status, "Join"))
+    for user_id in (ANN, BOB):
+        service.presence.report(table_id, user_id, f"phone {user_id}", True)
+    await bot.send(fake.press(ANN, status, "Start"))
+    named_her = cleared = 0
+    for _ in range(40):
+        info = await service.info(table_id)
+        [seat] = info.to_act
+        mover = info.seats[seat].user_id
+        assert mover is not None
+        if mover == CID:
+            assert "Your turn, Līga." in status.shown and "▶️ Līga" in status.shown, "she is away on her turn"
+            named_her += 1
+        edits = len(status.edits)
+        await act(bot, table_id, mover)
+        moved = time.monotonic()
+        await bot.settle()
+        info = await service.info(table_id)
+        if CID not in [s.user_id for s in info.seats if s.seat in info.to_act]:
+            assert "Līga." not in status.shown and "▶️" not in status.shown, "nobody away is to play: nobody named"
+            if mover == CID:
+                [edit] = [c for c in fake.calls_to("editMessageText") if c.ok and
+                          c.params.get("message_id") == status.message_id][-1:]
+                assert edit.time - moved < 0.2 + 0.5, "her name goes within the interval"
+                cleared += 1
+            else:
+                assert len(status.edits) == edits, "both at the table: the group's message is left alone"
+    assert named_her >= 2 and cleared >= 2
+    assert fake.count_429 == 0
