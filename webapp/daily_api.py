@@ -4,7 +4,8 @@
 table, finished with their result and its shareable line). ``POST /api/daily/{game}``: the caller's table for
 today's deal (opened, or the one they are playing); refused once they have played it. ``GET
 /api/daily/{game}/standings[?date=YYYY-MM-DD]``: a day's field, the caller first; today's only once they have
-finished it, a closed day's with its seed. Every rule is the table service's (``engine.service.daily``).
+finished it, a closed day's with its seed and each table (to replay). ``GET /api/daily/history``: the caller's
+last deals, streak and best share per game. Every rule is the table service's (``engine.service.daily``).
 """
 
 from __future__ import annotations
@@ -36,8 +37,15 @@ async def standings(request: web.Request) -> web.Response:
     return web.json_response(found)
 
 
+async def history(request: web.Request) -> web.Response:
+    """GET /api/daily/history: the caller's last deals of the day, their streak and best share per game."""
+    user = current_user(request)
+    return web.json_response(await request.app[SERVICE].daily.history(user.id))
+
+
 def setup_daily_api(app: web.Application) -> None:
     """Add the deal of the day's routes."""
     app.router.add_get("/api/daily", today)
+    app.router.add_get("/api/daily/history", history)
     app.router.add_post("/api/daily/{game}", start)
     app.router.add_get("/api/daily/{game}/standings", standings)

@@ -51,6 +51,7 @@ from engine.service.sharing import fresh_on_conflict
 from engine.store.daily_rows import DailyRows
 from engine.store.database import Store
 
+HISTORY_DAYS = 30  # the past deals a person's history shows
 FORFEIT = -1000  # the result of a deal of the day its player cancelled before it was over: below any played one
 
 
@@ -157,7 +158,8 @@ class Daily:
         out: dict[str, Any] = {
             "game": game, "day": day.isoformat(), "closed": closed, "closes_at": closes_at(day),
             "seed_hash": daily_hash(secret, game, day), "seed": daily_seed(secret, game, day) if closed else None,
-            "standings": [r.as_dict() for r in mine_first(rows, user_id)],
+            "standings": [{**r.as_dict(), **({"table_id": r.table_id} if closed else {})}
+                          for r in mine_first(rows, user_id)],  # a closed day's tables can be replayed
         }
         if any(r.user_id == user_id for r in rows):
             out.update(await self._result(game, day, user_id, rows))
@@ -166,7 +168,7 @@ class Daily:
     async def field(self, game: str, day: date) -> list[Standing]:
         """Everyone who finished ``game``'s deal of ``day``, ranked by their share of the field."""
         found = await self.rows.field(game, day.isoformat())
-        return standings(Entry(r["user_id"], r["name"], r["mark"], r["finished_at"]) for r in found)
+        return standings(Entry(r["user_id"], r["name"], r["mark"], r["finished_at"], r["table_id"]) for r in found)
 
     async def _result(self, game: str, day: date, user_id: int,
                       rows: list[Standing] | None = None) -> dict[str, Any]:
@@ -177,6 +179,27 @@ class Daily:
         run = streak(days, day_of(self.clock()))
         return {"place": me.place, "of": len(rows), "percent": me.percent, "mark": me.mark, "streak": run,
                 "line": result_line(games.get(game).title, day, me.share, run)}
+
+    async def history(self, user_id: int, days: int = HISTORY_DAYS) -> dict[str, Any]:
+        """The person's last deals of the day: each day's game, place and share (its table, to replay once the day
+        has closed), their streak and their best share per game."""
+        now = self.clock()
+        out: list[dict[str, Any]] = []
+        best: dict[str, int] = {}
+        for entry in await self.rows.finished_of(user_id, days):
+            day = parse_day(entry["day"])
+            if day is None:
+                continue
+            rows = await self.field(entry["game"], day)
+            me = next((r for r in rows if r.user_id == user_id), None)
+            if me is None:
+                continue
+            closed = is_closed(day, now)
+            out.append({"day": entry["day"], "game": entry["game"], "place": me.place, "of": len(rows),
+                        "percent": me.percent, "closed": closed, "table_id": entry["table_id"] if closed else None})
+            best[entry["game"]] = max(best.get(entry["game"], 0), me.percent)
+        played = [d for d in (parse_day(t) for t in await self.rows.days_played(user_id)) if d is not None]
+        return {"streak": streak(played, day_of(now)), "best": best, "days": out}
 
     async def closed_day_news(self) -> list[GroupNews]:
         """The last closed day's standings for each group two or more of whose members played it, not yet sent."""

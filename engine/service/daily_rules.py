@@ -125,6 +125,7 @@ class Entry:
     name: str
     mark: int
     finished_at: float
+    table_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +137,7 @@ class Standing:
     name: str
     mark: int
     share: float
+    table_id: str = ""  # shown only once the day has closed (its replay is open then)
 
     @property
     def percent(self) -> int:
@@ -157,7 +159,7 @@ def standings(entries: Iterable[Entry]) -> list[Standing]:
     out: list[Standing] = []
     for i, (share, e) in enumerate(scored):
         place = out[-1].place if out and out[-1].share == share else i + 1
-        out.append(Standing(place, e.user_id, e.name, e.mark, share))
+        out.append(Standing(place, e.user_id, e.name, e.mark, share, e.table_id))
     return out
 
 

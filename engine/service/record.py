@@ -11,6 +11,7 @@ Games finished before the record began get their results from their logs first (
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from engine import games
@@ -27,8 +28,9 @@ REPLAY_PAGE = 200  # steps per replay request
 class Record:
     """Reads the record of finished games, and rebuilds ratings from the logs."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
         self.store = store
+        self.clock = clock  # a deal of the day's replay opens when its day closes, by this clock
 
     async def history(self, user_id: int, limit: int = 20, before: float | None = None) -> list[dict[str, Any]]:
         """A user's finished games, newest first (a page of ``limit`` finished before ``before``)."""
@@ -86,8 +88,11 @@ class Record:
     async def replay(self, table_id: str, start: int = 0, count: int = REPLAY_PAGE) -> dict[str, Any]:
         """Steps ``start``.. of a finished game: each move and every seat's view after it (all hands shown)."""
         row = await self.store.tables.load_table(table_id)
-        if row is None or row.status != TableStatus.FINISHED or shown_seed(row.seed, row.meta) is None:
-            raise Refusal(RefusalCode.TABLE_NOT_FOUND)  # a deal of the day is replayed once its day has closed
+        over = row is not None and (row.status == TableStatus.FINISHED
+                                    or (row.status == TableStatus.ABANDONED and "daily" in row.meta))
+        if row is None or not over or shown_seed(row.seed, row.meta, self.clock()) is None:
+            # a deal of the day (stopped after the hand it scores) is replayed once its day has closed
+            raise Refusal(RefusalCode.TABLE_NOT_FOUND)
         game = games.get(row.game)
         options = game.parse_options(row.options)
         log = await self.store.tables.load_actions(table_id)

@@ -62,7 +62,7 @@ class TableService:
         self.bus = bus or MemoryBus()
         self.clock = clock
         self.peers: Peers = peers or peers_for(store)
-        self.record = Record(store)
+        self.record = Record(store, clock=clock)
         self.people = People(store)
         self.chats = Chats(store)
         self.metrics = ServiceMetrics()  # plain counts of what this process did (webapp.metrics exposes them)

@@ -62,14 +62,23 @@ class DailyRows:
         return bool(done and done[0])
 
     async def field(self, game: str, day: str) -> list[dict[str, Any]]:
-        """Everyone who finished one game's deal of one day: user id, name, mark, finished at."""
+        """Everyone who finished one game's deal of one day: user id, name, mark, finished at, table id."""
         async with self._writer.engine.connect() as conn:
             rows = (await conn.execute(
-                select(daily_entries.c.user_id, users.c.name, daily_entries.c.mark, daily_entries.c.finished_at)
+                select(daily_entries.c.user_id, users.c.name, daily_entries.c.mark, daily_entries.c.finished_at,
+                       daily_entries.c.table_id)
                 .select_from(daily_entries.outerjoin(users, users.c.id == daily_entries.c.user_id))
                 .where(daily_entries.c.game == game, daily_entries.c.day == day,
                        daily_entries.c.mark.is_not(None)))).mappings().all()
         return [{**r, "name": r["name"] or ""} for r in rows]
+
+    async def finished_of(self, user_id: int, limit: int) -> list[dict[str, Any]]:
+        """A person's finished deals of the day (every game), newest day first."""
+        async with self._writer.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(daily_entries).where(daily_entries.c.user_id == user_id, daily_entries.c.mark.is_not(None))
+                .order_by(daily_entries.c.day.desc(), daily_entries.c.game).limit(limit))).mappings().all()
+        return [dict(r) for r in rows]
 
     async def days_played(self, user_id: int) -> list[str]:
         """The days on which a person finished a deal of the day (any game), newest first."""

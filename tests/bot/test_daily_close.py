@@ -10,11 +10,13 @@ from engine.service.tables import TableService
 from engine.store.database import Store
 from tests.bot.conftest import ANN, BOB, CID, GROUP, Harness
 from tests.clock import ManualClock
+from tests.service.daily_clock import today, today_noon
 from tests.service.helpers import play_out
 from tgbot.daily_close import send_closed_day
 
 OTHER_GROUP = -2002
-NOON = 1_796_169_600.0 + 12 * 3600  # 2026-12-02 12:00 UTC
+NOON = today_noon()
+DAY = today().isoformat()
 
 
 @pytest.fixture
@@ -61,6 +63,6 @@ async def test_daily_close_sends_one_message_per_group_where_two_or_more_played(
     sent = bot.fake.calls_to("sendMessage")[posted:]
     assert [call.params["chat_id"] for call in sent] == [GROUP]
     text = sent[0].params["text"]
-    assert "2026-12-02" in text and "Coins" in text and "%" in text
+    assert DAY in text and "Coins" in text and "%" in text
     assert "\u2068Ann\u2069" in text and "\u2068Bob\u2069" in text  # names isolated
     assert "Cid" not in text  # a member who did not play it is not listed

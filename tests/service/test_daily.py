@@ -14,9 +14,11 @@ from engine.service.kinds import shown_seed
 from engine.service.tables import TableService
 from engine.store.database import Store
 from tests.clock import ManualClock
+from tests.service.daily_clock import today, today_noon
 from tests.service.helpers import ANN, BOB, play_out
 
-NOON = 1_796_169_600.0 + 12 * 3600  # 2026-12-02 12:00 UTC
+NOON = today_noon()
+DAY = today().isoformat()
 
 
 @pytest.fixture
@@ -58,12 +60,12 @@ async def test_daily_coins_deals_the_same_cards_once_and_keeps_the_seed_until_th
     assert again.value.code == "daily_done"
     mine = await service.daily.standings("coins", ANN)
     assert mine["seed"] is None and [r["user_id"] for r in mine["standings"]] == [ANN]
-    assert mine["percent"] == 100 and mine["line"].startswith("Cardroom · Coins · 2026-12-02 · 100% · 🔥1")
+    assert mine["percent"] == 100 and mine["line"] == f"Cardroom · Coins · {DAY} · 100% · 🔥1"
     with pytest.raises(Refusal):
         await service.daily.standings("coins", BOB)  # Bob has not finished: no peeking
 
     clock.now = NOON + 12 * 3600  # the day closes
-    closed = await service.daily.standings("coins", BOB, "2026-12-02")
+    closed = await service.daily.standings("coins", BOB, DAY)
     assert seed_hash(closed["seed"]) == closed["seed_hash"]
     dealt = games.get("coins").new_game(games.get("coins").parse_options({}), 3, closed["seed"])
     assert games.get("coins").view(dealt, 0)["hand"] == ann_hand  # the revealed seed re-deals the same cards

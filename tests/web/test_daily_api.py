@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import pytest
 
@@ -11,10 +12,12 @@ from engine import games
 from engine.service.tables import TableService
 from engine.store.database import Store
 from tests.clock import ManualClock
+from tests.service.daily_clock import today, today_noon
 from tests.service.helpers import play_out
 from tests.web.conftest import Client, local_signin, tma
 
-NOON = 1_796_169_600.0 + 12 * 3600  # 2026-12-02 12:00 UTC
+NOON = today_noon()
+DAY = today().isoformat()
 
 
 @pytest.fixture
@@ -39,7 +42,7 @@ async def test_daily_api_two_people_same_cards_once_each_standings_after_finishi
     bob, bob_id = await local_signin(client, "Bob")
     listed = await (await client.get("/api/daily", headers=tma(ann))).json()
     [coins] = [g for g in listed["games"] if g["game"] == "coins"]
-    assert coins["status"] == {"state": "none"} and "seed" not in coins and listed["day"] == "2026-12-02"
+    assert coins["status"] == {"state": "none"} and "seed" not in coins and listed["day"] == DAY
     published = coins["seed_hash"]
 
     started = {}
@@ -79,21 +82,30 @@ async def test_daily_api_two_people_same_cards_once_each_standings_after_finishi
         # the same cards, the same plays (each person's first legal card) and the day's AI deciding alike: a tie,
         # and a tie is 100 % of the field each
         assert [r["percent"] for r in rows] == [100, 100]
-        assert board["line"] == f"Cardroom · Coins · 2026-12-02 · {rows[0]['percent']}% · 🔥1"
+        assert board["line"] == f"Cardroom · Coins · {DAY} · {rows[0]['percent']}% · 🔥1"
     status = await (await client.get("/api/daily", headers=tma(bob))).json()
     assert status["games"][0]["status"]["state"] == "finished" and status["games"][0]["status"]["of"] == 2
 
-    not_yet = await client.get("/api/daily/coins/standings?date=2026-12-03", headers=tma(ann))
+    not_yet = await client.get(f"/api/daily/coins/standings?date={today() + timedelta(days=1)}", headers=tma(ann))
     assert not_yet.status == 409 and (await not_yet.json())["code"] == "daily_not_closed"
     bad = await client.get("/api/daily/coins/standings?date=02.12.2026", headers=tma(ann))
     assert bad.status == 400 and "2026-12-02" in (await bad.json())["message"]
 
+    sealed = await client.get(f"/api/replay/{started[ann]}", headers=tma(bob))
+    assert sealed.status == 404  # no replay of today's deal while it is open, even after finishing
+    mine = await (await client.get("/api/daily/history", headers=tma(ann))).json()
+    assert mine["streak"] == 1 and mine["best"] == {"coins": 100}
+    assert [(d["day"], d["game"], d["of"], d["table_id"]) for d in mine["days"]] == [(DAY, "coins", 2, None)]
+
     clock = service.clock
     assert isinstance(clock, ManualClock)
     clock.now = NOON + 12 * 3600  # the day closes
-    closed = await (await client.get("/api/daily/coins/standings?date=2026-12-02", headers=tma(ann))).json()
+    closed = await (await client.get(f"/api/daily/coins/standings?date={DAY}", headers=tma(ann))).json()
     seed = closed["seed"]
     assert closed["closed"] and hashlib.sha256(seed.encode()).hexdigest() == published
+    assert {r["user_id"]: r["table_id"] for r in closed["standings"]} == {ann_id: started[ann], bob_id: started[bob]}
+    replay = await client.get(f"/api/replay/{started[ann]}", headers=tma(bob))
+    assert replay.status == 200 and (await replay.json())["seed"] == seed  # the field's deals, replayable now
     coins_game = games.get("coins")
     dealt = coins_game.new_game(coins_game.parse_options({}), 3, seed)
     assert coins_game.view(dealt, 0)["hand"] == first_cards  # the revealed seed re-deals the same cards
