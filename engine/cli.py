@@ -1,5 +1,6 @@
 """The ``cardroom`` command: ``simulate`` plays whole games of AI players through the table service;
-``ratings --rebuild`` recomputes every rating from the finished games' move logs."""
+``ratings --rebuild`` recomputes every rating from the finished games' move logs; ``backup PATH`` and
+``restore PATH`` copy the SQLite database while it is in use, and put a copy back (``engine.backups``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from engine import games
+from engine.backups import backup_command, restore_command
 from engine.config import Settings
 from engine.core.errors import Refusal
 from engine.service.kinds import UpdateKind
@@ -121,7 +123,16 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--data-dir", type=Path, default=None, help="keep the database here (default: a temp dir)")
     rat = sub.add_parser("ratings", help="ratings from the finished games (DATABASE_URL or DATA_DIR says where)")
     rat.add_argument("--rebuild", action="store_true", required=True, help="recompute every rating from the logs")
+    back = sub.add_parser("backup", help="a consistent copy of the SQLite database, while it is in use")
+    back.add_argument("path", type=Path, help="the copy's file (or a folder to put cardroom.db in)")
+    put = sub.add_parser("restore", help="put a backup in place of the SQLite database (stop the process first)")
+    put.add_argument("path", type=Path, help="the backup's file")
+    put.add_argument("--force", action="store_true", help="overwrite a database that holds tables or people")
     args = parser.parse_args(argv)
+    if args.command == "backup":
+        return backup_command(args.path, Settings.from_env())
+    if args.command == "restore":
+        return restore_command(args.path, Settings.from_env(), force=args.force)
     if args.command == "ratings":
         settings = Settings.from_env()
         return asyncio.run(rebuild_ratings(database_url(settings.database_url, settings.data_dir)))
