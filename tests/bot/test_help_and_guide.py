@@ -101,3 +101,13 @@ async def test_a_refused_new_names_settings_as_they_are_typed(bot: Harness, lang
     await bot.send(bot.fake.message(GROUP, ANN, f"/new coins {typed}"))
     text = bot.fake.last_message(GROUP).plain
     assert "target" in text and "target_score" not in text
+
+
+async def test_the_game_over_message_offers_play_with_a_friend(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="lv")
+    await bot.send(bot.fake.message(GROUP, ANN, "/new coins target=1"))
+    await bot.send(bot.fake.press(ANN, bot.fake.last_message(GROUP), "Sākt"))
+    await bot.send(bot.fake.message(GROUP, ANN, "/leave"))  # an AI plays her seat to the end
+    await bot.settle()
+    summary = next(m for m in bot.fake.messages(GROUP) if "🏁" in m.plain)
+    assert summary.button("👥 Spēlēt ar draugu")["switch_inline_query"] == ""
