@@ -3,15 +3,17 @@
 ``GET /api/daily``: per game, the seed's hash, when the day closes and the caller's status (none, playing at a
 table, finished with their result and its shareable line). ``POST /api/daily/{game}``: the caller's table for
 today's deal (opened, or the one they are playing); refused once they have played it. ``GET
-/api/daily/{game}/standings[?date=YYYY-MM-DD]``: a day's field, the caller first; today's only once they have
-finished it, a closed day's with its seed and each table (to replay). ``GET /api/daily/history``: the caller's
-last deals, streak and best share per game. Every rule is the table service's (``engine.service.daily``).
+/api/daily/{game}/standings[?date=YYYY-MM-DD][&group=<chat id>]``: a day's field, the caller first; today's only
+once they have finished it, a closed day's with its seed and each table (to replay); with ``group``, only that
+group's members. ``GET /api/daily/history``: the caller's last deals, streak and best share per game. Every rule
+is the table service's (``engine.service.daily``).
 """
 
 from __future__ import annotations
 
 from aiohttp import web
 
+from engine.core.errors import Refusal, RefusalCode
 from webapp.caller import current_user
 from webapp.keys import PUBLIC, SERVICE
 
@@ -30,10 +32,14 @@ async def start(request: web.Request) -> web.Response:
 
 
 async def standings(request: web.Request) -> web.Response:
-    """GET /api/daily/{game}/standings[?date=YYYY-MM-DD]: a day's standings, the caller first."""
+    """GET /api/daily/{game}/standings[?date=YYYY-MM-DD][&group=<chat id>]: a day's standings, the caller first
+    (only a group's members with ``group``, for one of them)."""
     user = current_user(request)
-    day = request.query.get("date")
-    found = await request.app[SERVICE].daily.standings(request.match_info["game"], user.id, day)
+    day, group = request.query.get("date"), request.query.get("group")
+    if group is not None and not (group.startswith("-") and group[1:].isdigit() and len(group) <= 16):
+        raise Refusal(RefusalCode.BAD_NUMBER, name="group", minimum=-(10**15), maximum=-1)  # groups' ids are negative
+    found = await request.app[SERVICE].daily.standings(request.match_info["game"], user.id, day,
+                                                       group=None if group is None else int(group))
     return web.json_response(found)
 
 

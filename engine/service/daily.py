@@ -136,9 +136,11 @@ class Daily:
         self._listen(kept, game)
         return await self.tables.info(kept)
 
-    async def standings(self, game: str, user_id: int, day_text: str | None = None) -> dict[str, Any]:
+    async def standings(self, game: str, user_id: int, day_text: str | None = None, *,
+                        group: int | None = None) -> dict[str, Any]:
         """A day's standings of ``game`` (today's by default), the asker first; refused before they finished an open
-        day's deal. A closed day shows its seed."""
+        day's deal. A closed day shows its seed. With ``group``, only that group's members (each with their share of
+        the whole field), for a member of it."""
         self.check_game(game)
         now = self.clock()
         day = day_of(now) if day_text is None else parse_day(day_text)
@@ -154,6 +156,11 @@ class Daily:
             if entry is None or entry["mark"] is None:
                 raise Refusal(RefusalCode.DAILY_NOT_FINISHED, game=games.get(game).title)
         rows = await self.field(game, day)
+        if group is not None:
+            members = (await self.rows.groups_of([user_id, *(r.user_id for r in rows)])).get(group, set())
+            if user_id not in members:
+                raise Refusal(RefusalCode.NOT_IN_GROUP)
+            rows = [r for r in rows if r.user_id in members]
         secret = await self.secret()
         out: dict[str, Any] = {
             "game": game, "day": day.isoformat(), "closed": closed, "closes_at": closes_at(day),
@@ -162,7 +169,7 @@ class Daily:
                           for r in mine_first(rows, user_id)],  # a closed day's tables can be replayed
         }
         if any(r.user_id == user_id for r in rows):
-            out.update(await self._result(game, day, user_id, rows))
+            out.update(await self._result(game, day, user_id))
         return out
 
     async def field(self, game: str, day: date) -> list[Standing]:

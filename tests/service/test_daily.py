@@ -15,9 +15,10 @@ from engine.service.tables import TableService
 from engine.store.database import Store
 from tests.clock import ManualClock
 from tests.service.daily_clock import today, today_noon
-from tests.service.helpers import ANN, BOB, play_out
+from tests.service.helpers import ANN, BOB, CAT, finished_game, play_out
 
 NOON = today_noon()
+GROUP = -100_200
 DAY = today().isoformat()
 
 
@@ -147,3 +148,20 @@ async def test_daily_table_cancelled_by_its_player_keeps_its_seed_and_counts_as_
     assert status["state"] == "finished" and status["mark"] == -1000  # below any result played out
     with pytest.raises(Refusal):
         await daily_service.daily.start("coins", ANN, "Ann")
+
+
+async def test_daily_standings_of_a_group_list_its_members_for_a_member(daily_service: TableService) -> None:
+    service = daily_service
+    await finished_game(service, GROUP, ((ANN, "Ann"), (BOB, "Bob")))  # Ann and Bob play in the group; Cat not
+    for user, name in ((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat")):
+        await finish_daily(service, (await service.daily.start("coins", user, name)).id)
+    everyone = await service.daily.standings("coins", CAT)
+    assert {r["user_id"] for r in everyone["standings"]} == {ANN, BOB, CAT}
+    group = await service.daily.standings("coins", BOB, group=GROUP)
+    assert group["standings"][0]["user_id"] == BOB
+    assert {r["user_id"] for r in group["standings"]} == {ANN, BOB}
+    shares = {r["user_id"]: r["share"] for r in everyone["standings"]}
+    assert all(r["share"] == shares[r["user_id"]] for r in group["standings"])  # shares of the whole field
+    with pytest.raises(Refusal) as outsider:
+        await service.daily.standings("coins", CAT, group=GROUP)
+    assert outsider.value.code == "not_in_group"
