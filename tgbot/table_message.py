@@ -28,7 +28,6 @@ from tgbot.away import Away
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import BotState
 from tgbot.guide import friend_button
-from tgbot.guide import friend_button
 from tgbot.latest import Latest
 from tgbot.outbox import Outbox
 from tgbot.postings import Postings
