@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,9 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from engine.config import Settings
 from engine.service.tables import TableService
 from tests.fakes.botapi import FakeBotApi
-from tests.web.conftest import Client
+from tests.fakes.tcp_proxy import TcpProxy
+from tests.postgres import database as database
+from tests.web.conftest import Client, ClientFactory
 from tgbot.app import BotRunner
 from webapp.app import make_app
 from webapp.keys import BOT
@@ -74,3 +78,20 @@ async def test_readyz_waits_for_the_bot_to_start(
         assert 'cardroom_bot_api_calls_total{method="getMe",result="ok"} 1.0' in samples
         webhooks = sum(1 for call in fake.calls_to("setWebhook") if call.ok)
         assert f'cardroom_bot_api_calls_total{{method="setWebhook",result="ok"}} {webhooks:.1f}' in samples
+
+
+async def test_readyz_is_503_while_postgresql_is_out_of_reach_and_200_once_it_is_back(
+    database: str, make_own_client: ClientFactory, settings: Settings,
+) -> None:
+    async with TcpProxy.before(database) as proxy:
+        client = await make_own_client(replace(settings, database_url=proxy.url_through(database)))
+        assert (await client.get("/readyz")).status == 200
+        await proxy.cut()  # every connection dropped, new ones refused: a database server restarting
+        resp = await client.get("/readyz")
+        problems = (await resp.json())["problems"]
+        assert resp.status == 503 and set(problems) == {"database"} and "127.0.0.1" not in problems["database"]
+        await proxy.restore()
+        async with asyncio.timeout(10):  # the pool's next connection works again
+            while (await client.get("/readyz")).status != 200:  # noqa: ASYNC110 (polling the endpoint under test)
+                await asyncio.sleep(0.05)
+        await client.close()
