@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection
@@ -16,6 +17,7 @@ from engine.store.migrating import HEAD, MIGRATIONS, stored_revision
 from tests.postgres import database as database
 from tests.postgres import fresh_database
 
+pytestmark = pytest.mark.postgres
 PREVIOUS = sorted(path.name[:4] for path in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))[-2]
 ANN = 5
 

@@ -80,6 +80,7 @@ async def test_readyz_waits_for_the_bot_to_start(
         assert f'cardroom_bot_api_calls_total{{method="setWebhook",result="ok"}} {webhooks:.1f}' in samples
 
 
+@pytest.mark.postgres
 async def test_readyz_is_503_while_postgresql_is_out_of_reach_and_200_once_it_is_back(
     database: str, make_own_client: ClientFactory, settings: Settings,
 ) -> None:
