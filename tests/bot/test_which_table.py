@@ -20,6 +20,7 @@ async def test_which_table_buttons_say_what_differs(bot: Harness, language: str,
     await bot.send(bot.fake.message(GROUP, ANN, "/new coins target=15"))
     await bot.send(bot.fake.message(GROUP, ANN, "/cancel"))
     labels = [b["text"] for b in bot.fake.last_message(GROUP).buttons]
-    assert len(labels) == 3 and len(set(labels)) == 3
+    assert len(labels) == 3 and len(set(labels)) == 3 and all(len(label) <= 36 for label in labels)
     newest, middle, oldest = labels
     assert newest.endswith(target) and seats in middle and "Bob" not in oldest
+    assert all("Ann" not in label for label in labels)  # one host, one status: neither tells them apart
