@@ -23,6 +23,9 @@ def _said(copied: Copied, what: str) -> None:
 
 def backup_command(target: Path, settings: Settings) -> int:
     """Copy the live SQLite database to ``target``; 0 when done."""
+    if not settings.database_url and not settings.data_dir.is_dir():  # nothing to copy (and no folder to make)
+        print(f"cardroom: {settings.data_dir}: no database here (DATA_DIR)", file=sys.stderr)
+        return 1
     source = _database(settings)
     if source is None:
         print(f"cardroom: {POSTGRES_NOTE}", file=sys.stderr)

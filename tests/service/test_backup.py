@@ -122,6 +122,9 @@ async def test_restore_refuses_a_database_in_use_unless_forced_and_the_commands_
     async with running(tmp_path / "two") as service:
         games = [row.game for row in await service.store.tables.unfinished_tables()]
     assert games == ["coins"]  # Ann's game, no longer Bob's
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "missing"))
+    assert main(["backup", str(tmp_path / "none.db")]) == 1
+    assert "no database here" in capsys.readouterr().err and not (tmp_path / "missing").exists()
     monkeypatch.setenv("DATABASE_URL", "postgresql://cardroom@db.example/cardroom")
     assert main(["backup", str(tmp_path / "pg.db")]) == 2
     assert "pg_dump" in capsys.readouterr().err
