@@ -31,6 +31,12 @@ async def test_daily_deal_from_home_in_one_tap_then_share_and_standings(browser:
 
     await play_out(local_server.service, table_id)  # the person's first legal card, to the end of the first hand
     await local_server.service.daily.wait_settled()
+    # the table stops after the hand it scores and says how the person did, not that it was cancelled
+    await expect(page.locator(".notice.daily-over p").first).to_have_text(
+        "You played today's deal: you beat or tied 100% of the field.")
+    await expect(page.locator(".notice.daily-over .daily-share")).to_be_visible()
+    await page.wait_for_function("document.getAnimations().length === 0")  # the last trick's cards have flown
+    await page.screenshot(path=screenshot_path("daily_table_over_360.png"))
     await page.goto(local_server.url + "/?lang=en")
     await expect(page.locator(f"{COINS_ROW} .daily-percent")).to_have_text("100%")  # alone in the field
     await expect(page.locator(f"{COINS_ROW} .daily-play")).to_have_count(0)  # played: no second start

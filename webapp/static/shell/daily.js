@@ -39,6 +39,33 @@ async function showStandings(app, game) {
   ], { cls: "daily-sheet" });
 }
 
+// Standings and Share for a deal the person has played.
+function doneActions(app, entry) {
+  return [
+    h("button", { class: "btn daily-standings-btn", type: "button", text: t("daily_standings"),
+      onclick: () => showStandings(app, entry.game) }),
+    h("button", { class: "btn daily-share", type: "button", text: t("daily_share"),
+      onclick: () => shareLine(entry.status.line) }),
+  ];
+}
+
+// A table of today's deal stopped after the hand it scores reads as the person's result, not as a cancelled table:
+// ``notice`` (the table's ending, first paragraph its words) is rewritten once /api/daily says the deal is played.
+export async function dailyOver(app, tableId, notice) {
+  let today;
+  try {
+    today = await app.api.get("/api/daily");
+  } catch {
+    return;
+  }
+  const entry = today.games.find((g) => g.status.table_id === tableId && g.status.state === "finished");
+  if (!entry || !notice.isConnected) return;
+  const words = notice.querySelector("p");
+  if (words) words.textContent = t("daily_done", { percent: `${entry.status.percent}%` });
+  notice.classList.add("daily-over");
+  notice.append(h("div", { class: "daily-over-actions" }, ...doneActions(app, entry)));
+}
+
 function row(app, entry) {
   const s = entry.status;
   const open = async () => {
@@ -56,9 +83,7 @@ function row(app, entry) {
         text: s.state === "playing" ? t("daily_resume") : t("daily_play") }));
   }
   return h("li", { class: "daily-game done" }, title, h("span", { class: "daily-percent", text: `${s.percent}%` }),
-    h("button", { class: "btn daily-standings-btn", type: "button", text: t("daily_standings"),
-      onclick: () => showStandings(app, entry.game) }),
-    h("button", { class: "btn daily-share", type: "button", text: t("daily_share"), onclick: () => shareLine(s.line) }));
+    ...doneActions(app, entry));
 }
 
 // The panel, filled once /api/daily answers (empty, and out of the way, if it does not).

@@ -14,6 +14,7 @@ import { Coach } from "./coach.js";
 import { game as gameOf, loadAll } from "./games.js";
 import { seatLabel, titleParts } from "./titles.js";
 import { GameOver } from "./game_over.js";
+import { dailyOver } from "./daily.js";
 
 // Whether a block of text runs onto a second line.
 function wraps(el) {
@@ -266,10 +267,12 @@ export class TableScreen {
   }
 
   showAbandoned(view) {
-    clear(this.body).append(h("div", { class: "notice" },
+    const notice = h("div", { class: "notice" },
       h("p", { text: t("table_cancelled") }),
       view.table.seed ? h("p", { class: "seed" }, h("span", { class: "label", text: t("seed") }),
         h("code", { text: view.table.seed })) : null,
-      h("button", { class: "btn primary", type: "button", onclick: () => this.app.goHome(), text: t("home") })));
+      h("button", { class: "btn primary", type: "button", onclick: () => this.app.goHome(), text: t("home") }));
+    clear(this.body).append(notice);
+    dailyOver(this.app, view.table.id, notice); // a deal of the day stopped after its hand: the result instead
   }
 }
