@@ -28,6 +28,12 @@ async def test_readyz_is_200_when_the_database_answers_and_the_bot_is_off(client
     assert (await client.get("/healthz")).status == 200
 
 
+async def test_readyz_is_503_once_the_process_is_shutting_down(client: Client) -> None:
+    await client.app.shutdown()  # what SIGTERM starts: a proxy stops sending new requests here
+    resp = await client.get("/readyz")
+    assert (resp.status, await resp.json()) == (503, {"ready": False, "problems": {"process": "shutting down"}})
+
+
 async def test_readyz_is_503_naming_the_database_when_it_cannot_be_opened(
     client: Client, service: TableService, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
 ) -> None:
