@@ -9,6 +9,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import games
+from engine.core.errors import Refusal
 from engine.i18n import N_, translations
 from engine.option_words import value_name
 from engine.service.live import TableInfo
@@ -16,7 +17,7 @@ from engine.service.table_settings import AI_LEVELS
 from engine.service.timers import TIMERS
 from tgbot.callbacks import Verb, button_data
 from tgbot.links import Links
-from tgbot.option_buttons import SHORT_LABELS, button_text, used_settings
+from tgbot.option_buttons import SHORT_LABELS, VARIANT, button_text, used_settings
 from tgbot.render import translate
 
 
@@ -74,6 +75,15 @@ def _with_current(values: tuple[Any, ...], current: Any) -> tuple[Any, ...]:
     return (*values, current)
 
 
+def _allowed(info: TableInfo, name: str, value: Any) -> bool:
+    """Whether the game takes this value of a setting beside the table's other settings."""
+    try:
+        games.get(info.game).parse_options({**info.options, name: value})
+    except Refusal:
+        return False
+    return True
+
+
 def choices(info: TableInfo) -> list[Choice]:
     """Every setting of a table that its variant uses and that has more than one value to pick from, in a fixed
     order; a typed value that is not a preset is kept among the values."""
@@ -82,7 +92,10 @@ def choices(info: TableInfo) -> list[Choice]:
     for s in used_settings(info):
         current = info.options.get(s.name, s.default)
         if len(s.choices) > 1:
-            found.append(Choice(s.name, s.label, _with_current(tuple(s.choices), current), current, seats))
+            values = _with_current(tuple(s.choices), current)
+            if s.name != VARIANT:  # never a value the other settings rule out (a new variant resets them)
+                values = tuple(v for v in values if v == current or _allowed(info, s.name, v))
+            found.append(Choice(s.name, s.label, values, current, seats))
     if game.min_players != game.max_players:
         found.append(Choice("players", N_("Players"), tuple(range(game.min_players, game.max_players + 1)), info.size,
                             seats))

@@ -7,8 +7,11 @@ until the host presses Done.
 
 from __future__ import annotations
 
+from typing import Any
+
 from telegram import CallbackQuery, Update
 
+from engine import games
 from engine.core.errors import Refusal
 from engine.i18n import refusal_text
 from engine.service.live import TableInfo
@@ -16,6 +19,7 @@ from tgbot.buttons import answer, pressed_table
 from tgbot.callbacks import Verb, parse
 from tgbot.context import Context, locale_of
 from tgbot.keyboards import choices
+from tgbot.option_buttons import VARIANT
 from tgbot.render import translate
 
 
@@ -71,7 +75,7 @@ async def set_option_button(update: Update, context: Context) -> None:
     choice = table_choices[pressed[0]]
     value = choice.values[pressed[1]]
     try:
-        await context.bot_data.service.set_options(info.id, query.from_user.id, {choice.name: value})
+        await context.bot_data.service.set_options(info.id, query.from_user.id, changes(info, choice.name, value))
     except Refusal as refusal:
         await answer(query, refusal_text(refusal, locale), show_alert=True)
         return
@@ -84,3 +88,14 @@ def pressed_args(data: str | None) -> tuple[int, int] | None:
     if found is None or found.verb is not Verb.SET_OPTION:
         return None
     return found.args[0], found.args[1]
+
+
+def changes(info: TableInfo, name: str, value: Any) -> dict[str, Any]:
+    """What one press changes: the setting, and for a new variant each setting it does not use back to its default
+    (a value kept for the old variant would refuse the new one)."""
+    found = {name: value}
+    if name == VARIANT:
+        for setting in games.get(info.game).settings:
+            if setting.applies_to is not None and value not in setting.applies_to:
+                found[setting.name] = setting.default
+    return found

@@ -101,3 +101,25 @@ def _with_value(info: TableInfo, name: str, value: Any) -> TableInfo:
     if name == "ai_level":
         return dataclasses.replace(info, ai_level=value)
     return dataclasses.replace(info, options={**info.options, name: value})
+
+
+async def test_options_never_offer_a_value_the_other_settings_rule_out(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="en")
+    await bot.send(bot.fake.message(GROUP, ANN, "/new kings pass_rule=draw_until_playable"))
+    lobby, table_id = bot.fake.last_message(GROUP), await bot.table_id()
+    await bot.send(bot.fake.press(ANN, lobby, "Options"))
+    await bot.send(bot.fake.press(ANN, lobby, "Draw at: End of the turn"))  # "start" cannot go with drawing until...
+    answers = [c.params.get("text") for c in bot.fake.calls_to("answerCallbackQuery")]
+    assert (await bot.service.info(table_id)).options["draw_timing"] == "end"
+    assert not any("pass_rule" in str(text) or "draw_timing" in str(text) for text in answers)
+
+
+async def test_a_new_variant_puts_back_the_settings_it_does_not_use(bot: Harness) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="ru")
+    await bot.send(bot.fake.message(GROUP, ANN, "/new sergeant game_end=all_sixteen"))
+    lobby, table_id = bot.fake.last_message(GROUP), await bot.table_id()
+    await bot.send(bot.fake.press(ANN, lobby, "Параметры"))
+    variant = next(b["text"] for b in lobby.buttons if b["text"].startswith(translate("ru", "Variant")))
+    await bot.send(bot.fake.press(ANN, lobby, variant))
+    info = await bot.service.info(table_id)
+    assert (info.options["variant"], info.options["game_end"]) == ("alternate", "twelve_tricks")
