@@ -26,10 +26,12 @@ from engine.core.events import public
 from engine.service.bus import MemoryBus
 from engine.service.daily_rules import (
     DAILY_OPTIONS,
+    FORFEIT,
     SEAT,
     Entry,
     Standing,
     closes_at,
+    counted,
     daily_hash,
     daily_seed,
     day_of,
@@ -52,7 +54,6 @@ from engine.store.daily_rows import DailyRows
 from engine.store.database import Store
 
 HISTORY_DAYS = 30  # the past deals a person's history shows
-FORFEIT = -1000  # the result of a deal of the day its player cancelled before it was over: below any played one
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +249,7 @@ class Daily:
 
     async def _settle(self, table_id: str, mark: int) -> None:
         """Keep a result, stop the table if it is still being played, and stop listening to it."""
-        await self.rows.finish_entry(table_id, mark, self.clock())
+        await self._keep(table_id, mark)
         listening = self._listening.pop(table_id, None)
         if listening is not None:
             listening.close()
@@ -263,7 +264,7 @@ class Daily:
         if info.status in OVER:
             result = info.result or {}
             mark = mark_of(game, [{"type": "finished", **result}], SEAT) if "scores" in result else None
-            await self.rows.finish_entry(table_id, FORFEIT if mark is None else mark, self.clock())
+            await self._keep(table_id, FORFEIT if mark is None else mark)
         else:
             public = table.snapshot().public_state() or {}
             mark = mark_from_sheet(game, public.get("score_sheet") or [], SEAT)
@@ -272,6 +273,13 @@ class Daily:
                 return entry
             await self._settle(table_id, mark)
         return await self.rows.entry(entry["user_id"], game, entry["day"]) or entry
+
+    async def _keep(self, table_id: str, mark: int) -> None:
+        """Keep the result of the entry played at the table: a forfeit if it came after its day closed."""
+        table = await self.tables.get(table_id)
+        day = parse_day(str(table.row.meta.get("daily", "")))
+        now = self.clock()
+        await self.rows.finish_entry(table_id, mark if day is None else counted(mark, day, now), now)
 
     async def wait_settled(self) -> None:
         """Wait for the results being kept (tests, and a clean stop)."""

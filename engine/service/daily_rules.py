@@ -32,6 +32,7 @@ DAILY_OPTIONS: dict[str, dict[str, Any]] = {
 }
 STOP_AFTER_HAND: dict[str, int | None] = {"coins": 1, "sergeant_major": 1, "kings_corner": None}
 SEAT = 0  # the person's seat at every deal of the day
+FORFEIT = -1000  # a deal given up (cancelled) or finished after its day closed: below any result played in time
 
 
 def day_of(when: float) -> date:
@@ -52,6 +53,12 @@ def closes_at(day: date) -> float:
 def is_closed(day: date, now: float) -> bool:
     """Whether ``day``'s deal is over at ``now`` (its seed may be shown)."""
     return now >= closes_at(day)
+
+
+def counted(mark: int, day: date, at: float) -> int:
+    """The result kept for a deal of ``day`` finished at ``at``: as played before the day closes, else a forfeit (the
+    day's seed is shown at the close, so a deal still being played then could be finished knowing every hand)."""
+    return mark if at < closes_at(day) else FORFEIT
 
 
 def parse_day(text: str) -> date | None:

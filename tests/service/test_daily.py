@@ -9,7 +9,7 @@ import pytest
 from engine import games
 from engine.core.errors import Refusal
 from engine.core.rng import seed_hash
-from engine.service.daily_rules import daily_seed, day_of
+from engine.service.daily_rules import FORFEIT, daily_seed, day_of
 from engine.service.kinds import shown_seed
 from engine.service.tables import TableService
 from engine.store.database import Store
@@ -165,3 +165,13 @@ async def test_daily_standings_of_a_group_list_its_members_for_a_member(daily_se
     with pytest.raises(Refusal) as outsider:
         await service.daily.standings("coins", CAT, group=GROUP)
     assert outsider.value.code == "not_in_group"
+
+
+async def test_daily_deal_finished_after_its_day_closed_counts_as_a_forfeit(daily_service: TableService) -> None:
+    service, clock = daily_service, daily_service.clock
+    assert isinstance(clock, ManualClock)
+    info = await service.daily.start("coins", ANN, "Ann")
+    clock.now = NOON + 12 * 3600 + 5  # past midnight: the day's seed can now be read by anyone
+    await finish_daily(service, info.id)
+    late = await service.daily.standings("coins", ANN, DAY)
+    assert [(r["user_id"], r["mark"]) for r in late["standings"]] == [(ANN, FORFEIT)]

@@ -10,8 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.service.daily_rules import (
+    FORFEIT,
     Entry,
     closes_at,
+    counted,
     daily_hash,
     daily_seed,
     day_of,
@@ -105,3 +107,9 @@ def test_mark_from_the_score_sheet_once_the_first_hand_is_done() -> None:
     sm = [{"hand_no": 1, "tricks": [10, 4, 2], "targets": [8, 5, 3], "results": [2, -1, -1], "done": True}]
     assert mark_from_sheet("sergeant_major", sm, 1) == -1
     assert mark_from_sheet("kings_corner", [{"hand_no": 1, "done": True}]) is None
+
+
+def test_a_deal_finished_after_its_day_closed_counts_as_a_forfeit() -> None:
+    assert counted(4, DEC_2, MIDNIGHT + 86_399) == 4
+    assert counted(4, DEC_2, MIDNIGHT + 86_400) == FORFEIT  # the seed is public from the close on
+    assert FORFEIT < -16 * 11  # below any hand's result in any game
