@@ -58,7 +58,9 @@ async def table_message(bot_state: BotState, info: TableInfo, snapshot: Snapshot
             return text, options_keyboard(info, locale)
         return text, lobby_keyboard(info, bot_state.links, locale, private=private)
     view = snapshot.view(None)
-    named = {} if waiting is None else {"waiting": waiting}
+    named: dict[str, object] = {} if waiting is None else {"waiting": waiting}
+    if home.inline_id is not None:  # no group to mention them in: the table's message shows how to get turn messages
+        named["steer"] = bot_state.links.table_deep(info.id)
     text = render("status.html", locale, table=info, people=people, state=view.get("state") or {}, **named)
     button = bot_state.links.open_button(translate(locale, "Open table"), info.id, private=private)
     return text, InlineKeyboardMarkup([[button]])

@@ -31,6 +31,8 @@ async def test_reach_an_inline_tables_message_names_only_whoever_is_away_on_thei
         if BOB in movers:
             assert "Your turn, Bob." in message.shown, "he is away on his turn: the table's message names him"
             assert f'<a href="tg://user?id={BOB}">' in message.text
+            assert "Tap here, then Start so I can message you when it is your turn." in message.shown
+            assert "https://t.me/cardroom_test_bot?start=" in message.text, "how to get turn messages"
             named_bob += 1
         else:
             assert "Your turn" not in message.shown and "▶️ Bob" not in message.shown, "his turn is over"
