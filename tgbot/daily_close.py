@@ -4,6 +4,7 @@ The table service says which groups have news of the last closed day (``Daily.cl
 with two or more players, not yet told) and lets one sender claim each group's message, whichever process asks;
 this part renders it in the group's language (names isolated) and sends it through the bot's budget at the
 status lane, once. A job of the bot's job queue looks every few minutes, so a message goes soon after midnight UTC.
+A person's own result line goes to any chat as a prepared inline message (``result_message``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from telegram import Bot
+from telegram import Bot, InlineQueryResultArticle, InputTextMessageContent
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
@@ -24,6 +25,11 @@ from tgbot.render import render
 log = logging.getLogger(__name__)
 CHECK_EVERY = 300.0  # seconds between looks for a closed day's news
 FIRST_CHECK = 30.0  # seconds after start-up before the first look
+
+
+def result_message(game: str, line: str) -> InlineQueryResultArticle:
+    """A person's result line as a message they can send to any chat (no card in it; no button, so no table)."""
+    return InlineQueryResultArticle(id=f"daily:{game}", title=line, input_message_content=InputTextMessageContent(line))
 
 
 async def send_closed_day(service: TableService, bot: Bot) -> int:

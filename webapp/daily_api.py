@@ -5,17 +5,22 @@ table, finished with their result and its shareable line). ``POST /api/daily/{ga
 today's deal (opened, or the one they are playing); refused once they have played it. ``GET
 /api/daily/{game}/standings[?date=YYYY-MM-DD][&group=<chat id>]``: a day's field, the caller first; today's only
 once they have finished it, a closed day's with its seed and each table (to replay); with ``group``, only that
-group's members. ``GET /api/daily/history``: the caller's last deals, streak and best share per game. Every rule
-is the table service's (``engine.service.daily``).
+group's members. ``POST /api/daily/{game}/share``: the caller's result line, prepared by the bot (when it runs) for
+the page's ``shareMessage``. ``GET /api/daily/history``: the caller's last deals, streak and best share per game.
+Every rule is the table service's (``engine.service.daily``).
 """
 
 from __future__ import annotations
+
+import logging
 
 from aiohttp import web
 
 from engine.core.errors import Refusal, RefusalCode
 from webapp.caller import current_user
-from webapp.keys import PUBLIC, SERVICE
+from webapp.keys import BOT, PUBLIC, SERVICE
+
+log = logging.getLogger(__name__)
 
 
 async def today(request: web.Request) -> web.Response:
@@ -43,6 +48,28 @@ async def standings(request: web.Request) -> web.Response:
     return web.json_response(found)
 
 
+async def share(request: web.Request) -> web.Response:
+    """POST /api/daily/{game}/share: the caller's result line of today, and, with the bot running, that line prepared
+    as a message for the page's ``shareMessage`` (``id``; none without the bot: the page copies ``line``)."""
+    user = current_user(request)
+    line = await request.app[SERVICE].daily.result_line(request.match_info["game"], user.id)
+    application = request.app.get(BOT)
+    if application is None or not hasattr(application, "bot"):
+        return web.json_response({"line": line, "id": None})
+    from telegram.error import TelegramError
+
+    from tgbot.daily_close import result_message
+
+    try:
+        prepared = await application.bot.save_prepared_inline_message(
+            user.id, result_message(request.match_info["game"], line), allow_user_chats=True, allow_bot_chats=True,
+            allow_group_chats=True)
+    except TelegramError as error:
+        log.info("no result line prepared for %s: %s", user.id, error)
+        return web.json_response({"line": line, "id": None})
+    return web.json_response({"line": line, "id": prepared.id})
+
+
 async def history(request: web.Request) -> web.Response:
     """GET /api/daily/history: the caller's last deals of the day, their streak and best share per game."""
     user = current_user(request)
@@ -55,3 +82,4 @@ def setup_daily_api(app: web.Application) -> None:
     app.router.add_get("/api/daily/history", history)
     app.router.add_post("/api/daily/{game}", start)
     app.router.add_get("/api/daily/{game}/standings", standings)
+    app.router.add_post("/api/daily/{game}/share", share)

@@ -137,6 +137,17 @@ class Daily:
         self._listen(kept, game)
         return await self.tables.info(kept)
 
+    async def result_line(self, game: str, user_id: int) -> str:
+        """The shareable line of the person's deal of today; refused (daily_not_finished) before they finished it."""
+        self.check_game(game)
+        day = day_of(self.clock())
+        entry = await self.rows.entry(user_id, game, day.isoformat())
+        if entry is not None and entry["mark"] is None:
+            entry = await self._settle_lazily(entry)
+        if entry is None or entry["mark"] is None:
+            raise Refusal(RefusalCode.DAILY_NOT_FINISHED, game=games.get(game).title)
+        return str((await self._result(game, day, user_id))["line"])
+
     async def standings(self, game: str, user_id: int, day_text: str | None = None, *,
                         group: int | None = None) -> dict[str, Any]:
         """A day's standings of ``game`` (today's by default), the asker first; refused before they finished an open

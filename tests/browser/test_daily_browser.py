@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.async_api import ViewportSize, expect
@@ -37,6 +38,8 @@ async def test_daily_deal_from_home_in_one_tap_then_share_and_standings(browser:
     await expect(page.locator(".notice.daily-over .daily-share")).to_be_visible()
     await page.wait_for_function("document.getAnimations().length === 0")  # the last trick's cards have flown
     await page.screenshot(path=screenshot_path("daily_table_over_360.png"))
+    await page.locator(".notice.daily-over .daily-share").tap()  # outside Telegram: the line is copied (or shown)
+    await expect(page.locator("#toast.show")).to_have_text(re.compile(r"Result copied|Cardroom · Coins · "))
     await page.goto(local_server.url + "/?lang=en")
     await expect(page.locator(f"{COINS_ROW} .daily-percent")).to_have_text("100%")  # alone in the field
     await expect(page.locator(f"{COINS_ROW} .daily-play")).to_have_count(0)  # played: no second start

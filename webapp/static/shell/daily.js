@@ -8,8 +8,26 @@ import { gameTitle } from "./titles.js";
 import { openSheet } from "./sheet.js";
 import * as tg from "./tg.js";
 
-// The line shared to a chat: Telegram's share sheet in Telegram, else the clipboard.
-async function shareLine(line) {
+// The result line shared to a chat: Telegram's shareMessage of the line the bot prepared (POST .../share), else
+// Telegram's share link, else (outside Telegram) the clipboard.
+async function shareLine(app, entry) {
+  let prepared = null;
+  try {
+    prepared = await app.api.post(`/api/daily/${entry.game}/share`, {});
+  } catch {
+    prepared = null;
+  }
+  const line = (prepared && prepared.line) || entry.status.line;
+  const w = window.Telegram && window.Telegram.WebApp;
+  if (prepared && prepared.id && w && w.initData && w.shareMessage
+    && (!w.isVersionAtLeast || w.isVersionAtLeast("8.0"))) {
+    try {
+      w.shareMessage(prepared.id);
+      return;
+    } catch {
+      // an older client: its share link below
+    }
+  }
   if (tg.initData()) {
     tg.openLink(`https://t.me/share/url?url=${encodeURIComponent(location.origin)}&text=${encodeURIComponent(line)}`);
     return;
@@ -45,7 +63,7 @@ function doneActions(app, entry) {
     h("button", { class: "btn daily-standings-btn", type: "button", text: t("daily_standings"),
       onclick: () => showStandings(app, entry.game) }),
     h("button", { class: "btn daily-share", type: "button", text: t("daily_share"),
-      onclick: () => shareLine(entry.status.line) }),
+      onclick: () => shareLine(app, entry) }),
   ];
 }
 
