@@ -85,7 +85,7 @@ async def test_a_refusal_in_a_russian_group_is_russian_with_its_parameters(bot: 
     await bot.service.store.chats.set_chat_language(GROUP, "ru", by=None)
     await bot.send(bot.fake.message(GROUP, ANN, "/new coins target=100"))
     refused = bot.fake.last_message(GROUP).plain
-    assert refused.startswith("Значение target_score должно быть целым числом от 1 до 99, а не 100."), refused
+    assert refused.startswith("Значение target должно быть целым числом от 1 до 99, а не 100."), refused
     assert "Монеты" in refused and "Coins" not in refused.replace("<code>coins</code>", "")
     await bot.send(bot.fake.message(GROUP, ANN, "/new kings players=9"))
     refused = bot.fake.last_message(GROUP).plain
