@@ -41,7 +41,7 @@ async def test_new_refuses_an_unknown_game(bot: Harness) -> None:
 
 async def test_new_refuses_bad_options(bot: Harness) -> None:
     await bot.send(bot.fake.message(GROUP, ANN, "/new coins target=500"))
-    assert "target_score must be a whole number from 1 to 99" in bot.fake.last_message(GROUP).plain
+    assert "target must be a whole number from 1 to 99" in bot.fake.last_message(GROUP).plain
     await bot.send(bot.fake.message(GROUP, ANN, "/new coins target"))
     assert "I did not understand 'target'; options look like target=15." in bot.fake.last_message(GROUP).plain
     await bot.send(bot.fake.message(GROUP, ANN, "/new coins colour=red"))
