@@ -69,6 +69,12 @@ def describe_setting(setting: Setting) -> JSON:
     return out
 
 
+def default_players(game: Game[Any]) -> int:
+    """Seats a new table of ``game`` gets unless chosen otherwise: the fewest it plays with (two for Kings in the
+    Corner, where each of four seats acts once in a long while), or its only size."""
+    return int(game.min_players)
+
+
 def describe_game(game: Game[Any]) -> JSON:
     """One game as its readers see it: id, title, seats, deck, hand size, headline setting and settings."""
     facts = _FACTS[game.name]() if game.name in _FACTS else {}
@@ -77,6 +83,7 @@ def describe_game(game: Game[Any]) -> JSON:
         "title": game.title,
         "min_players": game.min_players,
         "max_players": game.max_players,
+        "default_players": default_players(game),
         "headline": None,
         **facts,
         "settings": [describe_setting(s) for s in game.settings],

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import games
+from engine.catalogue import default_players
 from engine.core.errors import BadOptions, Refusal, RefusalCode
 from engine.core.events import Event, public
 from engine.core.rng import new_seed, seed_hash
@@ -28,7 +29,6 @@ from engine.service.sharing import Sharing, fresh_on_conflict
 from engine.service.table_ids import new_table_id
 from engine.service.table_settings import (
     TABLE_SETTINGS,
-    default_size,
     parse_level,
     parse_size,
     parse_timer,
@@ -98,7 +98,7 @@ class Lobby:
         raw = dict(options or {})
         table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
         parsed = ruleset.parse_options(raw)
-        size = parse_size(ruleset, table_raw.get("players", default_size(ruleset)))
+        size = parse_size(ruleset, table_raw.get("players", default_players(ruleset)))
         timer = parse_timer(table_raw.get("timer", "none"))
         level = parse_level(table_raw.get("ai_level", "easy"))
         seed = seed or new_seed()

@@ -17,11 +17,6 @@ TABLE_SETTINGS = ("players", "timer", "ai_level")
 MAX_ACTION_BYTES = 2048
 
 
-def default_size(game: Any) -> int:
-    """Seats a new table of ``game`` gets."""
-    return int(game.max_players if game.min_players == game.max_players else game.min_players)
-
-
 def parse_size(game: Any, raw: object) -> int:
     """The number of seats; raises BadOptions."""
     value = int(raw) if isinstance(raw, str) and raw.strip().isdigit() else raw

@@ -208,12 +208,13 @@ async def open_phone(
     browser: Browser, server: Server, user: dict[str, Any] | None = None, *, start_param: str | None = None,
     path: str = "/", locale: str = "en-US", scheme: str = "light", viewport: ViewportSize = PHONE,
     platform: str = "android", version: str = "8.0", safe: dict[str, int] | None = None,
-    content: dict[str, int] | None = None,
+    content: dict[str, int] | None = None, confirm_cards: bool = False,
 ) -> Phone:
     """A new browser profile at phone size, opened by a Telegram client as ``user`` (or with no Telegram).
 
     ``locale`` is the browser's language (its Accept-Language); ``scheme`` the colour scheme Telegram says;
-    ``platform``, ``version``, ``safe`` and ``content`` the client's (see ``telegram_client``).
+    ``platform``, ``version``, ``safe`` and ``content`` the client's (see ``telegram_client``); ``confirm_cards``
+    a person who turned one-tap play off in the settings (each card picked, then played by a second tap).
     """
     context = await browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=True, has_touch=True,
                                         locale=locale)
@@ -225,6 +226,8 @@ async def open_phone(
                                                       content=content))
         await context.route(TELEGRAM_JS, lambda route: route.fulfill(status=200, content_type="text/javascript",
                                                                       body=TELEGRAM_SCRIPT))
+    if confirm_cards:
+        await context.add_init_script("try { localStorage.setItem('cardroom.one_tap', 'off'); } catch {}")
     page = await context.new_page()
     phone = Phone(context, page, user or {})
     page.on("pageerror", lambda exc: phone.errors.append(str(exc)))

@@ -95,7 +95,7 @@ async def open_screen(browser: Any, server: Server, screen: str, scheme: str, n:
 SCREENS = ["home", "lobby", *GAMES]
 # The sheets a table opens, by the button that opens each.
 SHEETS = {".topbar .rules-btn": ".rules-sheet", ".topbar .fair-badge": ".fair-sheet",
-          ".topbar .lang-btn": ".lang-sheet", ".table-body .score-btn": ".scores-sheet"}
+          ".topbar .settings-btn": ".settings-sheet", ".table-body .score-btn": ".scores-sheet"}
 
 
 async def axe_sheets(page: Page) -> list[dict[str, Any]]:

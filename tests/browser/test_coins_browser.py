@@ -33,11 +33,12 @@ async def tap_select(page: Page, card: str) -> None:
     await expect(page.locator(f'.hand .card[data-card="{card}"]')).to_have_attribute("aria-pressed", "true")
 
 
-async def play_first_card(page: Page, *, selected: bool = False) -> str:
-    """Tap the first card of the hand twice (select, then play) and wait until the table has moved on."""
+async def play_first_card(page: Page, *, confirm: bool = False) -> str:
+    """Play the first card of the hand and wait until the table has moved on: one tap (the default), or with each
+    card confirmed (``confirm``: one-tap play turned off) a tap that picks it and one that plays it."""
     before = await seq_of(page)
     card = (await hand_of(page))[0]
-    if not selected:
+    if confirm:
         await tap_select(page, card)
     await page.locator(f'.hand .card[data-card="{card}"]').tap()
     await page.wait_for_function("s => Number(document.querySelector('.table-screen').dataset.seq) > s", arg=before)
@@ -101,14 +102,9 @@ async def test_coins_whole_game_by_tapping_ends_with_winner_and_seed(browser: An
         if await page.locator(".sheet.game-over").count():
             break
         if not shot and plays >= 5 and await page.locator(".trick:not(.done) .card").count():
-            await tap_select(page, (await hand_of(page))[0])
-            main_button = await page.evaluate("window.Telegram.WebApp.MainButton.text")
-            assert main_button.startswith("Play ")
             await page.screenshot(path=str(screenshot_path("coins-mid-game-390x844.png")))
             shot = True
-            await play_first_card(page, selected=True)
-        else:
-            await play_first_card(page)
+        await play_first_card(page)  # one tap a card, as the page plays by default
         plays += 1
         assert plays <= 80, "a game to 10 points lasts at most 3 hands of 16 tricks"
     assert shot, "the screenshot of a trick in progress was taken"
@@ -123,10 +119,8 @@ async def test_coins_whole_game_by_tapping_ends_with_winner_and_seed(browser: An
     wanted = sorted("1 pt" if score == 1 else f"{score} pts" for score in info.result["scores"])  # never "1 pts"
     assert sorted(await page.locator(".placements .pscore").all_text_contents()) == wanted
     await page.screenshot(path=str(screenshot_path("coins-game-over-390x844.png")))
-    calls = await ann.tg_calls()
-    names = [c[0] for c in calls]
+    names = [c[0] for c in await ann.tg_calls()]
     assert "web_app_ready" in names and "web_app_expand" in names
-    assert ["web_app_trigger_haptic_feedback", {"type": "selection_change"}] in calls
 
     await page.locator(".play-again").tap()  # alone with AI players: the new game starts at once
     await expect(page.locator(".table-screen")).to_have_attribute("data-status", "playing")
@@ -137,7 +131,7 @@ async def test_coins_whole_game_by_tapping_ends_with_winner_and_seed(browser: An
 
 
 async def test_coins_refused_move_shows_the_servers_message(browser: Any, server: Server) -> None:
-    ann = await open_phone(browser, server, ANN)
+    ann = await open_phone(browser, server, ANN, confirm_cards=True)  # each card picked, then played
     page = ann.page
     tamper = {"armed": False}
     refusals: list[dict[str, Any]] = []
@@ -164,13 +158,15 @@ async def test_coins_refused_move_shows_the_servers_message(browser: Any, server
     await page.route_web_socket(re.compile(r"/ws/"), route)
     await start_against_ai(ann)
     await page.wait_for_function(MY_TURN)
-    await play_first_card(page)
+    await play_first_card(page, confirm=True)
     await page.wait_for_function(MY_TURN)
 
     seq, hand = await seq_of(page), await hand_of(page)
     tamper["armed"] = True
     card = hand[0]
     await tap_select(page, card)
+    assert (await page.evaluate("window.Telegram.WebApp.MainButton.text")).startswith("Play ")
+    assert ["web_app_trigger_haptic_feedback", {"type": "selection_change"}] in await ann.tg_calls()
     await page.locator(f'.hand .card[data-card="{card}"]').tap()
     await expect(page.locator("#toast.show")).to_be_visible()
     assert [r["code"] for r in refusals] == ["stale"]

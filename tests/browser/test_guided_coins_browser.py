@@ -15,7 +15,7 @@ TRICK_STEPS = {"trick_one": 1, "trick_two": 2, "trick_three": 3}  # how many sui
 
 
 async def play_ringed_card(lesson: Lesson) -> None:
-    """Tap the card the coach rings (any card is legal in Coins) twice: pick it, play it."""
+    """Tap the card the coach rings (any card is legal in Coins): one tap plays it."""
     page = lesson.page
     ringed = page.locator(".hand .card.coach-focus")
     if await lesson.note_step() in PLAY_STEPS:
@@ -26,7 +26,6 @@ async def play_ringed_card(lesson: Lesson) -> None:
     state = await lesson.state()
     assert name in state["legal"]
     await card.tap()
-    await page.locator(f'.hand .card[data-card="{name}"]').tap()
     await expect(page.locator(f'.hand .card[data-card="{name}"]')).to_have_count(0)  # the page shows it played
 
 

@@ -52,8 +52,7 @@ async def move(lesson: Lesson) -> None:
         card = await ringed.first.get_attribute("data-card") if await ringed.count() else state["legal"][0]
         assert card in state["legal"]
         before = await lesson.seq()
-        await page.locator(f'.hand .card[data-card="{card}"]').tap()
-        await page.locator(f'.hand .card[data-card="{card}"]').tap()
+        await page.locator(f'.hand .card[data-card="{card}"]').tap()  # one tap plays it
         # the page has the move (the card itself may be back in hand: a hand's last card, and the next deal)
         await page.wait_for_function(SEQ_PAST, arg=before)
 

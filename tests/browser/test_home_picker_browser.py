@@ -172,22 +172,22 @@ async def test_home_picker_shows_only_the_variants_settings_and_opens_a_lobby_fo
 
     await page.locator(f"{KINGS} .options-btn").tap()
     await expect(sheet.locator("#opt-players option")).to_have_text(["2", "3", "4"])
-    await expect(sheet.locator("#opt-players")).to_have_value("4")
-    await sheet.locator("#opt-players").select_option("2")
+    await expect(sheet.locator("#opt-players")).to_have_value("2")  # a first game where you act every other turn
+    await sheet.locator("#opt-players").select_option("3")
     await sheet.locator("#opt-timer").select_option("relaxed")
-    await expect(sheet.locator(".options-now")).to_have_text("2 players · 24 h a move")
+    await expect(sheet.locator(".options-now")).to_have_text("3 players · 24 h a move")
     await sheet.locator(".create-btn").tap()
     lobby = page.locator(".table-screen[data-status='lobby'] .lobby")
     await expect(lobby).to_be_visible()
-    await expect(lobby.locator(".seats li")).to_have_count(2)
-    await expect(lobby.locator(".seats li.free")).to_have_count(1)
+    await expect(lobby.locator(".seats li")).to_have_count(3)
+    await expect(lobby.locator(".seats li.free")).to_have_count(2)
     await expect(lobby.locator(".start-btn")).to_be_visible()
     info = await server.service.info(await table_on_screen(page))
-    assert info.status == "lobby" and info.game == "kings_corner" and info.size == 2 and info.timer == "relaxed"
-    assert [s.user_id for s in info.seats] == [ann["id"], None]
+    assert info.status == "lobby" and info.game == "kings_corner" and info.size == 3 and info.timer == "relaxed"
+    assert [s.user_id for s in info.seats] == [ann["id"], None, None]
 
     await phone.deliver("back_button_pressed")  # Telegram's own Back button leads home
-    await expect(page.locator(f"{KINGS} .game-summary")).to_have_text("2 players · 24 h a move")
+    await expect(page.locator(f"{KINGS} .game-summary")).to_have_text("3 players · 24 h a move")
     # the variant chosen last stays for Sergeant Major's next table
     await expect(page.locator(f"{SERGEANT} .game-summary")).to_have_text("6-3-8")
     assert phone.errors == []

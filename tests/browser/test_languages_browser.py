@@ -257,9 +257,10 @@ def user_for(lang: str, n: int) -> dict[str, Any]:
 
 
 async def open_in_language(browser: Any, server: Server, user: dict[str, Any], lang: str,
-                           start_param: str | None = None) -> Phone:
-    """Open the Mini App from Telegram: the page reloads once in the user's language."""
-    phone = await open_phone(browser, server, user, start_param=start_param)
+                           start_param: str | None = None, *, confirm_cards: bool = False) -> Phone:
+    """Open the Mini App from Telegram: the page reloads once in the user's language (``confirm_cards``: one-tap
+    play turned off, so each card shows its Play button, in that language, before it is played)."""
+    phone = await open_phone(browser, server, user, start_param=start_param, confirm_cards=confirm_cards)
     await phone.page.wait_for_url(re.compile(rf"[?&]lang={lang}\b"))
     await expect(phone.page.locator("html")).to_have_attribute("lang", lang)
     return phone
@@ -332,7 +333,7 @@ async def test_coins_in_each_language(browser: Any, server: Server, lang: str) -
     user = user_for(lang, 1)
     # coins/RULES.md §3.2: the seat after the dealer leads, so with seat 3 dealing Ann leads the first trick
     table_id = await new_table(server, "coins", user["id"], {"first_dealer": "seat:2"}, f"coins-{lang}")
-    ann = await open_in_language(browser, server, user, lang, start_param=table_id)
+    ann = await open_in_language(browser, server, user, lang, start_param=table_id, confirm_cards=True)
     page = ann.page
     await expect(page.locator(".hand .card")).to_have_count(16)
     await expect(page.locator(".topbar .title")).to_have_text(text["coins"])
@@ -380,7 +381,7 @@ async def test_sergeant_major_in_each_language(browser: Any, server: Server, lan
     text = TEXT[lang]
     user = user_for(lang, 2)
     table_id = await new_table(server, "sergeant_major", user["id"], {"first_dealer": "host"}, f"sm-{lang}")
-    ann = await open_in_language(browser, server, user, lang, start_param=table_id)
+    ann = await open_in_language(browser, server, user, lang, start_param=table_id, confirm_cards=True)
     page = ann.page
     await expect(page.locator(".sm-suit-btn")).to_have_count(4)
     await expect(page.locator(".topbar .title")).to_have_text(text["sm"])
@@ -526,17 +527,17 @@ async def test_page_follows_telegram_language_then_the_players_choice(browser: A
     await expect(page.locator("html")).to_have_attribute("lang", "lv")
     assert "lang=" not in page.url
 
-    # the table's bar: the language button opens the list, and the table comes back in the new language
+    # the table's bar: its gear opens the settings, whose language list brings the table back in the new language
     await page.locator(".game-card[data-game='coins'] .options-btn").tap()
     await page.locator(".options-sheet .create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()
     table_id = await page.locator(".table-screen").get_attribute("data-table")
-    await expect(page.locator(".lang-btn")).to_have_text("LV")
-    await page.locator(".lang-btn").tap()
-    languages = page.locator(".lang-sheet .lang-list button")
+    await page.locator(".topbar .settings-btn").tap()
+    languages = page.locator(".settings-sheet #settings-lang option")
     await expect(languages).to_have_text(["English", "Русский", "한국어", "Latviešu"])
-    await page.screenshot(path=str(screenshot_path("table-language-sheet-lv-390x844.png")))
-    await page.locator('.lang-sheet button[data-lang="ko"]').tap()
+    await expect(page.locator(".settings-sheet #settings-lang")).to_have_value("lv")
+    await page.screenshot(path=str(screenshot_path("table-settings-sheet-lv-390x844.png")))
+    await page.locator(".settings-sheet #settings-lang").select_option("ko")
     await page.wait_for_url(re.compile(r"[?&]lang=ko\b"))
     await expect(page.locator("html")).to_have_attribute("lang", "ko")
     await expect(page.locator(".lobby h2")).to_have_text("플레이어를 기다리는 중")

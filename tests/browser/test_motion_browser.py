@@ -257,31 +257,39 @@ async def test_drag_a_card_onto_the_felt_plays_it_and_elsewhere_puts_it_back(
     assert phone.errors == []
 
 
-async def test_one_tap_play_is_off_at_first_and_plays_with_one_tap_once_on(browser: Any, server: Server) -> None:
+async def test_one_tap_plays_a_card_at_first_and_cards_are_confirmed_once_it_is_off(browser: Any,
+                                                                                        server: Server) -> None:
     uid = 6130
     table_id = await ai_table(server, "coins", uid, {"first_dealer": "seat:2"})
     phone = await open_phone(browser, server, user(30), start_param=table_id)
     page = phone.page
     await expect(page.locator(".hand .card")).to_have_count(16)
+    await expect(page.locator(".actions .hint")).to_have_text("Tap a card to play it.")
     state = await state_of(server, table_id, uid)
     first, second = state["hand"][0], state["hand"][1]
-    # off at first: one tap only picks the card
-    await page.locator(f'.hand .card[data-card="{first}"]').tap()
-    await expect(page.locator(f'.hand .card[data-card="{first}"]')).to_have_attribute("aria-pressed", "true")
-    await phone.deliver("settings_button_pressed")
-    switch = page.locator(".settings-sheet").get_by_role("button", name="One-tap play")
-    await expect(switch).to_have_attribute("aria-pressed", "false")
-    await switch.tap()
-    await expect(switch).to_have_attribute("aria-pressed", "true")
-    await page.screenshot(path=str(screenshot_path("settings-one-tap-390x844.png")))
-    assert await page.evaluate("localStorage.getItem('cardroom.one_tap')") == "on"
-    await page.reload()  # remembered
-    await expect(page.locator(".hand .card")).to_have_count(16)
     before = await seq_of(page)
-    await page.locator(f'.hand .card[data-card="{second}"]').tap()  # Ann leads: every card is legal; one tap plays
+    await page.locator(f'.hand .card[data-card="{first}"]').tap()  # on at first: Ann leads, every card is legal
+    await expect(page.locator(f'.hand .card[data-card="{first}"]')).to_have_count(0)
+    assert await seq_of(page) > before
+    assert first not in (await state_of(server, table_id, uid))["hand"]
+    await page.locator(".topbar .settings-btn").tap()  # the page's own gear, in or out of Telegram
+    switch = page.locator(".settings-sheet").get_by_role("button", name="One-tap play")
+    await expect(switch).to_have_attribute("aria-pressed", "true")
+    await switch.tap()
+    await expect(switch).to_have_attribute("aria-pressed", "false")
+    await page.screenshot(path=str(screenshot_path("settings-one-tap-390x844.png")))
+    assert await page.evaluate("localStorage.getItem('cardroom.one_tap')") == "off"
+    await page.reload()  # remembered
+    await expect(page.locator(".hand .card")).to_have_count(15)
+    await expect(page.locator(".actions .hint")).to_have_text("Tap a card, then tap it again to play it.",
+                                                              timeout=20_000)  # the AI players' turns first
+    await page.locator(f'.hand .card[data-card="{second}"]').tap()  # off: one tap only picks the card
+    await expect(page.locator(f'.hand .card[data-card="{second}"]')).to_have_attribute("aria-pressed", "true")
+    assert second in (await state_of(server, table_id, uid))["hand"]
+    before = await seq_of(page)
+    await page.locator(f'.hand .card[data-card="{second}"]').tap()  # and the second tap plays it
     await expect(page.locator(f'.hand .card[data-card="{second}"]')).to_have_count(0)
     assert await seq_of(page) > before
-    assert second not in (await state_of(server, table_id, uid))["hand"]
     assert phone.errors == []
 
 
@@ -347,8 +355,7 @@ async def test_telegram_buzzes_once_each_time_your_turn_begins(browser: Any, ser
 
     assert await buzzes() == 1
     card = (await state_of(server, table_id, uid))["legal"][0]
-    await page.locator(f'.hand .card[data-card="{card}"]').tap()
-    await page.locator(f'.hand .card[data-card="{card}"]').tap()
+    await page.locator(f'.hand .card[data-card="{card}"]').tap()  # one tap plays it
     await expect(page.locator(".status.mine")).to_have_count(0)
     await expect(page.locator(".status.mine")).to_be_visible(timeout=15_000)  # her turn again: this trick or the next
     assert await buzzes() == 2

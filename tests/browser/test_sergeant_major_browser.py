@@ -214,7 +214,7 @@ class Game:
         await expect(self.page.locator(".sm-notes")).to_contain_text(f"You gave {receiver}:")
 
     async def play(self, state: dict[str, Any], card: str) -> None:
-        """Only the legal cards are lit; a dimmed one refuses a tap; tap to select, tap again to play."""
+        """Only the legal cards are lit; a dimmed one refuses a tap; one tap on a lit card plays it."""
         legal = state["legal"]
         lit = await self.page.locator(".hand .card:not(.illegal)").evaluate_all("els => els.map(e => e.dataset.card)")
         assert sorted(lit) == sorted(legal), "exactly the legal cards are tappable"
@@ -229,8 +229,6 @@ class Game:
             await expect(dimmed).to_have_attribute("aria-pressed", "false")
             assert await seq_of(self.page) == before
             self.done["dimmed"] += 1
-        await self.card(card).tap()
-        await expect(self.card(card)).to_have_attribute("aria-pressed", "true")
         if state["trick"] and state["trick_no"] >= 3 and not toast:
             await self.shot("mid-trick")
         await self.card(card).tap()

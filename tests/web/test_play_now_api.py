@@ -51,3 +51,16 @@ async def test_play_now_whose_deal_fails_leaves_no_lobby_behind(
     assert resp.status == 400 and (await resp.json())["code"] == "bad_options"
     mine = await (await client.get("/api/me", headers=tma(init_data))).json()
     assert mine["tables"] == []
+
+
+async def test_play_now_of_kings_in_the_corner_seats_two_unless_chosen_otherwise(client: Client) -> None:
+    """A first game where the player acts every other turn: four seats gave a player a turn in a long while."""
+    init_data, _user_id = await local_signin(client, "Ann")
+    config = await (await client.get("/api/config", headers=tma(init_data))).json()
+    [kings] = [g for g in config["games"] if g["id"] == "kings_corner"]
+    assert (kings["min_players"], kings["default_players"], kings["max_players"]) == (2, 2, 4)
+    plain = await client.post("/api/tables", json={"game": "kings_corner", "play_now": True}, headers=tma(init_data))
+    assert [s["is_ai"] for s in (await plain.json())["seats"]] == [False, True]
+    body = {"game": "kings_corner", "options": {"players": 4}, "play_now": True}
+    chosen = await client.post("/api/tables", json=body, headers=tma(init_data))
+    assert [s["is_ai"] for s in (await chosen.json())["seats"]] == [False, True, True, True]

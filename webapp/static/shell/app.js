@@ -12,7 +12,7 @@ import { homeTabs } from "./tabs.js";
 import { ReplayScreen, replayFromStart } from "./replay.js";
 import { showWatching } from "./watching.js";
 import * as tg from "./tg.js";
-import { openSettings } from "./settings.js";
+import { openSettings, settingsButton } from "./settings.js";
 import { gamePicker } from "./picker.js";
 import { dailyPanel } from "./daily.js";
 
@@ -223,9 +223,9 @@ class App {
     const [before, after] = t("hello", { name: "\u0001" }).split("\u0001");
     const home = h("section", { class: "screen home" },
       h("header", { class: "hero" },
-        h("div", { class: "hero-top" }, h("h1", { text: t("app_name") }), languageSelect()),
+        h("div", { class: "hero-top" }, h("h1", { text: t("app_name") }), languageSelect(), settingsButton()),
         h("p", { class: "hint hello" }, before, h("bdi", { text: name }), after ?? "")),
-      homeTabs(this, h("div", { class: "tab-tables" }, list, dailyPanel(this), gamePicker(this))));
+      homeTabs(this, h("div", { class: "tab-tables" }, list, gamePicker(this), dailyPanel(this))));
     this.show(home);
     this.renderTables(list); // the list from sign-in at once, then the fresh one
     try {

@@ -9,7 +9,6 @@
 import { h } from "./dom.js";
 import { t, lang, languages } from "./i18n.js";
 import * as tg from "./tg.js";
-import { openSheet } from "./sheet.js";
 
 const CHOICE_KEY = "cardroom.lang";
 const COOKIE = "cardroom_lang";
@@ -117,15 +116,3 @@ export function languageSelect() {
   return h("div", { class: "lang-picker" }, icon, select);
 }
 
-// The table's top bar: a small button with the language's code that opens a sheet of the languages.
-export function languageButton() {
-  return h("button", { class: "icon-btn lang-btn", type: "button", "aria-label": t("language_code", { code: lang.toUpperCase() }), "aria-haspopup": "dialog",
-    text: lang.toUpperCase(), onclick: () => openLanguageSheet() });
-}
-
-function openLanguageSheet() {
-  const sheet = openSheet(t("language"), h("div", { class: "lang-list" }, Object.entries(languages).map(([code, name]) =>
-    h("button", { class: `btn${code === lang ? " primary" : ""}`, type: "button", lang: code, dataset: { lang: code },
-      "aria-current": code === lang ? "true" : null, text: name,
-      onclick: () => { sheet.close(); chooseLanguage(code); } }))), { cls: "lang-sheet" });
-}

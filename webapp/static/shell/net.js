@@ -83,6 +83,7 @@ function inFront(tgActive) {
 const PING_EVERY = 20000;
 const MAX_HOPS = 3; // redirects in a row without a welcome before the socket backs off at its own address
 const SILENT_LIMIT = 45000;
+const RETRY_CAP = 1500; // ms between tries at most, however long the server is away
 
 // handlers: onView(view, events, kind), onRefused(frame), onError(frame), onStatus("open"|"closed"),
 // onWatching(n): how many people have the table open without a seat (welcome, update and watching frames)
@@ -166,7 +167,7 @@ export class TableSocket {
       if (this.owner && !this.welcomed) this.owner = null; // the owner is gone: back to the page's own address
       this.hops = 0;
       this.handlers.onStatus && this.handlers.onStatus("closed");
-      const delay = Math.min(8000, 400 * 2 ** this.retry);
+      const delay = Math.min(RETRY_CAP, 250 * 2 ** this.retry); // capped low: a server back is seen within 2 s
       this.retry += 1;
       this.reconnectTimer = setTimeout(() => this.connect(), delay);
     };

@@ -1,5 +1,6 @@
-// One-tap play, a setting remembered on this device and off at first: one tap on a card you may play plays it at
-// once, instead of the tap that picks it and the second that plays it.
+// One-tap play, a setting remembered on this device and on at first: one tap on a card you may play plays it at
+// once (a card you may not play is refused with the rule, so legality, not a second tap, prevents a misplay). Turned
+// off, each card is confirmed: the tap that picks it, and the second that plays it.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -8,9 +9,9 @@ const KEY = "cardroom.one_tap";
 
 export function isOneTap() {
   try {
-    return localStorage.getItem(KEY) === "on";
+    return localStorage.getItem(KEY) !== "off";
   } catch {
-    return false;
+    return true;
   }
 }
 

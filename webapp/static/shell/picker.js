@@ -26,7 +26,7 @@ function optionsOf(g) {
   if (g.min_players !== g.max_players) {
     const sizes = [];
     for (let n = g.min_players; n <= g.max_players; n += 1) sizes.push(n);
-    list.push({ name: "players", label: optionLabel("players"), choices: sizes, default: g.max_players });
+    list.push({ name: "players", label: optionLabel("players"), choices: sizes, default: g.default_players });
   }
   for (const o of TABLE_OPTIONS) list.push({ ...o, label: optionLabel(o.name) });
   return list;

@@ -1,4 +1,5 @@
-// The person's settings in one sheet, opened by Telegram's settings button: the page's language and its sound,
+// The person's settings in one sheet, opened by Telegram's settings button or the page's own gear (home and the table
+// bar, so they are reachable outside Telegram too): the page's language and its sound,
 // the same controls the home screen and the table bar hold, one-tap play, and whether the bot sends turn messages
 // (kept in the person's account: the bot's /settings shows the same switch).
 
@@ -53,4 +54,14 @@ export function openSettings() {
       turns),
     h("p", { class: "hint settings-hint", text: t("turn_messages_hint") })),
   { cls: "settings-sheet" });
+}
+
+const GEAR = '<path fill="currentColor" d="M19.4 13a7.7 7.7 0 0 0 0-2l2.1-1.6-2-3.5-2.5 1a7.5 7.5 0 0 0-1.7-1L15 3.2h-4l-.4 2.7a7.5 7.5 0 0 0-1.7 1l-2.5-1-2 3.5L6.5 11a7.7 7.7 0 0 0 0 2l-2.1 1.6 2 3.5 2.5-1a7.5 7.5 0 0 0 1.7 1l.4 2.7h4l.4-2.7a7.5 7.5 0 0 0 1.7-1l2.5 1 2-3.5zM13 15.5a3.5 3.5 0 1 1 0-7 3.5 3.5 0 0 1 0 7z" transform="translate(-1 0)"/>';
+
+// The gear that opens the settings sheet.
+export function settingsButton() {
+  const btn = h("button", { class: "icon-btn settings-btn", type: "button", "aria-label": t("settings"),
+    title: t("settings"), "aria-haspopup": "dialog", onclick: () => openSettings() });
+  btn.innerHTML = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${GEAR}</svg>`;
+  return btn;
 }

@@ -3,13 +3,13 @@
 
 import { h, clear, toast } from "./dom.js";
 import { t, you } from "./i18n.js";
-import { languageButton } from "./language.js";
 import { TableSocket } from "./net.js";
 import { renderLobby } from "./lobby.js";
 import * as tg from "./tg.js";
 import { rulesButton } from "./rules.js";
 import { DealBook, fairBadge } from "./fair.js";
 import { soundButton } from "./sound.js";
+import { settingsButton } from "./settings.js";
 import { Coach } from "./coach.js";
 import { game as gameOf, loadAll } from "./games.js";
 import { seatLabel, titleParts } from "./titles.js";
@@ -44,8 +44,9 @@ export class TableScreen {
         this.fair = fairBadge(() => this.view, () => this.deals, (seat) => this.seatName(seat)),
         rulesButton(() => (this.view ? this.view.table.game : ""), () => (this.view ? this.view.table.options : null)),
         soundButton(),
-        languageButton(),
+        settingsButton(),
         this.conn),
+      this.offline = h("p", { class: "offline-note", role: "alert", hidden: true, text: t("connection_lost") }),
       this.standin = h("p", { class: "standin-note", role: "status", hidden: true, text: t("timed_out_you") }),
       this.body);
     this.socket = new TableSocket(tableId, () => app.initData, {
@@ -65,11 +66,17 @@ export class TableScreen {
     this.el.remove();
   }
 
+  // A lost connection is said in words at once and the table takes no tap until it is back (a move made meanwhile
+  // could not reach the server); when it is back the page says so.
   onStatus(status) {
     this.conn.className = `conn ${status}`;
     const label = status === "open" ? t("connected") : t("reconnecting");
     this.conn.title = label;
     this.conn.setAttribute("aria-label", label);
+    const lost = status !== "open";
+    if (!lost && !this.offline.hidden) toast(t("connection_back"));
+    this.offline.hidden = !lost;
+    this.el.classList.toggle("offline", lost);
   }
 
   onError(frame) {
@@ -202,7 +209,7 @@ export class TableScreen {
       name: (seat) => this.seatName(seat),
       seatInfo: (seat) => this.view && this.view.table.seats[seat],
       act: (action) => this.act(action),
-      isBusy: () => this.busy,
+      isBusy: () => this.busy || !this.offline.hidden,
       showResult: () => this.ending.show(this.view),
       playAgain: () => this.ending.again(),
       shown: (view, events) => { if (this.coach) this.coach.see(view, events); },

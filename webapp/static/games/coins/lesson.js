@@ -4,6 +4,7 @@
 
 import { t } from "../../shell/i18n.js";
 import { cardName, parseCard, suitName } from "../../shell/cards.js";
+import { isOneTap } from "../../shell/one_tap.js";
 
 const DECK = "spanish";
 const STRENGTH = { A: 13, K: 12, N: 11, J: 10 };
@@ -88,7 +89,7 @@ export const steps = [
   },
   ...["first_play", "second_play"].map((id) => ({
     id, when: (f) => f.mine && Boolean(f.hint), until: (f) => !f.mine || f.over,
-    say: (f) => `${t(id === "first_play" ? "coach_coins_any_card" : "coach_coins_your_turn")} ${t("coach_coins_ringed", { card: cardName(f.hint.card, DECK), why: f.hint.why })}`,
+    say: (f) => `${t(id !== "first_play" ? "coach_coins_your_turn" : isOneTap() ? "coach_coins_any_card_one_tap" : "coach_coins_any_card")} ${t("coach_coins_ringed", { card: cardName(f.hint.card, DECK), why: f.hint.why })}`,
     focus: (f) => cardSel(f.hint.card),
   })),
 ];

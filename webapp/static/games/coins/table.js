@@ -247,7 +247,7 @@ class CoinsTable extends TableRenderer {
       this.actions.append(h("button", { class: "btn primary play-btn", type: "button", onclick: () => this.play(this.selected),
         text: label }));
     } else if (this.you !== null && !ready) {
-      this.actions.append(h("p", { class: "hint", text: this.isMyTurn() ? t("tap_to_select") : t("wait_turn") }));
+      this.actions.append(h("p", { class: "hint", text: this.isMyTurn() ? t(isOneTap() ? "tap_to_play" : "tap_to_select") : t("wait_turn") }));
     }
   }
 

@@ -309,7 +309,7 @@ class SergeantMajorTable extends TableRenderer {
         text: label }));
     } else if (this.you !== null && !ready) {
       let hint = t("wait_turn");
-      if (this.isMyTurn()) hint = s.phase === "play" ? t("tap_to_select") : t("sm_choose_above");
+      if (this.isMyTurn()) hint = s.phase === "play" ? t(isOneTap() ? "tap_to_play" : "tap_to_select") : t("sm_choose_above");
       else if (s.phase !== "play") hint = t("sm_wait");
       this.actions.append(h("p", { class: "hint", text: hint }));
     }

@@ -1,0 +1,103 @@
+"""A lost connection you cannot miss: with the server gone the table says so in words within 2 s and takes no move;
+once the server is back (the same address, as after a restart) the table is live again within 2 s and says so."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+from playwright.async_api import Browser, expect
+
+from engine.config import Settings
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
+from tests.browser.conftest import BOT_USERNAME, SHORT_NAME, TEST_TOKEN, Server, open_phone, screenshot_path
+from webapp.app import make_app
+
+SEED = "c0" * 32
+WORDS = {"en": "Connection lost", "ru": "Связь потеряна", "ko": "연결이 끊겼어요", "lv": "Savienojums zudis"}
+
+
+class Restartable:
+    """The app on a fixed port that can go away and come back over the same service and store (a restart)."""
+
+    def __init__(self, settings: Settings, service: TableService) -> None:
+        self.settings = settings
+        self.service = service
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+
+    async def up(self) -> None:
+        self.runner = web.AppRunner(make_app(self.settings, service=self.service, bot=False))
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", self.port, reuse_address=True)
+        await site.start()
+        self.port = self.runner.addresses[0][1]
+
+    async def down(self) -> None:
+        assert self.runner is not None
+        await self.runner.cleanup()  # every socket closed, nothing listening
+        self.runner = None
+
+
+@pytest.fixture
+async def restartable(tmp_path: Path) -> AsyncIterator[tuple[Server, Restartable]]:
+    settings = Settings(data_dir=tmp_path, ai_delay=0.0, bot_token=TEST_TOKEN, bot_username=BOT_USERNAME,
+                        miniapp_short_name=SHORT_NAME, initdata_max_age=3600)
+    store = Store(database_url(None, settings.data_dir))
+    await store.open()
+    service = TableService(store, ai_delay=0.0)
+    await service.start()
+    app = Restartable(settings, service)
+    await app.up()
+    try:
+        yield Server(f"http://127.0.0.1:{app.port}", service, settings), app
+    finally:
+        if app.runner is not None:
+            await app.runner.cleanup()
+        await service.close()
+        await store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "ko", "lv"])
+async def test_a_lost_connection_is_said_in_words_takes_no_move_and_comes_back_on_its_own(
+    browser: Browser, restartable: tuple[Server, Restartable], lang: str
+) -> None:
+    server, app = restartable
+    uid = 8800
+    info = await server.service.create_table("coins", uid, "Ann", {"first_dealer": "seat:2"}, seed=SEED)
+    for _ in range(info.size - 1):
+        await server.service.add_ai(info.id, uid)
+    await server.service.start_game(info.id, uid)
+    user: dict[str, Any] = {"id": uid, "first_name": "Ann", "language_code": lang}
+    phone = await open_phone(browser, server, user, start_param=info.id, locale=lang,
+                             viewport={"width": 360, "height": 640})
+    page = phone.page
+    await expect(page.locator(".hand .card")).to_have_count(16)
+    await expect(page.locator(".conn.open")).to_have_count(1)
+    seq = (await server.service.view(info.id, uid))["seq"]
+
+    await app.down()
+    lost = time.monotonic()
+    await expect(page.locator(".offline-note")).to_be_visible(timeout=2_000)
+    assert time.monotonic() - lost < 2.0
+    await expect(page.locator(".offline-note")).to_contain_text(WORDS[lang])
+    await page.screenshot(path=str(screenshot_path(f"connection-lost-{lang}-360x640.png")))
+    await page.locator(".hand .card").first.tap(force=True)  # a tap while away: nothing is sent, nothing picked
+    await expect(page.locator('.hand .card[aria-pressed="true"]')).to_have_count(0)
+
+    await app.up()
+    back = time.monotonic()
+    await expect(page.locator(".offline-note")).to_be_hidden(timeout=2_500)
+    assert time.monotonic() - back < 2.5  # the longest wait between tries (1.5 s) and the welcome
+    await expect(page.locator(".conn.open")).to_have_count(1)
+    assert (await server.service.view(info.id, uid))["seq"] == seq, "no move was made while the server was away"
+    first = (await server.service.view(info.id, uid))["state"]["hand"][0]
+    await page.locator(f'.hand .card[data-card="{first}"]').tap()  # live again: one tap plays
+    await expect(page.locator(f'.hand .card[data-card="{first}"]')).to_have_count(0)
+    assert (await server.service.view(info.id, uid))["seq"] > seq
+    assert [e for e in phone.errors if "ERR_CONNECTION_REFUSED" not in e and "WebSocket" not in e] == []
