@@ -48,8 +48,12 @@ class Mentions:
         """Bring the table's mention in line with it; seconds until someone comes due (None: nothing by time)."""
         if home is None:
             return None
-        group = home.inline_id is None and home.chat_id < 0 and not self.postings.is_gone(home.chat_id)
         record = await self.records.get(info.id, MENTION)
+        if self.postings.is_gone(home.chat_id):  # removed from the group: nothing is said (or deleted) there
+            if record is not None:
+                await self.records.drop(info.id, MENTION)
+            return None
+        group = home.inline_id is None and home.chat_id < 0
         if record is not None and record.state != SENT:
             record = await self.postings.settle(info.id, record, call=Call(Lane.TURN))
         live = None
@@ -60,7 +64,7 @@ class Mentions:
         if plan.delete and record is not None:
             done = render("over.html", home_locale(home), table=info, turn=True)
             if not await self.postings.delete(record, done, call=Call(Lane.TURN)):
-                return 1.0  # still there: looked at again shortly, and nobody else is named beside it
+                return None  # still there (the group refused): tried again on the table's next change, alone
             await self.records.drop(info.id, MENTION)
         if plan.send is not None:
             await self._send(info, home, plan.send)

@@ -30,6 +30,7 @@ from typing import cast
 from telegram import InlineKeyboardButton
 from telegram.error import NetworkError, RetryAfter
 
+from engine.core.errors import Refusal
 from engine.service.bus import Subscription, Update
 from engine.service.live import Snapshot
 from tgbot.awaited import follow_awaited
@@ -360,9 +361,16 @@ class Notifier:
 
     async def _claimed(self, table_id: str) -> Snapshot | None:
         """The table's newest snapshot, when this process drives its messages (None: another does, or it is gone)."""
-        if not await self.bot_state.service.claim(table_id):
+        service = self.bot_state.service
+        if not await service.claim(table_id):
             return None
-        return self.latest.get(table_id) or self.bot_state.service.snapshot(table_id)
+        if service.snapshot(table_id) is None:  # not in memory: unloaded while another process drove it, whose
+            with contextlib.suppress(Refusal):  # updates stopped here then; taken over, it is read afresh
+                await service.info(table_id)
+                if (fresh := service.snapshot(table_id)) is not None:
+                    self.latest.note(fresh)
+                    self.turns.note(fresh.info)
+        return self.latest.get(table_id) or service.snapshot(table_id)
 
     def _wake(self, table_id: str, at: float | None) -> None:
         """The table's turn messages are planned again at ``at`` (the table's clock): a reminder comes due then."""
