@@ -50,3 +50,22 @@ async def test_daily_deal_from_home_in_one_tap_then_share_and_standings(browser:
     await page.screenshot(path=screenshot_path("daily_standings_360.png"))
     assert phone.errors == []
     await phone.context.close()
+
+
+async def test_daily_deal_of_every_game_opens_dealt_from_home(browser: Any, local_server: Server) -> None:
+    phone = await open_phone(browser, local_server, path="/?lang=en", viewport=SMALL)
+    page = phone.page
+    await page.locator("#signin-name").fill("Bob")
+    await page.locator(".signin button[type=submit]").tap()
+    for title, seats in (("Sergeant Major (3-5-8)", 3), ("Kings in the Corner", 2)):
+        await page.locator(f".daily-game:has(.pname:text-is('{title}')) .daily-play").tap()
+        await expect(page.locator(".table-screen[data-status='playing']")).to_be_visible()
+        await expect(page.locator(".table-screen .hand .card").first).to_be_visible()  # dealt: the hand is there
+        table_id = await page.locator(".table-screen").get_attribute("data-table")
+        assert table_id
+        info = await local_server.service.info(table_id)
+        assert info.size == seats and info.seed is None and info.seats[0].name == "Bob"
+        await page.locator(".home-btn").tap()
+        await expect(page.locator(f".daily-game:has(.pname:text-is('{title}')) .daily-play")).to_have_text("Resume")
+    assert phone.errors == []
+    await phone.context.close()
