@@ -21,7 +21,7 @@ from tgbot.arguments import game_name
 from tgbot.buttons import answer
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import Context, display_name, is_group, is_private, locale_of, reply, reply_refusal
-from tgbot.guide import HELP_COMMANDS, friend_markup, game_examples, private_answer
+from tgbot.guide import HELP_COMMANDS, friend_markup, game_examples, has_inline_mode, private_answer
 from tgbot.languages import remember_app_language
 from tgbot.links import TABLE_PAYLOAD
 from tgbot.priority import Call
@@ -88,12 +88,12 @@ async def start_command(update: Update, context: Context) -> None:
     if payload.startswith(TABLE_PAYLOAD):
         await table_deeplink(update, context, payload.removeprefix(TABLE_PAYLOAD))
         return
-    await reply(update, _help_text(locale, context, private=True), reply_markup=friend_markup(locale))
+    await reply(update, _help_text(locale, context, private=True), reply_markup=friend_markup(context.bot, locale))
 
 
 def _help_text(locale: str | None, context: Context, *, private: bool) -> str:
     return render("help.html", locale, private=private, bot=context.bot.username, commands=HELP_COMMANDS,
-                  examples=game_examples())
+                  examples=game_examples(), inline=has_inline_mode(context.bot))
 
 
 async def table_deeplink(update: Update, context: Context, table_id: str) -> None:
@@ -122,11 +122,12 @@ async def help_command(update: Update, context: Context) -> None:
         if person is not None and person.can_message:
             try:
                 await context.bot.send_message(user.id, _help_text(locale, context, private=True), parse_mode="HTML",
-                                               reply_markup=friend_markup(locale))
+                                               reply_markup=friend_markup(context.bot, locale))
                 return
             except TelegramError:  # they blocked the bot since: the group gets the help
                 pass
-    await reply(update, _help_text(locale, context, private=is_private(chat)), reply_markup=friend_markup(locale))
+    await reply(update, _help_text(locale, context, private=is_private(chat)),
+                reply_markup=friend_markup(context.bot, locale))
 
 
 async def private_fallback(update: Update, context: Context) -> None:

@@ -64,9 +64,24 @@ def friend_button(locale: str | None, query: str = "") -> InlineKeyboardButton:
     return InlineKeyboardButton("👥 " + translate(locale, PLAY_WITH_A_FRIEND), switch_inline_query=query)
 
 
-def friend_markup(locale: str | None, query: str = "") -> InlineKeyboardMarkup:
-    """A keyboard of just the "Play with a friend" button."""
-    return InlineKeyboardMarkup([[friend_button(locale, query)]])
+def has_inline_mode(bot: object) -> bool:
+    """Whether the bot answers inline queries (its owner switched inline mode on): else "Play with a friend" would
+    open a chat where typing the bot's name finds nothing."""
+    try:
+        return bool(getattr(bot, "supports_inline_queries", False))
+    except RuntimeError:  # not signed in with Telegram yet
+        return False
+
+
+def friend_rows(bot: object, locale: str | None) -> list[list[InlineKeyboardButton]]:
+    """The "Play with a friend" button's row, when the bot has inline mode."""
+    return [[friend_button(locale)]] if has_inline_mode(bot) else []
+
+
+def friend_markup(bot: object, locale: str | None) -> InlineKeyboardMarkup | None:
+    """A keyboard of just the "Play with a friend" button (None without inline mode)."""
+    rows = friend_rows(bot, locale)
+    return InlineKeyboardMarkup(rows) if rows else None
 
 
 def private_answer(text: str, locale: str | None) -> str:

@@ -27,7 +27,7 @@ from engine.service.people import PeopleCache
 from tgbot.away import Away
 from tgbot.callbacks import Verb, button_data
 from tgbot.context import BotState
-from tgbot.guide import friend_button
+from tgbot.guide import friend_rows
 from tgbot.latest import Latest
 from tgbot.outbox import Outbox
 from tgbot.postings import Postings
@@ -164,7 +164,7 @@ class TableMessages:
             rematch = InlineKeyboardButton(translate(locale, "Rematch"),
                                            callback_data=button_data(Verb.REMATCH, info.id))
             sent = await self.postings.send(info.id, home.posting(SUMMARY), text,
-                                            InlineKeyboardMarkup([[rematch], [friend_button(locale)]]),
+                                            InlineKeyboardMarkup([[rematch], *friend_rows(self.postings.bot, locale)]),
                                             call=STATUS)
             if sent is None:
                 return

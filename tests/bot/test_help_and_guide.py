@@ -4,16 +4,32 @@ goes unanswered; games may be named in the reader's language."""
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 
 import pytest
 from telegram.ext import CommandHandler
 
 from engine import games
-from tests.bot.conftest import ANN, BOB, BOT_USERNAME, GROUP, Harness
+from engine.service.tables import TableService
+from tests.bot.conftest import ANN, BOB, BOT_USERNAME, GROUP, SCALE, Harness, make_harness
+from tests.fakes.botapi import FakeBotApi
+from tgbot.app import stop_bot
 from tgbot.arguments import OPTION_ALIASES
 
 LANGUAGES = ("en", "ru", "ko", "lv")
 EXAMPLE = re.compile(r"/new (\w+) (\w+)=(\w+)")
+
+
+@pytest.fixture
+async def inline_bot(service: TableService) -> AsyncIterator[Harness]:
+    """The bot of an owner who switched inline mode on (BotFather's /setinline) before it started."""
+    fake = FakeBotApi(bot_username=BOT_USERNAME, time_scale=SCALE)
+    await fake.start()
+    fake.set_inline_mode(True)
+    harness = await make_harness(service, fake=fake)
+    yield harness
+    await stop_bot(harness.application)
+    await fake.close()
 
 
 def registered_commands(bot: Harness) -> set[str]:
@@ -22,7 +38,8 @@ def registered_commands(bot: Harness) -> set[str]:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-async def test_help_lists_every_registered_command_and_true_defaults(bot: Harness, language: str) -> None:
+async def test_help_lists_every_registered_command_and_true_defaults(inline_bot: Harness, language: str) -> None:
+    bot = inline_bot
     bot.fake.add_user(ANN, "Ann", language_code=language)
     await bot.send(bot.fake.message(ANN, ANN, "/help"))
     text = bot.fake.last_message(ANN).plain
@@ -39,14 +56,23 @@ async def test_help_lists_every_registered_command_and_true_defaults(bot: Harnes
 
 
 @pytest.mark.parametrize("command", ["/start", "/help"])
-async def test_start_and_help_offer_play_with_a_friend_through_inline_mode(bot: Harness, command: str) -> None:
-    bot.fake.add_user(ANN, "Ann", language_code="ru")
-    await bot.send(bot.fake.message(ANN, ANN, command))
-    button = bot.fake.last_message(ANN).button("👥 Играть с другом")
+async def test_start_and_help_offer_play_with_a_friend_through_inline_mode(inline_bot: Harness, command: str) -> None:
+    inline_bot.fake.add_user(ANN, "Ann", language_code="ru")
+    await inline_bot.send(inline_bot.fake.message(ANN, ANN, command))
+    button = inline_bot.fake.last_message(ANN).button("👥 Играть с другом")
     assert button["switch_inline_query"] == ""
 
 
-async def test_help_in_a_group_goes_to_the_private_chat_of_someone_the_bot_may_write_to(bot: Harness) -> None:
+@pytest.mark.parametrize("command", ["/start", "/help"])
+async def test_without_inline_mode_nothing_points_to_it(bot: Harness, command: str) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code="ko")
+    await bot.send(bot.fake.message(ANN, ANN, command))
+    answer = bot.fake.last_message(ANN)
+    assert answer.buttons == [] and f"@{BOT_USERNAME}" not in answer.plain and "/new" in answer.plain
+
+
+async def test_help_in_a_group_goes_to_the_private_chat_of_someone_the_bot_may_write_to(inline_bot: Harness) -> None:
+    bot = inline_bot
     bot.fake.add_user(ANN, "Ann", language_code="lv")
     bot.fake.add_user(BOB, "Bob", language_code="en")
     await bot.send(bot.fake.message(ANN, ANN, "/start"))
@@ -103,7 +129,8 @@ async def test_a_refused_new_names_settings_as_they_are_typed(bot: Harness, lang
     assert "target" in text and "target_score" not in text
 
 
-async def test_the_game_over_message_offers_play_with_a_friend(bot: Harness) -> None:
+async def test_the_game_over_message_offers_play_with_a_friend(inline_bot: Harness) -> None:
+    bot = inline_bot
     bot.fake.add_user(ANN, "Ann", language_code="lv")
     await bot.send(bot.fake.message(GROUP, ANN, "/new coins target=1"))
     await bot.send(bot.fake.press(ANN, bot.fake.last_message(GROUP), "Sākt"))

@@ -82,7 +82,7 @@ async def test_two_friends_play_a_whole_game_from_an_invitation_each_told_of_the
     assert played.info is not None and played.info.status == "finished"
     turns = await check_turns(bot, friends, played)
     assert turns[ANN][0] > 0 and turns[BOB][0] > 0, "each was told of every turn of theirs"
-    assert "game over" in message.shown and [b["text"] for b in message.buttons] == ["Rematch", "👥 Play with a friend"]
+    assert "game over" in message.shown and [b["text"] for b in message.buttons] == ["Rematch"]
     assert not message.deleted and refused(bot) == []
     if TRANSCRIPT:
         write_section(Path(TRANSCRIPT), "```text\n" + talk.render() + "```\n")

@@ -130,7 +130,7 @@ async def test_friends_play_kings_in_the_corner_in_their_private_chat(bot: Harne
 
     assert info.status == "finished"
     assert "game over" in message.shown and "Ann" in message.shown and "Bob" in message.shown
-    assert [b["text"] for b in message.buttons] == ["Rematch", "👥 Play with a friend"]
+    assert [b["text"] for b in message.buttons] == ["Rematch"]
     shown = [strip_isolates(e.plain) for e in message.edits]
     assert "Ann invites you to play" in shown[0]
     assert shown.index(lobby) < shown.index(status)

@@ -74,7 +74,7 @@ async def test_the_process_driving_an_invited_table_edits_its_message_though_ano
         await cluster.settle()
 
     assert (await driving.service.info(info.id)).status == "finished"
-    assert "game over" in message.shown and [b["text"] for b in message.buttons] == ["Rematch", "👥 Play with a friend"]
+    assert "game over" in message.shown and [b["text"] for b in message.buttons] == ["Rematch"]
     edits = [c for c in fake.calls if c.method.startswith("edit")]
     assert edits and all(c.params.get("inline_message_id") == inline_id for c in edits)
     assert await receiving.service.chats.table_in_inline(inline_id) == info.id
