@@ -114,7 +114,8 @@ def build_application(settings: Settings, service: TableService, *, limiter: Cha
     add(CommandHandler("join", lobby.join_command))
     add(CommandHandler("leave", lobby.leave_command))
     add(CommandHandler("cancel", lobby.cancel_command))
-    add(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.VIA_BOT, commands.private_fallback))
+    add(MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE & filters.TEXT & ~filters.VIA_BOT,
+                       commands.private_fallback))  # an edit of a message already answered needs no new answer
     buttons = {
         Verb.JOIN: lobby.join_button, Verb.LEAVE: lobby.leave_button, Verb.ADD_AI: lobby.add_ai_button,
         Verb.START: lobby.start_button, Verb.REMATCH: lobby.rematch_button, Verb.OPTIONS: settings_menu.options_button,
