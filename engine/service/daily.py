@@ -245,7 +245,7 @@ class Daily:
             return
 
         async def heard(update: Any) -> None:
-            mark = mark_of(game, [e.for_seat(SEAT) for e in update.events], SEAT)
+            mark = mark_of(game, [e.for_seat(SEAT) for e in update.events], SEAT, update.snapshot.public_state())
             if mark is None and update.kind == UpdateKind.ABANDONED:
                 mark = FORFEIT
             if mark is not None:
@@ -274,7 +274,8 @@ class Daily:
         info = table.info()
         if info.status in OVER:
             result = info.result or {}
-            mark = mark_of(game, [{"type": "finished", **result}], SEAT) if "scores" in result else None
+            public = table.snapshot().public_state()
+            mark = mark_of(game, [{"type": "finished", **result}], SEAT, public) if "scores" in result else None
             await self._keep(table_id, FORFEIT if mark is None else mark)
         else:
             public = table.snapshot().public_state() or {}

@@ -81,11 +81,13 @@ def daily_hash(secret: bytes, game: str, day: date) -> str:
     return seed_hash(daily_seed(secret, game, day))
 
 
-def mark_of(game: str, events: Sequence[Mapping[str, Any]], seat: int = SEAT) -> int | None:
+def mark_of(game: str, events: Sequence[Mapping[str, Any]], seat: int = SEAT,
+            public: Mapping[str, Any] | None = None) -> int | None:
     """The seat's result for comparison (higher is better) if these events end what the day scores, else None.
 
     Coins: the points taken in the first hand (or when the game ended in it). Sergeant Major: the first hand's
-    result (tricks over or under target). Kings in the Corner: minus the cards left when the deal ended.
+    result (tricks over or under target; a game a trick count ended mid-hand, from the table's ``public`` view).
+    Kings in the Corner: minus the cards left when the deal ended.
     """
     for event in events:
         kind = event.get("type")
@@ -95,7 +97,9 @@ def mark_of(game: str, events: Sequence[Mapping[str, Any]], seat: int = SEAT) ->
             return int(event["scores"][seat])
         if game == "sergeant_major" and kind == "hand_over" and event.get("hand_no") == 1:
             return int(event["results"][seat])
-        if game == "sergeant_major" and kind == "finished":  # §3.2: a hand can end the game at once
+        if game == "sergeant_major" and kind == "finished":  # §3.2: a trick count ends the game at once, mid-hand
+            if public is not None and "tricks" in public and "targets" in public:
+                return int(public["tricks"][seat]) - int(public["targets"][seat])
             return int(event["scores"][seat])
     return None
 

@@ -93,6 +93,9 @@ def test_mark_is_the_first_hand_for_trick_games_and_the_cards_left_for_kings_in_
     assert mark_of("coins", [{"type": "hand_over", "hand_no": 2, "scores": [9, 2, 4]}]) is None
     assert mark_of("sergeant_major", [{"type": "hand_over", "hand_no": 1, "results": [-2, 1, 1]}]) == -2
     assert mark_of("kings_corner", [{"type": "finished", "scores": [3, 0]}]) == -3
+    # sergeant_major/RULES.md §3.2: twelve tricks end the game mid-hand; the result is the tricks over target then
+    won = [{"type": "game_over", "winners": [0]}, {"type": "finished", "scores": [0, 0, 0]}]
+    assert mark_of("sergeant_major", won, 0, {"tricks": [12, 1, 0], "targets": [8, 5, 3]}) == 4
 
 
 def test_result_line_names_game_day_share_and_streak_and_no_card() -> None:
