@@ -11,7 +11,8 @@ of the real length sees more than the real figure.
 Each call says where it goes as its ``rate_limit_args``, a ``tgbot.priority.Call`` handed
 in explicitly by whoever makes it (none: an answer to what a person just did). Waiting calls
 go in order of their ``Lane`` (answers to a person's own action, then turn messages, then
-lobby and status edits, then cleanup), within a lane by the call's ``order`` (a turn
+lobby and status edits, then replies to commands in a group, which leave part of the group's
+minute to its tables, then cleanup), within a lane by the call's ``order`` (a turn
 message's is its turn's beginning, so the oldest turn goes first) and then as they came. A
 call whose ``wanted`` check says no when its turn comes (its turn is over, a newer edit
 supersedes it) is never sent: it raises ``Dropped``. A 429 blocks only the chat
