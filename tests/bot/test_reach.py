@@ -11,7 +11,7 @@ import pytest
 
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
-from tests.bot.conftest import ANN, BOB, CID, GROUP, Harness, make_harness
+from tests.bot.conftest import ANN, BOB, CID, GROUP, SCALE, Harness, make_harness
 from tests.fakes.botapi import Call, FakeBotApi, FakeMessage
 from tgbot.app import stop_bot
 
@@ -190,6 +190,11 @@ async def test_reach_the_friend_who_never_started_the_bot_is_mentioned_in_the_gr
     assert all(m.deleted for m in mentions_of(bot, CID))
     assert fake.messages(CID) == [] and fake.count_429 == 0
     assert [c for c in fake.calls if c.status == 403] == []
+    posts = [c.time for c in fake.calls if c.ok and c.method in ("sendMessage", "editMessageText")
+             and int(c.params.get("chat_id", 0)) == GROUP]
+    minute = 60 * SCALE  # the harness shrinks every flood-control period alike
+    busiest = max(sum(1 for t in posts if start <= t < start + minute) for start in posts)
+    assert busiest < 20, "inside the group's budget"
 
 
 async def test_reach_the_groups_message_stops_naming_someone_once_their_turn_is_over(bot: Harness) -> None:
