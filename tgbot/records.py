@@ -2,11 +2,12 @@
 
 One record per purpose: ``home`` (the chat, forum topic and language the table's messages
 go to, and who was invited), ``table`` (its lobby/status message), ``summary``,
-``turn:<user id>`` (a person's open turn message) and ``leftover:<user id>:<message id>`` (a
+``turn:<user id>`` (a person's open turn message), ``mention`` (the group's message naming someone
+the bot may not write to, while their turn waits: ``tgbot.mentions``) and ``leftover:<user id>:<message id>`` (a
 turn message the person's chat refused to let go while they had blocked the bot: swept once
 they are back). Handlers read them (``BotState.records``; a group's new language is written
 into its tables' homes); the notifier's passes write the rest, each of a table's two lanes
-only its own purposes (the turn lane the ``turn:`` records, the table lane ``table`` and
+only its own purposes (the turn lane the ``turn:`` records and ``mention``, the table lane ``table`` and
 ``summary``; ``home`` is settled under a lock of its own; the sweeper only leftovers, each
 its own message's), one change at a time, so no record is ever written from a stale copy.
 
