@@ -7,7 +7,9 @@ that handlers read too), ``Sweeper`` removes what is over in the background,
 each table's turns, ``Away`` who is away from a table (``service.presence``), ``Latest``
 each table's newest snapshot, ``TableMessages`` draws the table's message in its chat
 (lobby, status, summary) and ``TurnMessages`` carries out the plan of
-``tgbot.turn_plan``, the one place a turn message (and its reminder) is decided.
+``tgbot.turn_plan``, the one place a turn message (and its reminder) is decided; ``Mentions``
+the group's mention of someone the bot may not write to (``tgbot.mention_plan``). At start the
+games waiting on a person are found and followed (``tgbot.awaited``): presence died with the last process.
 
 Each table has two lanes, each of an ``Outbox`` of its own: the turn lane brings its
 people's turn messages up to date, the table lane its message in its chat, each from the
