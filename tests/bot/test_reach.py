@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -238,3 +239,53 @@ async def test_reach_the_groups_message_stops_naming_someone_once_their_turn_is_
                 assert len(status.edits) == edits, "both at the table: the group's message is left alone"
     assert named_her >= 2 and cleared >= 2
     assert fake.count_429 == 0
+
+
+async def test_reach_a_whole_game_with_a_friend_who_never_started_the_bot_and_stays_away(bot: Harness) -> None:
+    fake, service = bot.fake, bot.service
+    notifier = bot.application.bot_data.notifier
+    notifier.grace, notifier.mentions.after = 0.1, 0.4
+    for user_id, name in ((ANN, "Ann"), (BOB, "Bob"), (CID, "Cid")):
+        fake.add_user(user_id, name)
+    for user_id in (ANN, BOB):
+        await bot.send(fake.message(user_id, user_id, "/start"))
+    await bot.send(fake.message(GROUP, ANN, "/new coins target=3"))
+    table_id = await bot.table_id()
+    lobby = fake.messages(GROUP)[0]
+    for user_id in (BOB, CID):
+        await bot.send(fake.press(user_id, lobby, "Join"))
+    for user_id in (ANN, BOB):
+        service.presence.report(table_id, user_id, f"phone {user_id}", True)
+    began = time.monotonic()
+    await bot.send(fake.press(ANN, lobby, "Start"))
+    waits: list[float] = []
+    deletes: list[float] = []
+    turns = 0
+    while (info := await service.info(table_id)).status == "playing":
+        [seat] = info.to_act
+        mover = info.seats[seat].user_id
+        assert mover is not None
+        if mover == CID:
+            turns += 1
+            count = len(mentions_of(bot, CID))
+            with contextlib.suppress(TimeoutError):
+                await fake.wait_until(lambda c=count: len(mentions_of(bot, CID)) > c, within=0.4 + 3)  # type: ignore[misc]
+            if len(mentions_of(bot, CID)) > count:
+                mention = mentions_of(bot, CID)[-1]
+                [sent] = [c for c in fake.calls_to("sendMessage") if c.ok and int(c.params["chat_id"]) == GROUP
+                          and c.response["result"]["message_id"] == mention.message_id]
+                waits.append(sent.time - began)
+        await act(bot, table_id, mover)
+        moved = began = time.monotonic()
+        if mover == CID and len(waits) == turns:
+            await fake.wait_until(lambda: mentions_of(bot, CID)[-1].deleted, within=3)
+            [gone] = [c for c in fake.calls_to("deleteMessage")
+                      if c.params.get("message_id") == mentions_of(bot, CID)[-1].message_id]
+            deletes.append(gone.time - moved)
+        await bot.settle()
+    assert turns >= 5 and len(waits) >= 0.95 * turns, (len(waits), turns)
+    waits.sort()
+    assert waits[int(0.95 * (len(waits) - 1))] < 0.4 + 3 and waits[0] >= 0.4, waits
+    assert max(deletes) < 3, deletes
+    assert all(m.deleted for m in mentions_of(bot, CID)) and fake.count_429 == 0
+    assert "game over" in fake.last_message(GROUP).shown
