@@ -8,9 +8,10 @@ Kings in the Corner board (``compass point``). Anything unknown is shown as it c
 A sentence that names a card or a suit is a whole sentence per language: its translation
 asks for the name in the case the sentence needs (``{suit:gen}``: ``зашли с пик``) or, in
 Korean, with the particle its last sound takes (``{card:을}``: ``K♠를``, ``클럽 N을``).
-``named_card`` and ``named_suit`` give such a name (a ``Named``); a suit's case forms are
-catalog entries of their own (``French suit:gen``), a card's short name (``Д♠``,
-``Т кубков``, ``kausu A``) reads the same in every case.
+``named_card`` and ``named_suit`` give such a name (a ``Named``); a suit's and a rank word's case forms are
+catalog entries of their own (``French suit:gen``, ``card rank:ins``). A French card's short name (``Д♠``) reads
+the same in every case; a Spanish card is named in words, its rank declined (``двойкой мечей``, ``monētu dūzi``).
+Numbered ranks are words where the language says them so (``пятёрка``), digits where it does not (``5``).
 """
 
 from __future__ import annotations
@@ -119,6 +120,36 @@ RANK_CASES: dict[str, dict[str, Pair]] = {
         "loc": NC_("card rank:loc", "Jack"),
     },
 }
+# A numbered card's rank as a word, where its language says one (Russian «пятёрка монет», «двойкой мечей»: a bare
+# «5 монет» reads "five coins"); languages that say the number keep the digit. Its case forms are in RANK_CASES.
+NUMBER_RANKS: dict[str, Pair] = {
+    "2": NC_("card rank", "2"), "3": NC_("card rank", "3"), "4": NC_("card rank", "4"), "5": NC_("card rank", "5"),
+    "6": NC_("card rank", "6"), "7": NC_("card rank", "7"), "8": NC_("card rank", "8"), "9": NC_("card rank", "9"),
+    "10": NC_("card rank", "10"),
+}
+RANK_CASES.update({
+    "2": {"gen": NC_("card rank:gen", "2"), "dat": NC_("card rank:dat", "2"), "acc": NC_("card rank:acc", "2"),
+          "ins": NC_("card rank:ins", "2"), "loc": NC_("card rank:loc", "2")},
+    "3": {"gen": NC_("card rank:gen", "3"), "dat": NC_("card rank:dat", "3"), "acc": NC_("card rank:acc", "3"),
+          "ins": NC_("card rank:ins", "3"), "loc": NC_("card rank:loc", "3")},
+    "4": {"gen": NC_("card rank:gen", "4"), "dat": NC_("card rank:dat", "4"), "acc": NC_("card rank:acc", "4"),
+          "ins": NC_("card rank:ins", "4"), "loc": NC_("card rank:loc", "4")},
+    "5": {"gen": NC_("card rank:gen", "5"), "dat": NC_("card rank:dat", "5"), "acc": NC_("card rank:acc", "5"),
+          "ins": NC_("card rank:ins", "5"), "loc": NC_("card rank:loc", "5")},
+    "6": {"gen": NC_("card rank:gen", "6"), "dat": NC_("card rank:dat", "6"), "acc": NC_("card rank:acc", "6"),
+          "ins": NC_("card rank:ins", "6"), "loc": NC_("card rank:loc", "6")},
+    "7": {"gen": NC_("card rank:gen", "7"), "dat": NC_("card rank:dat", "7"), "acc": NC_("card rank:acc", "7"),
+          "ins": NC_("card rank:ins", "7"), "loc": NC_("card rank:loc", "7")},
+    "8": {"gen": NC_("card rank:gen", "8"), "dat": NC_("card rank:dat", "8"), "acc": NC_("card rank:acc", "8"),
+          "ins": NC_("card rank:ins", "8"), "loc": NC_("card rank:loc", "8")},
+    "9": {"gen": NC_("card rank:gen", "9"), "dat": NC_("card rank:dat", "9"), "acc": NC_("card rank:acc", "9"),
+          "ins": NC_("card rank:ins", "9"), "loc": NC_("card rank:loc", "9")},
+    "10": {"gen": NC_("card rank:gen", "10"), "dat": NC_("card rank:dat", "10"), "acc": NC_("card rank:acc", "10"),
+           "ins": NC_("card rank:ins", "10"), "loc": NC_("card rank:loc", "10")},
+})
+# The court cards' and the Ace's words in the nominative (the page's ``rank_A`` …), by the same keys as RANK_CASES.
+COURT_WORDS: dict[str, str] = {"A": N_("Ace"), "K": N_("King"), "Q": N_("Queen"), "N": N_("Knight"),
+                               "J_spanish": N_("Knave"), "J_french": N_("Jack")}
 SPANISH_CARDS: dict[str, Pair] = {
     "cups": NC_("Spanish card", "{rank} of Cups"), "coins": NC_("Spanish card", "{rank} of Coins"),
     "swords": NC_("Spanish card", "{rank} of Swords"), "clubs": NC_("Spanish card", "{rank} of Clubs"),
@@ -154,21 +185,31 @@ def rank_letter(rank: str, reader: NullTranslations) -> str:
     return _say(RANK_LETTERS, rank, reader)
 
 
+def rank_word(rank: str, reader: NullTranslations, *, deck: str = "french", case: str = "nom") -> str:
+    """A rank as a word in ``case``, as a full card name says it: ``пятёрка``, ``двойкой``, ``даму``, ``dūzi``, ``5``."""
+    key = f"J_{deck}" if rank == "J" else rank
+    forms = RANK_CASES.get(key, {})
+    if case in forms:
+        return reader.pgettext(*forms[case])
+    if key in NUMBER_RANKS:
+        return reader.pgettext(*NUMBER_RANKS[key])
+    return reader.gettext(COURT_WORDS[key]) if key in COURT_WORDS else rank
+
+
 def card_name(code: str, reader: NullTranslations, *, spanish: bool = False, case: str = "nom") -> str:
-    """A card's wire code (``"9-clubs"``, ``"N-cups"``) as the reader writes it: ``Д♠``, ``Т кубков``, ``코인 9``.
+    """A card's wire code (``"9-clubs"``, ``"N-cups"``) as the reader writes it: ``Д♠``, ``туз кубков``, ``코인 9``.
 
     ``spanish`` says the table plays the Spanish deck, where ``clubs`` are Clubs (Bastos), not ♣.
-    ``case`` is the case the sentence needs: a short name (a corner letter and a sign, or a
-    letter and its suit's genitive) reads the same in every case, in Russian and Latvian too.
+    ``case`` is the case the sentence needs: a French card's short name (a corner letter and a sign) reads the same
+    in every case; a Spanish card is named in words, as the page names it (``пятёрку монет``, ``monētu dūzi``).
     """
     rank, _, suit = code.partition("-")
     if suit not in SUIT_SIGNS and suit not in SPANISH_CARDS:
         return code
-    letter = rank_letter(rank, reader)
     if suit in SUIT_SIGNS and not (spanish and suit == "clubs"):
-        return f"{letter}{SUIT_SIGNS[suit]}"
+        return f"{rank_letter(rank, reader)}{SUIT_SIGNS[suit]}"
     if suit in SPANISH_CARDS:
-        return reader.pgettext(*SPANISH_CARDS[suit]).format(rank=letter)
+        return reader.pgettext(*SPANISH_CARDS[suit]).format(rank=rank_word(rank, reader, deck="spanish", case=case))
     return code
 
 
@@ -301,9 +342,11 @@ def named_list(names: list[Named]) -> Named:
 
 def page_strings(reader: NullTranslations) -> dict[str, str]:
     """Every suit's and every rank word's case forms as page strings (``suit_french_spades_gen``: ``пик``,
-    ``rank_Q_acc``: ``даму``), for the page's sentences that ask for a card or a suit in a case."""
+    ``rank_Q_acc``: ``даму``, ``rank_5``: ``пятёрка``), for the page's card names and its sentences that ask for a
+    card or a suit in a case."""
     suits = {f"suit_{deck}_{code}_{case}": reader.pgettext(*pair)
              for (deck, code), forms in SUIT_CASES.items() for case, pair in forms.items()}
     ranks = {f"rank_{key}_{case}": reader.pgettext(*pair) for key, forms in RANK_CASES.items()
              for case, pair in forms.items()}
-    return {**suits, **ranks}
+    numbers = {f"rank_{key}": reader.pgettext(*pair) for key, pair in NUMBER_RANKS.items()}
+    return {**suits, **ranks, **numbers}

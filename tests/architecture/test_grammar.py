@@ -220,7 +220,8 @@ def test_no_korean_placeholder_takes_a_particle_that_depends_on_its_value() -> N
 
 def test_the_page_gets_every_suits_case_forms_in_the_readers_language() -> None:
     russian = words.page_strings(translations("ru"))
-    assert len(russian) == 8 * 5 + 6 * 5 and russian["suit_french_spades_gen"] == "пик"
+    assert len(russian) == 8 * 5 + (6 + 9) * 5 + 9 and russian["suit_french_spades_gen"] == "пик"
+    assert (russian["rank_5"], russian["rank_2_ins"], russian["rank_10_acc"]) == ("пятёрка", "двойкой", "десятку")
     assert russian["rank_Q_acc"] == "даму" and words.page_strings(translations("lv"))["rank_A_acc"] == "dūzi"
     assert russian["suit_spanish_clubs_ins"] == "булавами" and russian["suit_french_clubs_ins"] == "трефами"
     assert words.page_strings(translations("lv"))["suit_french_hearts_loc"] == "erceņos"

@@ -148,7 +148,8 @@ FRENCH_SUITS = {"ru": ["Червы", "Пики", "Бубны", "Трефы"], "k
                 "lv": ["Erceni", "Pīķi", "Kāravi", "Kreiči"]}
 # A Coins card in words: rank and Spanish suit, in the language's order and case
 SPANISH_CARD = {
-    "ru": r"^(туз|король|рыцарь|валет|[2-9]) (кубков|монет|мечей|булав)$",
+    "ru": r"^(туз|король|рыцарь|валет|двойка|тройка|четвёрка|пятёрка|шестёрка|семёрка|восьмёрка|девятка)"
+          r" (кубков|монет|мечей|булав)$",
     "ko": r"^(컵|코인|소드|클럽) (에이스|킹|나이트|잭|[2-9])$",
     "lv": r"^(kausu|monētu|zobenu|nūju) (dūzis|karalis|jātnieks|kalps|[2-9])$",
 }
@@ -159,15 +160,16 @@ KC_LABELS = {"ru": {"С", "В", "Ю", "З", "СВ", "ЮВ", "ЮЗ", "СЗ"},
              "lv": {"Z", "A", "D", "R", "ZA", "DA", "DR", "ZR"}}
 GAME_OVER_IN = {"ru": "coins", "ko": "kings_corner", "lv": "sergeant_major"}  # one whole game per language
 # Refusals as each language says them, the card named the way its players name it, never by its wire code
-NOT_HELD = {"ru": "У тебя нет карты {card}.", "ko": "손패에 {card} 카드가 없어요.", "lv": "Tev nav kārts {card}."}
+NOT_HELD = {"ru": "У тебя нет {card}.", "ko": "손패에 {card} 카드가 없어요.", "lv": "Tev nav {card}."}
 NOT_A_KING = {"ru": "Карта {card} — не король: угловые стопки начинаются только с короля.",
               "ko": "{card} 카드는 킹이 아니에요. 코너 더미는 킹으로만 시작해요.",
               "lv": "Kārts {card} nav karalis: stūra kaudzes sāk tikai ar karali."}
-# Cards Ann may not hold, and their names: Coins by corner letter and Spanish suit, the French deck by letter and sign
+# Cards Ann may not hold, and their names in NOT_HELD's case: Coins in words (the genitive in Russian and Latvian),
+# the French deck by letter and sign
 UNHELD: dict[str, dict[str, dict[str, str]]] = {
-    "coins": {"A-coins": {"ru": "Т монет", "ko": "코인 A", "lv": "monētu A"},
-              "K-coins": {"ru": "К монет", "ko": "코인 K", "lv": "monētu K"},
-              "N-coins": {"ru": "Р монет", "ko": "코인 N", "lv": "monētu N"}},
+    "coins": {"A-coins": {"ru": "туза монет", "ko": "코인 에이스", "lv": "monētu dūža"},
+              "K-coins": {"ru": "короля монет", "ko": "코인 킹", "lv": "monētu karaļa"},
+              "N-coins": {"ru": "рыцаря монет", "ko": "코인 나이트", "lv": "monētu jātnieka"}},
     "sergeant_major": {"Q-spades": {"ru": "Д♠", "ko": "Q♠", "lv": "Q♠"},
                        "K-spades": {"ru": "К♠", "ko": "K♠", "lv": "K♠"},
                        "A-spades": {"ru": "Т♠", "ko": "A♠", "lv": "A♠"}},
@@ -178,9 +180,9 @@ SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
 FIRST_DEALERS = {"ru": ["Случайно", "Хозяин стола", "Место 1", "Место 2", "Место 3"],
                  "ko": ["무작위", "방장", "1번 자리", "2번 자리", "3번 자리"],
                  "lv": ["Nejauši", "Galda saimnieks", "Vieta 1", "Vieta 2", "Vieta 3"]}
-REMOVED_CARDS = {"ru": ["2 треф", "2 червей", "2 бубен", "2 пик", "Случайная в каждой сдаче"],
+REMOVED_CARDS = {"ru": ["Двойка треф", "Двойка червей", "Двойка бубен", "Двойка пик", "Случайная в каждой сдаче"],
                  "ko": ["클로버 2", "하트 2", "다이아몬드 2", "스페이드 2", "라운드마다 무작위"],
-                 "lv": ["kreiču 2", "erceņu 2", "kāravu 2", "pīķu 2", "Katrā partijā nejauši"]}
+                 "lv": ["Kreiču 2", "Erceņu 2", "Kāravu 2", "Pīķu 2", "Katrā partijā nejauši"]}
 EMPTY_CORNER = ('.kc-pile[data-count="0"]:is([data-space="NE"], [data-space="SE"], [data-space="SW"], '
                 '[data-space="NW"])')
 

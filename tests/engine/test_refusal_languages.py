@@ -55,10 +55,13 @@ def test_every_refusal_reads_in_every_language_without_wire_words(code: RefusalC
 def test_a_coins_refusal_names_spanish_cards_and_suits_the_way_each_language_does() -> None:
     held = Refusal(RefusalCode.CARD_NOT_IN_HAND, card="K-coins")
     follow = Refusal(RefusalCode.MUST_FOLLOW_SUIT, suit="clubs")
-    assert refusal_text(held, "ru", spanish=True) == "У тебя нет карты К монет."
-    assert refusal_text(held, "ko", spanish=True) == "손패에 코인 K 카드가 없어요."
-    assert refusal_text(held, "lv", spanish=True) == "Tev nav kārts monētu K."
-    assert refusal_text(held, "en", spanish=True) == "You do not hold K of Coins."
+    assert refusal_text(held, "ru", spanish=True) == "У тебя нет короля монет."
+    assert refusal_text(held, "ko", spanish=True) == "손패에 코인 킹 카드가 없어요."
+    assert refusal_text(held, "lv", spanish=True) == "Tev nav monētu karaļa."
+    assert refusal_text(held, "en", spanish=True) == "You do not hold King of Coins."
+    five = Refusal(RefusalCode.CARD_NOT_IN_HAND, card="5-coins")
+    assert refusal_text(five, "ru", spanish=True) == "У тебя нет пятёрки монет."  # a rank, not "five coins"
+    assert refusal_text(five, "lv", spanish=True) == "Tev nav monētu 5."
     assert "Булавы" in refusal_text(follow, "ru", spanish=True)
     assert "Трефы" in refusal_text(follow, "ru")  # the French deck's clubs
     assert "클럽" in refusal_text(follow, "ko", spanish=True) and "Nūjas" in refusal_text(follow, "lv", spanish=True)

@@ -136,8 +136,10 @@ async def test_the_page_carries_the_case_forms_its_sentences_ask_for(client: Cli
     russian = (await page_data(client, "?lang=ru"))[1]["i18n-forms"]
     latvian = (await page_data(client, "?lang=lv"))[1]["i18n-forms"]
     english = (await page_data(client, "?lang=en"))[1]["i18n-forms"]
-    assert russian.keys() == latvian.keys() == english.keys() and len(russian) == 8 * 5 + 6 * 5
+    assert russian.keys() == latvian.keys() == english.keys() and len(russian) == 8 * 5 + (6 + 9) * 5 + 9
     said = (russian["rank_K_ins"], russian["rank_Q_acc"], russian["suit_spanish_clubs_gen"])
     assert said == ("королём", "даму", "булав")
     assert (latvian["rank_K_acc"], latvian["suit_french_spades_ins"]) == ("karali", "pīķiem")
     assert english["rank_Q_acc"] == "Queen" and english["suit_french_spades_gen"] == "Spades"
+    assert (russian["rank_7"], russian["rank_2_ins"], latvian["rank_7"], english["rank_7_ins"]) == (
+        "семёрка", "двойкой", "7", "7")

@@ -60,13 +60,15 @@ export function suitName(suit, deck) {
   return named(t(key), Object.fromEntries(CASES.map((c) => [c, tOr(`${key}_${c}`, t(key))])));
 }
 
-// A card in words, as the page's language says it: "Ace of Cups", "туз червей", "하트 에이스", "kreiču dāma".
+// A card in words, as the page's language says it: "Ace of Cups", "туз червей", "пятёрка монет", "하트 에이스",
+// "kreiču dāma".
 export function cardName(card, deck) {
   const c = parseCard(card);
   if (!c) return card;
   const rankKey = c.rank === "J" ? `rank_J_${deck}` : `rank_${c.rank}`;
-  // the rank word in the case a sentence asks for ("даму червей", "erceņu dāmu"); a number reads the same
-  const rank = (form) => (/^\d+$/.test(c.rank) ? c.rank : tOr(`${rankKey}_${form}`, t(rankKey)));
+  // the rank word in the case a sentence asks for ("даму червей", "двойкой мечей", "erceņu dāmu"); a number is a
+  // word where the language says one ("пятёрка монет": "5 монет" would read "five coins"), else its digits
+  const rank = (form) => tOr(`${rankKey}_${form}`, tOr(rankKey, c.rank));
   const say = (form) => t(`card_${deck}_${c.suit}`, { rank: rank(form) });
   return named(say("nom"), Object.fromEntries(CASES.map((form) => [form, say(form)])));
 }

@@ -34,7 +34,10 @@ export function valueLabel(name, value, seats = []) {
     const taken = seats.find((s) => s.seat === Number(seat[1]) && s.name);
     return taken ? aiName(taken.name) : t("seat_n", { n: Number(seat[1]) + 1 });
   }
-  if (name === "removed_card" && parseCard(value)) return cardName(value, "french");
+  if (name === "removed_card" && parseCard(value)) {
+    const card = String(cardName(value, "french")); // an option of its own, so a capital as its neighbours have
+    return card.charAt(0).toLocaleUpperCase() + card.slice(1);
+  }
   return tOr(`value_${name}_${value}`, value);
 }
 
