@@ -15,6 +15,7 @@ from engine.store.database import Store, database_url
 from tests.bot.conftest import ANN, BOB, CID, GROUP, SCALE, Harness, make_harness
 from tests.fakes.botapi import Call, FakeBotApi, FakeMessage
 from tgbot.app import stop_bot
+from tgbot.table_message import GROUP_INTERVAL
 
 GRACE = 0.5
 
@@ -60,7 +61,7 @@ async def test_reach_start_sends_the_turn_message_after_the_grace_to_a_host_who_
     info = await bot.service.info(table_id)
     assert info.to_act == (info.seat_of(BOB),)
     [sent] = turn_sends(bot)
-    assert GRACE <= sent.time - pressed < GRACE + 1.0, "after the moment to open the table, not before"
+    assert GRACE <= sent.time - pressed < GRACE + 3.0, "after the moment to open the table, not before"
 
 
 @pytest.fixture
@@ -185,8 +186,8 @@ async def test_reach_the_friend_who_never_started_the_bot_is_mentioned_in_the_gr
         began = time.monotonic()
         await bot.settle()
     assert len(waits) == 3 and quick == 2, "three turns he left waiting, two he took at once"
-    assert all(AFTER <= w < AFTER + 1.0 for w in waits), waits
-    assert all(d < 1.0 for d in deletes), deletes
+    assert all(AFTER <= w < AFTER + 3.0 for w in waits), waits
+    assert all(d < 3.0 for d in deletes), deletes
     assert len(mentions_of(bot, CID)) == 3
     assert all(m.deleted for m in mentions_of(bot, CID))
     assert fake.messages(CID) == [] and fake.count_429 == 0
@@ -233,7 +234,7 @@ async def test_reach_the_groups_message_stops_naming_someone_once_their_turn_is_
             if mover == CID:
                 [edit] = [c for c in fake.calls_to("editMessageText") if c.ok and
                           c.params.get("message_id") == status.message_id][-1:]
-                assert edit.time - moved < 0.2 + 0.5, "her name goes within the interval"
+                assert edit.time - moved < GROUP_INTERVAL, "her name goes within the group budget's interval"
                 cleared += 1
             else:
                 assert len(status.edits) == edits, "both at the table: the group's message is left alone"
