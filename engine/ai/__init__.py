@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from engine.ai.base import LEVELS, AiPlayer, choose, player_for, register
+from engine.ai.base import LEVELS, AiPlayer, choose, is_costly, player_for, register
 from engine.ai.coins import EasyCoins, StrongCoins
 from engine.ai.kings_corner import EasyKingsCorner, StrongKingsCorner
 from engine.ai.sergeant_major import EasySergeantMajor, StrongSergeantMajor
@@ -36,4 +36,4 @@ register("coins", DAILY_LEVEL, partial(StrongCoins, seconds=None))
 register("sergeant_major", DAILY_LEVEL, partial(StrongSergeantMajor, seconds=None))
 register("kings_corner", DAILY_LEVEL, partial(StrongKingsCorner, seconds=None))
 
-__all__ = ["DAILY_LEVEL", "LEVELS", "AiPlayer", "choose", "player_for", "register"]
+__all__ = ["DAILY_LEVEL", "LEVELS", "AiPlayer", "choose", "is_costly", "player_for", "register"]

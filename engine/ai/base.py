@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from engine.core.rng import deal_rng
 from engine.core.rules import Action
@@ -16,6 +16,14 @@ class AiPlayer(Protocol):
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """The action to take."""
+
+
+@runtime_checkable
+class Searching(Protocol):
+    """A player whose decisions may search: it says which ones cost more than a glance."""
+
+    def is_costly(self, view: dict[str, Any], legal: Sequence[Action]) -> bool:
+        """Whether choosing here runs a search (a worker process should think, not the event loop)."""
 
 
 class RandomPlayer:
@@ -42,8 +50,21 @@ def player_for(game: str, level: str) -> AiPlayer:
     return RandomPlayer()
 
 
+def is_forced(view: dict[str, Any], legal: Sequence[Action]) -> bool:
+    """Whether the seat has nothing to choose: one action, and no multi-card choice behind it."""
+    return len(legal) == 1 and not view.get("choose")  # a multi-card choice lists one canonical pick only
+
+
+def is_costly(game: str, level: str, view: dict[str, Any], legal: Sequence[Action]) -> bool:
+    """Whether this decision runs a search, by what the player says of it (never by how many actions are listed)."""
+    if is_forced(view, legal):
+        return False
+    player = player_for(game, level)
+    return isinstance(player, Searching) and player.is_costly(view, legal)
+
+
 def choose(game: str, level: str, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
     """One decision for a seat of ``game`` at ``level``."""
-    if len(legal) == 1 and not view.get("choose"):  # a multi-card choice lists one canonical pick only
+    if is_forced(view, legal):
         return legal[0]
     return player_for(game, level).choose(view, legal, seed)

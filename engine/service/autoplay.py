@@ -7,8 +7,8 @@ service to take one AI turn through ``step(table_id)``, until ``step`` says nobo
 automatic is to act. A failing step (a database blip, say) is retried with a growing
 back-off instead of stopping the table for good.
 
-``think`` is the AI's choice from one seat's view only; searching players think in a
-worker process so the event loop stays free.
+``think`` is the AI's choice from one seat's view only; every decision its player says
+searches (``engine.ai.is_costly``) is thought in a worker process so the event loop stays free.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from engine.ai import choose
+from engine.ai import choose, is_costly
 from engine.core.errors import Refusal
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,7 @@ class Autoplay:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._pool: ProcessPoolExecutor | None = None
         self.retries = 0  # steps that failed and were tried again (for checks and benchmarks)
+        self.pooled = 0  # decisions thought in the worker process (for checks and benchmarks)
 
     def kick(self, table_id: str) -> None:
         """Make sure an automatic seat on turn at this table gets to move."""
@@ -114,8 +115,10 @@ class Autoplay:
         self, game: str, level: str, view: dict[str, Any], legal: Sequence[Mapping[str, Any]], seed: str
     ) -> dict[str, Any]:
         """The AI's move from one seat's view and its legal actions."""
-        if level != "easy" and len(legal) > 1:
-            # A search takes up to a few hundred milliseconds of CPU: keep the event loop free.
+        if is_costly(game, level, view, legal):
+            # A search takes up to a few hundred milliseconds of CPU: keep the event loop free. The player says
+            # which decisions search (a give or a discard lists one action yet searches a dozen candidate sets).
+            self.pooled += 1
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
             loop = asyncio.get_running_loop()

@@ -128,6 +128,10 @@ class StrongCoins:
         self.playouts_done = 0
         self.seconds_spent = 0.0
 
+    def is_costly(self, view: dict[str, Any], legal: Sequence[Action]) -> bool:
+        """A choice between two cards or more is searched."""
+        return sum(1 for a in legal if a.get("card") is not None) > 1
+
     def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """The card with the most playouts after the search."""
         seen = read_view(view)

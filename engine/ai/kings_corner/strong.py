@@ -106,6 +106,10 @@ class StrongKingsCorner:
         self.playouts_done = 0
         self.seconds_spent = 0.0
 
+    def is_costly(self, view: dict[str, Any], legal: Sequence[Action]) -> bool:
+        """Every turn with a choice is planned and its plans played out."""
+        return len(legal) > 1
+
     def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """The first move of the best plan for this turn."""
         start = self.clock()

@@ -37,6 +37,7 @@ GREEDY = 0.9  # chance of the policy card (not a random one) at each play of a p
 # spent on the hand where it beats its par by the most.
 CALL_PAR = {"suit": -1.37, "no_trump": -1.68, "misere": -0.44}
 _MAX_COMBOS = 16
+_SEARCHED = ("play", "trump", "call", "kitty", "exchange", "bid", "swap")
 _CLOCK_EVERY = 1
 
 
@@ -64,10 +65,27 @@ class StrongSergeantMajor:
 
     # the one entry point ---------------------------------------------------------------
 
+    def is_costly(self, view: dict[str, Any], legal: Sequence[Action]) -> bool:
+        """Every decision ``choose`` searches: a card, trump, call, bid or swap with a choice, every give and discard.
+
+        A give or a discard lists one canonical action (the choice is in ``view["choose"]``) and is
+        searched over a dozen candidate sets, so its cost follows the phase, not the count of actions.
+        """
+        phase = view.get("phase")
+        if phase not in _SEARCHED or view.get("seat") is None:
+            return False
+        if phase in ("kitty", "exchange"):
+            return bool(view.get("choose"))
+        kinds = {"play": "play", "call": "call", "bid": "bid"}
+        if phase in kinds:
+            return sum(1 for a in legal if a.get("type") == kinds[phase]) > (0 if phase == "bid" else 1)
+        return True
+
+
     def choose(self, view: dict[str, Any], legal: Sequence[Action], seed: str) -> Action:
         """The searched action; always one ``apply`` accepts for this view."""
         phase = view.get("phase")
-        if phase not in ("play", "trump", "call", "kitty", "exchange", "bid", "swap") or view.get("seat") is None:
+        if phase not in _SEARCHED or view.get("seat") is None:
             return legal[0]
         start = self.clock()
         seen = read_view(view)
