@@ -26,11 +26,13 @@ install-test: $(VENV)/.testtools
 run: install
 	$(PY) -m webapp
 
-# Chromium, and the Noto CJK fonts it needs to draw the Korean page (without them Korean shows as empty boxes).
+# Chromium, the Noto CJK fonts it needs to draw the Korean page (without them Korean shows as empty boxes) and the
+# colour emoji a phone draws (the deal of the day's result line), so screenshots show what a player sees.
 chromium:
-	@{ command -v chromium >/dev/null 2>&1 && fc-list :lang=ko family 2>/dev/null | grep -q .; } || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk; \
-	  else echo "browser tests need Debian's chromium and fonts-noto-cjk: sudo apt-get install chromium fonts-noto-cjk" >&2; exit 1; fi; }
+	@{ command -v chromium >/dev/null 2>&1 && fc-list :lang=ko family 2>/dev/null | grep -q . \
+	  && fc-list 2>/dev/null | grep -qi "color emoji"; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk fonts-noto-color-emoji; \
+	  else echo "browser tests need Debian's chromium, fonts-noto-cjk and fonts-noto-color-emoji: sudo apt-get install chromium fonts-noto-cjk fonts-noto-color-emoji" >&2; exit 1; fi; }
 
 lint: install-test
 	$(VENV)/bin/ruff check .

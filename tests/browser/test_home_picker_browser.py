@@ -309,3 +309,24 @@ async def test_home_picker_words_fit_their_cards_in_every_language(browser: Any,
     await shoot(phone, f"home-picker-options-{lang}-360x640.png")
     assert phone.errors == []
     await phone.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "ko", "lv"])
+async def test_every_games_play_and_learn_are_on_a_small_phones_first_screen(browser: Any, server: Server,
+                                                                            lang: str) -> None:
+    """With no open table, each game's Play and Learn are in view at 360×640 without scrolling, in every language
+    (the third game's used to start below the fold): Table options and How to play sit beside them as icons."""
+    ann = user(50 + ["en", "ru", "ko", "lv"].index(lang), lang)
+    phone = await open_phone(browser, server, ann, viewport=SMALL)
+    page = phone.page
+    await expect(page.locator("html")).to_have_attribute("lang", lang)
+    for game in (COINS, SERGEANT, KINGS):
+        await in_view(page, f"{game} .play-btn")
+        await in_view(page, f"{game} .learn-btn")
+        for icon in (".options-btn", ".rules-btn"):  # named for screen readers, 44 px to tap
+            assert await page.locator(f"{game} {icon}").get_attribute("aria-label")
+            box = await page.locator(f"{game} {icon}").bounding_box()
+            assert box is not None and box["width"] >= 44 and box["height"] >= 44, (game, icon, box)
+    await page.screenshot(path=str(screenshot_path(f"home-games-{lang}-360x640.png")))
+    assert phone.errors == []
+    await phone.context.close()

@@ -210,12 +210,12 @@ function gameCard(app, g) {
         setBusy(false);
       }
     } });
-  const optionsButton = h("button", { class: "btn link options-btn", type: "button", "aria-haspopup": "dialog",
-    "aria-describedby": nameId, onclick: openOptions },
-  h("span", { class: "options-icon", "aria-hidden": "true", text: "\u2699\ufe0e" }),
-  h("span", { text: t("table_options") }));
-  const rules = rulesButton(g.name, optionsToSend, { label: true });
-  rules.classList.add("link");
+  // Table options and How to play sit beside Play and Learn as icons (named for screen readers and on a long
+  // press), so each game's card is one short block and every game's Play is on the first screen of a small phone
+  const optionsButton = h("button", { class: "icon-btn options-btn", type: "button", "aria-haspopup": "dialog",
+    "aria-label": t("table_options"), title: t("table_options"), "aria-describedby": nameId, onclick: openOptions },
+  h("span", { class: "options-icon", "aria-hidden": "true", text: "\u2699\ufe0e" }));
+  const rules = rulesButton(g.name, optionsToSend);
   busy.add(play);
   busy.add(learn);
   showSummary(summary);
@@ -226,8 +226,7 @@ function gameCard(app, g) {
         h("h3", { class: "game-name", id: nameId, text: title }),
         h("p", { class: "game-blurb", text: blurbOf(g) }),
         summary)),
-    h("div", { class: "game-actions" }, play, learn),
-    h("div", { class: "game-more" }, optionsButton, rules),
+    h("div", { class: "game-actions" }, play, learn, optionsButton, rules),
     error);
 }
 
