@@ -180,6 +180,11 @@ class TableSocket:
             await self.welcome()
 
     async def _act(self, frame: ActFrame) -> None:
+        if self.settings.process_url is not None and not self.service.peers.in_touch():
+            # cut off from the others: another process takes this table; the page reconnects and is sent there
+            await self._refused(frame["ref"], Refusal(RefusalCode.MOVING))
+            await self.ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"moving")
+            return
         self.ref = frame["ref"]  # the room puts it on this socket's copy of the move's update: that is the ack
         try:
             result = await self.service.act(self.table_id, self.user.id, frame["action"], frame["seq"], cause=self)

@@ -27,6 +27,7 @@ class RefusalCode(StrEnum):
     STALE = "stale"
     SERVER_ERROR = "server_error"
     UNAVAILABLE = "unavailable"
+    MOVING = "moving"  # this process stopped serving the table (cut off from the others): the socket reconnects
     UNKNOWN_GAME = "unknown_game"
     UNKNOWN_LANGUAGE = "unknown_language"
     # the deal of the day (engine.service.daily)

@@ -37,6 +37,7 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.STALE: (N_("The table has moved on since you chose; your move was not applied."), ()),
     C.SERVER_ERROR: (N_("Something went wrong; try again."), ()),
     C.UNAVAILABLE: (N_("The game cannot reach its database just now; try again in a moment."), ()),
+    C.MOVING: (N_("This table is moving to another server; reconnecting."), ()),
     C.UNKNOWN_GAME: (N_("There is no game called '{name}'; the games are: {games}."), ("name", "games")),
     C.DAILY_DONE: (N_("You have played today's {game} deal. A new one comes at midnight UTC."), ("game",)),
     C.DAILY_NOT_FINISHED: (N_("Finish today's {game} deal first; then you see how everyone did."), ("game",)),

@@ -52,6 +52,9 @@ class Peers(Protocol):
     def holds(self, table_id: str) -> bool:
         """Whether this process holds the table's lease now (no I/O)."""
 
+    def in_touch(self) -> bool:
+        """Whether this process is in touch with the others now (its hold on its leases confirmed; no I/O)."""
+
     async def owner(self, table_id: str) -> str | None:
         """The address of the other live process holding the table's lease, if one does and has an address."""
 
@@ -84,6 +87,10 @@ class LocalPeers:
 
     def holds(self, table_id: str) -> bool:
         """Always this process."""
+        return True
+
+    def in_touch(self) -> bool:
+        """Alone: always."""
         return True
 
     async def owner(self, table_id: str) -> str | None:

@@ -14,6 +14,14 @@ things keep them in step, both on PostgreSQL itself, so there is nothing more to
   dies its connection closes, the lock is free, and the next supervisor round of
   another process takes the table over. Moves from any process still go through the
   optimistic ``(table_id, seq)`` guard, so nothing is applied twice during a hand-over.
+  A process that is not dead but silent (cut off from the server, or hung) would keep
+  its locks for as long as its connection lasts, so each process writes a heartbeat
+  (``processes.seen_at``) every ``HEARTBEAT_EVERY`` seconds: one whose heartbeat has not
+  been confirmed for ``HOLD_FOR`` seconds stops acting for its tables (``holds`` and
+  ``lease`` say no, with no I/O), and the others end the session of a process silent
+  for ``STALE_AFTER`` seconds (``pg_terminate_backend``: its locks are free) and take its
+  tables over at once. The connection also carries the server's keepalives and user
+  timeout (``engine.store.dialects``), so the server notices a client that vanished.
 
 * **Presence.** Who is at a table is known by the process holding their socket, and the
   turn message is sent by the process driving the table. Each process tells the others
@@ -43,6 +51,7 @@ import contextlib
 import hashlib
 import logging
 import secrets
+import time
 from typing import Any
 
 import asyncpg
@@ -50,13 +59,16 @@ import asyncpg
 from engine.service.peers import Notice, OnNotice, OnResume
 from engine.service.presence import Presence
 from engine.store.database import CHANNEL
+from engine.store.dialects import connection_settings
 from engine.store.reach import unreachable_errors
 
 log = logging.getLogger(__name__)
 UNREACHABLE = unreachable_errors()
 LOST: tuple[type[BaseException], ...] = (*UNREACHABLE, ConnectionError)  # out of reach, or not connected just now
 RECONNECT_FIRST, RECONNECT_MAX = 0.1, 5.0  # seconds between tries to reconnect: doubling up to the longest
-PING_EVERY = 15.0  # seconds between checks that an idle connection still answers
+HEARTBEAT_EVERY = 1.0  # seconds between two heartbeats (each also looks for processes silent too long)
+HOLD_FOR = 4.0  # seconds a lease is acted on after the last confirmed heartbeat
+STALE_AFTER = 6.0  # seconds of silence after which another process ends this one's session and takes its tables
 QUERY_TIMEOUT = 5.0  # seconds a connect, ping or lease query may take before the connection counts as lost
 PRESENCE = "cardroom_presence"  # NOTIFY channel: "<origin>|+|<table>|<user>" (came), "-" (left), "hello", "bye"
 APPLICATION = "cardroom-peers:"  # each process's listening connection is named this and its origin
@@ -68,6 +80,14 @@ REGISTER = (  # this process's address under its origin; the rows of processes w
     "FROM pg_stat_activity WHERE application_name LIKE $4 AND datname = current_database())) "
     "INSERT INTO processes (origin, url, seen_at) VALUES ($1, $2, extract(epoch FROM now())) "
     "ON CONFLICT (origin) DO UPDATE SET url = excluded.url, seen_at = excluded.seen_at")
+HEARTBEAT = (  # this process is alive: its row's seen_at now (the row written again if another process dropped it)
+    "INSERT INTO processes (origin, url, seen_at) VALUES ($1, $2, extract(epoch FROM now())) "
+    "ON CONFLICT (origin) DO UPDATE SET seen_at = excluded.seen_at")
+END_SILENT = (  # end the listening sessions of the other processes silent too long: their leases are free
+    "SELECT count(pg_terminate_backend(a.pid)) FROM pg_stat_activity a "
+    "JOIN processes p ON p.origin = substr(a.application_name, $2) "
+    "WHERE a.application_name LIKE $3 AND a.datname = current_database() AND p.origin <> $1 "
+    "AND p.seen_at < extract(epoch FROM now()) - $4")
 OWNER = (  # the address of the live process whose listening connection holds a table's advisory lock
     "SELECT p.url FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
     "JOIN processes p ON p.origin = substr(a.application_name, $3) "
@@ -98,6 +118,9 @@ class PostgresPeers:
         self.resumed = 0  # times the connection was lost and this process caught up again
         self._presence: Presence | None = None
         self._said: asyncio.Queue[str] = asyncio.Queue()  # presence notices to send, in order
+        self._confirmed = 0.0  # time.monotonic() of the last heartbeat the server confirmed
+        self._taking: asyncio.Task[None] | None = None  # taking over the tables of a process found silent
+        self.ended = 0  # sessions of silent processes this one ended
 
     async def start(self, on_notice: OnNotice, on_resume: OnResume) -> None:
         """Open the connection, listen on the change channel, and keep the connection from now on."""
@@ -121,7 +144,7 @@ class PostgresPeers:
         if self._presence is not None and self._conn is not None:  # the others stop counting people here at once
             with contextlib.suppress(Exception):
                 await self._query("SELECT pg_notify($1, $2)", PRESENCE, f"{self.origin}|bye")
-        tasks = [task for task in (self._keeper, *self._tasks) if task is not None]
+        tasks = [task for task in (self._keeper, self._taking, *self._tasks) if task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -133,8 +156,9 @@ class PostgresPeers:
         self._held.clear()
 
     async def _connect(self) -> None:
-        conn = await asyncpg.connect(self.dsn, timeout=QUERY_TIMEOUT,
-                                     server_settings={"application_name": APPLICATION + self.origin})
+        conn = await asyncpg.connect(self.dsn, timeout=QUERY_TIMEOUT, command_timeout=QUERY_TIMEOUT,
+                                     server_settings={**connection_settings(), "application_name": APPLICATION
+                                                      + self.origin})
         try:
             await conn.add_listener(CHANNEL, self._heard)
             if self._presence is not None:
@@ -142,14 +166,14 @@ class PostgresPeers:
         except BaseException:
             conn.terminate()
             raise
-        if self.url is not None:
-            try:
-                await conn.execute(REGISTER, self.origin, self.url, len(APPLICATION) + 1, APPLICATION + "%")
-            except BaseException:
-                conn.terminate()
-                raise
+        try:  # every process has a row (its heartbeat); "" is no address
+            await conn.execute(REGISTER, self.origin, self.url or "", len(APPLICATION) + 1, APPLICATION + "%")
+        except BaseException:
+            conn.terminate()
+            raise
         conn.add_termination_listener(self._terminated)
         self._conn = conn
+        self._confirmed = time.monotonic()
         self._gone.clear()
         if self._presence is not None:  # what the others said may have been missed: they say it again
             self._presence.forget_remote()
@@ -218,25 +242,43 @@ class PostgresPeers:
         log.warning("lost the PostgreSQL connection that listens for other processes and holds leases; reconnecting")
 
     async def _keep(self) -> None:
-        """Ping the connection now and then; once it is lost, reconnect with a growing pause and catch up."""
+        """Beat every ``HEARTBEAT_EVERY`` seconds; once the connection is lost, reconnect with a growing pause and
+        catch up."""
         while True:
             while self._conn is not None:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._gone.wait(), PING_EVERY)
-                if self._conn is not None and not await self._answers():
+                    await asyncio.wait_for(self._gone.wait(), HEARTBEAT_EVERY)
+                if self._conn is not None and not await self._beat():
                     self._lose()
             pause = RECONNECT_FIRST
             while not await self._resume():
                 await asyncio.sleep(pause)
                 pause = min(RECONNECT_MAX, pause * 2)
 
-    async def _answers(self) -> bool:
-        """Whether the connection answers a trivial query in time."""
+    async def _beat(self) -> bool:
+        """Say this process is alive, and end the sessions of those silent too long; whether the server answered."""
         try:
-            await self._query("SELECT 1")
+            await self._query(HEARTBEAT, self.origin, self.url or "")
+            self._confirmed = time.monotonic()
+            ended = await self._query(END_SILENT, self.origin, len(APPLICATION) + 1, APPLICATION + "%", STALE_AFTER)
         except UNREACHABLE:
             return False
+        if ended:
+            self.ended += int(ended)
+            log.warning("ended the sessions of %s other process(es) silent for over %.0f s; taking their tables",
+                        ended, STALE_AFTER)
+            if self._on_resume is not None and (self._taking is None or self._taking.done()):
+                self._taking = asyncio.create_task(self._on_resume(), name="peers-take-over")
+                self._taking.add_done_callback(self._done)
         return True
+
+    def is_confirmed(self) -> bool:
+        """Whether this process's hold on its leases was confirmed by the server within ``HOLD_FOR`` seconds."""
+        return self._conn is not None and time.monotonic() - self._confirmed < HOLD_FOR
+
+    def in_touch(self) -> bool:
+        """Whether this process is in touch with the others now (no I/O)."""
+        return self.is_confirmed()
 
     async def _resume(self) -> bool:
         """Reconnect, listen again, and catch up with what was missed; whether all of it worked."""
@@ -289,7 +331,7 @@ class PostgresPeers:
         """Take the table's advisory lock if it is free; keep it until released, this process ends or the connection
         is lost (False while it is)."""
         if table_id in self._held:
-            return True
+            return self.is_confirmed()  # not asked again: a second lock of the same key would need two unlocks
         try:
             got = bool(await self._query("SELECT pg_try_advisory_lock($1)", lease_key(table_id)))
         except UNREACHABLE:
@@ -307,8 +349,8 @@ class PostgresPeers:
             await self._query("SELECT pg_advisory_unlock($1)", lease_key(table_id))
 
     def holds(self, table_id: str) -> bool:
-        """Whether this process holds the lease."""
-        return table_id in self._held
+        """Whether this process holds the lease (and its heartbeat confirms it still may act on it)."""
+        return table_id in self._held and self.is_confirmed()
 
     async def owner(self, table_id: str) -> str | None:
         """The address of the other live process holding the table's lease (None: none does, it has no address, or

@@ -1,4 +1,5 @@
-"""Which database a URL names, and how each is set up: the SQLAlchemy URL, and SQLite's connection pragmas."""
+"""Which database a URL names, and how each is set up: the SQLAlchemy URL, SQLite's connection pragmas, and
+PostgreSQL's connections bounded in time."""
 
 from __future__ import annotations
 
@@ -30,3 +31,35 @@ def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+# PostgreSQL: nothing waits on a server that stopped answering. A statement is cancelled by the server after
+# STATEMENT_TIMEOUT_MS; the driver gives up on an answer after COMMAND_TIMEOUT (a partition: the server never
+# answers at all) and on a connect after CONNECT_TIMEOUT; a transaction left idle is ended by the server; and the
+# server's keepalives and user timeout notice a client that vanished in seconds, not the kernel's two hours.
+STATEMENT_TIMEOUT_MS = 3000
+COMMAND_TIMEOUT = 3.5  # seconds: a little over the statement timeout, so the server's own cancel comes first
+CONNECT_TIMEOUT = 1.5  # a partition: a pinged connection that does not answer, then a new one, in 5 s
+IDLE_IN_TRANSACTION_MS = 15000
+KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 5, 2, 3  # seconds, seconds, probes: a dead peer in ~11 s
+TCP_USER_TIMEOUT_MS = 10000  # data sent and not acknowledged for this long: the connection is dead
+
+
+def connection_settings(*, timeouts: bool = True) -> dict[str, str]:
+    """PostgreSQL's per-connection settings (asyncpg's ``server_settings``); ``timeouts=False`` for a migration,
+    which may wait for another process's and run long."""
+    found = {"tcp_keepalives_idle": str(KEEPALIVE_IDLE), "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL),
+             "tcp_keepalives_count": str(KEEPALIVE_COUNT), "tcp_user_timeout": str(TCP_USER_TIMEOUT_MS)}
+    if timeouts:
+        found |= {"statement_timeout": str(STATEMENT_TIMEOUT_MS),
+                  "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)}
+    return found
+
+
+def engine_options(url: str, *, timeouts: bool = True) -> dict[str, Any]:
+    """``create_async_engine``'s keyword arguments for ``url``: PostgreSQL's pool bounded in time (see above)."""
+    if url.startswith("sqlite"):
+        return {}
+    return {"pool_pre_ping": True, "pool_timeout": CONNECT_TIMEOUT + COMMAND_TIMEOUT,
+            "connect_args": {"timeout": CONNECT_TIMEOUT, "command_timeout": COMMAND_TIMEOUT if timeouts else None,
+                             "server_settings": connection_settings(timeouts=timeouts)}}

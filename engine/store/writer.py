@@ -35,11 +35,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.store.commit_pace import CommitPace
-from engine.store.dialects import sqlite_pragmas
+from engine.store.dialects import engine_options, sqlite_pragmas
 from engine.store.finish_rows import write_finish
 from engine.store.json_text import json_text
 from engine.store.migrating import bring_up_to_date
 from engine.store.notices import CHANNEL, NOTIFY_ALL, join_notices, notice_payload
+from engine.store.reach import is_unreachable
 from engine.store.row_writes import StaleRow, rows_update, table_values, write_table
 from engine.store.rows import Finish, LoggedAction, TableRow
 from engine.store.schema import actions
@@ -81,7 +82,7 @@ class Writer:
 
     def __init__(self, url: str, commit_delay: float = 0.0) -> None:
         self.url = url
-        self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
+        self.engine: AsyncEngine = create_async_engine(url, **engine_options(url))  # bounded in time
         # SQLite: plain moves are group-committed on the loop, between the writer's transactions
         self._moves: SqliteMoves | None = None
         if url.startswith("sqlite"):
@@ -113,7 +114,14 @@ class Writer:
 
     async def open(self) -> None:
         """Bring the schema up to date (one process at a time) and start the log writer."""
-        await bring_up_to_date(self.engine, shared=self.is_shared)
+        if self.is_shared:  # a migration may wait for another process's and run long: no statement timeout
+            migrating = create_async_engine(self.url, **engine_options(self.url, timeouts=False))
+            try:
+                await bring_up_to_date(migrating, shared=True)
+            finally:
+                await migrating.dispose()
+        else:
+            await bring_up_to_date(self.engine, shared=False)
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     async def close(self) -> None:
@@ -254,8 +262,13 @@ class Writer:
                         await self._write_rest(conn, item, row_written=id(item) in written)
                 await self._send_notes(conn)
             self.commits += 1
-        except Exception:
+        except Exception as error:
             self._notes = None
+            if is_unreachable(error):  # the server is out of reach: each alone would only wait as long again
+                for item in batch:
+                    if not item.future.done():
+                        item.future.set_exception(error)
+                return
             for item in batch:  # one bad write must not sink the others: each alone, with its own answer
                 await self._write_one(item)
             return

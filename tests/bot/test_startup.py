@@ -68,6 +68,9 @@ class Follower:
     def holds(self, table_id: str) -> bool:
         return False
 
+    def in_touch(self) -> bool:
+        return True
+
     async def owner(self, table_id: str) -> str | None:
         return None
 

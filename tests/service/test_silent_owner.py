@@ -1,0 +1,90 @@
+"""A process that is not dead but silent (cut off from PostgreSQL, or hung) does not keep its tables.
+
+Two table services on one PostgreSQL database stand for two processes with addresses; the
+owner reaches the database through a proxy that is then frozen: its connections stay open,
+nothing more gets through either way (a partition that drops packets, or a SIGSTOPped
+process: the server's keepalives are answered and its lock table still says the owner holds
+the lease). The owner stops acting for its table within ``HOLD_FOR`` seconds, the other
+process ends the owner's silent session after ``STALE_AFTER`` seconds and takes the table,
+and a move sent to the owner meanwhile is answered (refused) within the command timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from engine.service.loading import peers_for
+from engine.service.pg_peers import HOLD_FOR, STALE_AFTER, PostgresPeers
+from engine.service.tables import TableService
+from engine.store.database import Store, database_url
+from engine.store.dialects import COMMAND_TIMEOUT, CONNECT_TIMEOUT
+from engine.store.reach import is_unreachable
+from tests.fakes.frozen_proxy import FrozenProxy
+from tests.postgres import database as database
+from tests.service.helpers import ANN, BOB, CAT, human_move
+from tests.waiting import until
+
+TAKEN_WITHIN = 10.0  # seconds from the freeze until the other process drives the table (the issue's bound)
+ANSWERED_WITHIN = COMMAND_TIMEOUT + CONNECT_TIMEOUT + 1.0  # a pooled connection that does not answer, then a new one
+
+
+@pytest.fixture
+async def proxy(database: str) -> AsyncIterator[FrozenProxy]:
+    """A proxy to the test database's server."""
+    upstream = urlsplit(database)
+    proxy = FrozenProxy(upstream.hostname or "127.0.0.1", upstream.port or 5432)
+    await proxy.start()
+    yield proxy
+    await proxy.close()
+
+
+async def started(url: str, tmp_path: Path, address: str) -> TableService:
+    """A table service on ``url`` with ``address`` as its process address."""
+    store = Store(database_url(url, tmp_path))
+    await store.open()
+    service = TableService(store, heal_every=None, peers=peers_for(store, address))
+    await service.start()
+    return service
+
+
+async def test_a_silent_owner_lets_go_of_its_table_and_another_process_takes_it_within_seconds(
+    database: str, proxy: FrozenProxy, tmp_path: Path
+) -> None:
+    owner = await started(proxy.url_through(database), tmp_path, "http://one.example:8080")
+    other = await started(database, tmp_path, "http://two.example:8080")
+    try:
+        info = await owner.create_table("coins", ANN, "Ann", {"first_dealer": "seat:2"})
+        await owner.join(info.id, BOB, "Bob")
+        await owner.join(info.id, CAT, "Cat")
+        await owner.start_game(info.id, ANN)
+        assert await owner.claim(info.id) and owner.drives(info.id)
+        assert await other.owner_elsewhere(info.id) == "http://one.example:8080"
+        user, action, seq = await human_move(owner, info.id)
+
+        proxy.freeze()
+        frozen = time.monotonic()
+        with pytest.raises(Exception) as refused:
+            await asyncio.wait_for(owner.act(info.id, user, action, seq), ANSWERED_WITHIN + 5)
+        answered = time.monotonic() - frozen
+        assert is_unreachable(refused.value) and answered <= ANSWERED_WITHIN, (refused.value, answered)
+        await until(lambda: not owner.drives(info.id), within=HOLD_FOR + 1)  # it stops acting on its own
+        async with asyncio.timeout(TAKEN_WITHIN):
+            while not await other.claim(info.id):  # noqa: ASYNC110 (the other's heartbeat ends the owner's session)
+                await asyncio.sleep(0.1)
+        taken = time.monotonic() - frozen
+        assert other.drives(info.id) and taken >= STALE_AFTER - 1
+        assert isinstance(other.peers, PostgresPeers) and other.peers.ended >= 1
+        moved = await other.act(info.id, user, action, seq)  # the table plays on at the process that took it
+        assert moved.seq == seq + 1
+        print(f"move to the silent owner answered in {answered:.1f} s; table taken over in {taken:.1f} s")
+    finally:
+        await proxy.cut()  # the owner's connections closed: its shutdown waits on nothing
+        for service in (other, owner):
+            await service.close()
+            await service.store.close()
