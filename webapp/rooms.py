@@ -8,8 +8,10 @@ reading the service's live state, and writes it to every socket of that seat; wh
 seats share is encoded once (``webapp.update_texts``). The mover's own copy also
 acknowledges the move: it carries the move's ``ref``, so a move costs no separate ack
 frame. A socket whose peer stops reading is never waited for: once its send buffer
-passes ``LAG_BYTES`` it is skipped and marked lagging, and gets a fresh welcome when it
-has drained, so one slow phone cannot hold up a table.
+passes ``LAG_BYTES`` it is skipped and marked lagging, and gets a fresh welcome (the whole
+view at the latest update) as soon as it has drained: the room looks every ``LAG_LOOK``
+seconds while a socket lags, never waiting for a next update that may not come (a finished
+game has none), so one slow phone cannot hold up a table nor be left behind by it.
 A room closes when its last socket leaves.
 
 Every welcome and update says how many people are ``watching``: people with the table open
@@ -20,6 +22,8 @@ The count is of this process's sockets.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from typing import Any, Protocol
 
@@ -34,6 +38,7 @@ from webapp.update_texts import UpdateTexts
 
 log = logging.getLogger(__name__)
 LAG_BYTES = 32 * 1024  # below asyncio's 64 KiB high-water mark, so a write never has to wait
+LAG_LOOK = 0.2  # seconds between two looks at the lagging sockets' buffers (only while one lags)
 
 
 class Member(Protocol):
@@ -83,6 +88,7 @@ class Room:
         self._watching: tuple[int, tuple[SeatInfo, ...], int] | None = None
         self._seated: tuple[tuple[SeatInfo, ...], dict[int, int]] | None = None
         self.listening: Listening = service.listen(table_id, self.deliver)
+        self._catching: asyncio.Task[None] | None = None  # welcomes the lagging sockets once drained
 
     def watching(self, info: TableInfo | None = None) -> int:
         """How many people have the table open without a seat (at ``info``, else now)."""
@@ -138,6 +144,7 @@ class Room:
                 continue
             if not can_write(member.ws, transport):
                 member.lagging = True
+                self._catch_up_later()
                 continue
             if member.lagging:
                 member.lagging = False
@@ -152,9 +159,37 @@ class Room:
                 text, member.ref = acknowledging(text, member.ref), None
             await write(member.ws, text)
 
+    def _catch_up_later(self) -> None:
+        if self._catching is None or self._catching.done():
+            self._catching = asyncio.get_running_loop().create_task(self._catch_up(), name=f"lagging-{self.table_id}")
+
+    async def _catch_up(self) -> None:
+        """While a socket lags, look at its buffer every ``LAG_LOOK`` seconds; once drained, welcome it."""
+        while any(member.lagging for member in self.members):
+            await asyncio.sleep(LAG_LOOK)
+            for member, transport in tuple(self.members.items()):
+                if member.lagging and can_write(member.ws, transport):
+                    await self.rewelcome(member)
+
+    async def rewelcome(self, member: Member) -> None:
+        """A lagging socket that drained: the whole view at the latest update (a failure is tried again later)."""
+        member.lagging = False
+        member.skip = self.covered()
+        try:
+            await member.welcome()
+        except Exception as error:  # the table could not be read just now: the next look tries again
+            member.lagging = not member.ws.closed
+            log.warning("could not welcome a lagging socket at table %s again (%s: %s)", self.table_id,
+                        type(error).__name__, error)
+
     async def close(self) -> None:
         """Stop receiving the table's updates."""
         self.listening.close()
+        catching, self._catching = self._catching, None
+        if catching is not None:
+            catching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await catching
 
 
 class Rooms:
