@@ -186,7 +186,7 @@ def rank_letter(rank: str, reader: NullTranslations) -> str:
 
 
 def rank_word(rank: str, reader: NullTranslations, *, deck: str = "french", case: str = "nom") -> str:
-    """A rank as a word in ``case``, as a full card name says it: ``пятёрка``, ``двойкой``, ``даму``, ``dūzi``, ``5``."""
+    """A rank as a word in ``case``, as a full card name says it: ``пятёрка``, ``двойкой``, ``даму``, ``5``."""
     key = f"J_{deck}" if rank == "J" else rank
     forms = RANK_CASES.get(key, {})
     if case in forms:

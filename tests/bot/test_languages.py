@@ -113,7 +113,7 @@ async def test_the_options_keyboard_of_a_russian_group_names_every_value_in_russ
     lobby = bot.fake.last_message(GROUP)
     await bot.send(bot.fake.press(ANN, lobby, "Параметры"))
     labels = [b["text"] for b in lobby.buttons]
-    for shown in ("Вариант: 3-5-8 (классика)", "Первый сдающий: Случайно", "Woburn: торговля в 1-й сдаче: Выкл.",
+    for shown in ("Вариант: 3-5-8 (классика)", "Первый сдающий: Случайно", "Woburn: торговля 1-й раздачи: Выкл.",
                   "Время на ход: Нет", "Игроки ИИ: Лёгкие"):
         assert shown in labels, labels
     await bot.send(bot.fake.press(ANN, lobby, "Первый сдающий: Случайно"))

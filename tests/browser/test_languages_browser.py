@@ -180,7 +180,7 @@ SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
 FIRST_DEALERS = {"ru": ["Случайно", "Хозяин стола", "Место 1", "Место 2", "Место 3"],
                  "ko": ["무작위", "방장", "1번 자리", "2번 자리", "3번 자리"],
                  "lv": ["Nejauši", "Galda saimnieks", "Vieta 1", "Vieta 2", "Vieta 3"]}
-REMOVED_CARDS = {"ru": ["Двойка треф", "Двойка червей", "Двойка бубен", "Двойка пик", "Случайная в каждой сдаче"],
+REMOVED_CARDS = {"ru": ["Двойка треф", "Двойка червей", "Двойка бубен", "Двойка пик", "Случайная в каждой раздаче"],
                  "ko": ["클로버 2", "하트 2", "다이아몬드 2", "스페이드 2", "라운드마다 무작위"],
                  "lv": ["Kreiču 2", "Erceņu 2", "Kāravu 2", "Pīķu 2", "Katrā partijā nejauši"]}
 EMPTY_CORNER = ('.kc-pile[data-count="0"]:is([data-space="NE"], [data-space="SE"], [data-space="SW"], '
@@ -193,7 +193,7 @@ def kc_stock(lang: str, n: int) -> str:
         return f"{n} {ru_plural(n, 'карта', 'карты', 'карт')} в колоде"
     if lang == "lv":
         return f"Kavā {n} {lv_plural(n, 'kārts', 'kārtis', 'kāršu')}"
-    return f"더미 {n}장"
+    return f"덱 {n}장"
 
 
 def kc_hold(lang: str, n: int) -> str:

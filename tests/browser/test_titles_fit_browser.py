@@ -35,8 +35,9 @@ LINES = """(el) => {
 @pytest.mark.parametrize("lang", ["ru", "lv"])
 async def test_sergeant_majors_title_takes_at_most_two_lines_at_360px(browser: Any, server: Server,
                                                                       lang: str) -> None:
-    ann = {"id": 9700 + ["ru", "lv"].index(lang), "first_name": "Ann", "language_code": lang}
-    await server.service.create_table("sergeant_major", ann["id"], "Ann", {"first_dealer": "host"}, seed="title")
+    uid = 9700 + ["ru", "lv"].index(lang)
+    ann = {"id": uid, "first_name": "Ann", "language_code": lang}
+    await server.service.create_table("sergeant_major", uid, "Ann", {"first_dealer": "host"}, seed="title")
     phone = await open_phone(browser, server, ann, viewport=SMALL)
     page = phone.page
     await expect(page.locator("html")).to_have_attribute("lang", lang)
@@ -51,7 +52,7 @@ async def test_sergeant_majors_title_takes_at_most_two_lines_at_360px(browser: A
     await page.screenshot(path=str(screenshot_path(f"title-sergeant-major-table-{lang}-360x640.png")))
     # in play, beside the fair-deal badge, with the game's default and with a variant under the name
     for options, shot in (({}, "play"), ({"variant": "six_three_eight"}, "variant")):
-        table_id = await new_table(server, "sergeant_major", ann["id"], options, f"title {shot}")
+        table_id = await new_table(server, "sergeant_major", uid, options, f"title {shot}")
         table = await open_phone(browser, server, ann, start_param=table_id, viewport=SMALL)
         await expect(table.page.locator(".hand .card").first).to_be_visible()
         lines[shot] = await table.page.locator(".topbar .title").evaluate(LINES)

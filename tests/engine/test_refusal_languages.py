@@ -75,5 +75,5 @@ def test_french_cards_read_by_corner_letter_and_sign_and_spaces_by_the_boards_la
     assert refusal_text(corner, "lv") == "Pozīcijā ZA jau ir kaudze."
     assert "북동" in refusal_text(corner, "ko")
     step = Refusal(RefusalCode.WRONG_PHASE, action="play", phase="exchange")
-    assert refusal_text(step, "ru") == "Действие «сыграть карту» сейчас недоступно: сдача на этапе «обмен»."
+    assert refusal_text(step, "ru") == "Действие «сыграть карту» сейчас недоступно: раздача на этапе «обмен»."
     assert refusal_text(step, "en") == "You cannot play a card now: the hand is at the exchange step."
