@@ -11,6 +11,8 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from engine import words
+from engine.i18n import translations
 from tests.browser.conftest import Server
 from tests.browser.test_languages_browser import new_table, open_in_language, user_for
 from tests.browser.test_sentence_words_browser import shell_module
@@ -27,13 +29,17 @@ EVERY_NAME = """async ([i18nUrl, cardsUrl]) => {
       const name = cardName(`${rank}-${suit}`, deck);
       names.push(String(name), ...CASES.map((c) => t("{x:" + c + "}", { x: name })));
     }
+  const spanish = Object.fromEntries(DECKS.spanish.suits.flatMap((suit) => DECKS.spanish.ranks.map((rank) => {
+    const name = cardName(`${rank}-${suit}`, "spanish");
+    return [`${rank}-${suit}`, CASES.map((c) => t("{x:" + c + "}", { x: name }))];
+  })));
   const said = {
     five: String(cardName("5-coins", "spanish")),
     took: t("coach_coins_trick_two", { name: you(), card: cardName("2-swords", "spanish"),
       suit: "", odd: cardName("7-cups", "spanish") }),
     ten: t("{card:acc}", { card: cardName("10-hearts", "french") }),
   };
-  return { names, said };
+  return { names, said, spanish };
 }"""
 
 
@@ -47,6 +53,10 @@ async def test_no_russian_card_name_is_a_bare_number_before_its_suit(browser: An
     assert got["said"]["five"] == "пятёрка монет" and got["said"]["ten"] == "десятку червей"
     assert got["said"]["took"].startswith("Ты берёшь взятку двойкой мечей:"), got["said"]["took"]
     assert "Третья карта, семёрка кубков," in got["said"]["took"]
+    # the bot names a Spanish card as the page does, in every case (its refusals: «У тебя нет пятёрки монет»)
+    reader = translations("ru")
+    assert got["spanish"] == {card: [words.card_name(card, reader, spanish=True, case=case) for case in words.CASES]
+                              for card in got["spanish"]}
     assert ann.errors == []
 
 
