@@ -14,6 +14,7 @@ from engine import words
 from engine.catalogue import describe_games
 from engine.i18n import DEFAULT_LOCALE, LANGUAGES, gettext_for, negotiate, translations
 from engine.option_words import page_strings
+from webapp.addresses import ADDRESSES
 from webapp.assets import import_map
 from webapp.keys import BOT, LANG_COOKIE, SETTINGS, STATIC
 from webapp.telegram_link import telegram_app_link
@@ -135,6 +136,9 @@ async def static_file(request: web.Request) -> web.StreamResponse:
 async def healthz(request: web.Request) -> web.Response:
     """GET /healthz: the process is up (and, with a bot, whether it runs or is still trying to start)."""
     body: dict[str, Any] = {"ok": True}
+    addresses = request.app.get(ADDRESSES)
+    if addresses is not None and (found := addresses.health()):  # origin, any wrong address (webapp.addresses)
+        body["addresses"] = found
     bot: Any = request.app.get(BOT)
     if bot is not None:
         body["bot"] = dict(getattr(bot.bot_data, "health", {}))

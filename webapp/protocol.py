@@ -111,6 +111,7 @@ class HelloFrame(TypedDict):
     init_data: str
     last_seq: int | None
     session: str | None
+    stay: bool  # the page followed as many redirects as it will without a welcome: serve it here
 
 
 class ActFrame(TypedDict):
@@ -300,7 +301,7 @@ def parse_hello(data: dict[str, Any]) -> HelloFrame:
         raise FrameError(RefusalCode.BAD_LAST_SEQ)
     session = data.get("session")
     return {"type": "hello", "init_data": init_data, "last_seq": last_seq,
-            "session": session if isinstance(session, str) and session else None}
+            "session": session if isinstance(session, str) and session else None, "stay": data.get("stay") is True}
 
 
 def dump(frame: ServerFrame) -> str:

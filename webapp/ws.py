@@ -4,7 +4,7 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
 
 1. Within ``hello_timeout`` (10 s) of opening, counted from the upgrade and not restarted
    by anything the client sends (WebSocket pings included), the client sends
-   ``{"type": "hello", "init_data": "...", "last_seq": n | null, "session": "..."}``. The
+   ``{"type": "hello", "init_data": "...", "last_seq": n | null, "session": "...", "stay": bool}``. The
    server validates the initData (``webapp.auth``) and takes the user from it; the seat is
    looked up from that user, never taken from the client. initData older than
    ``initdata_max_age`` is taken with a live session token of the same user: the hello's
@@ -57,7 +57,10 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
    and closes the socket (4307); the client connects to ``<url>/ws/{table_id}`` and, if that
    fails (the owner died: another process takes the table once its lease is free), comes
    back to its first address. A table whose lease is free is taken by the process the hello
-   reached, which serves it. Without addresses every process serves every socket, as a
+   reached, which serves it. An owner's address that does not answer as another live process
+   (``webapp.addresses``: a wrong ``PROCESS_URL``) is not sent to: the socket is served here,
+   and so is one whose hello says ``"stay": true`` (the page followed three redirects without
+   a welcome); either is logged and listed in ``/healthz``. Without addresses every process serves every socket, as a
    reverse proxy that routes by table id would have them (``docs/deployment.md``).
 
 Limits, each refused with a close frame 1008 and its reason (after an ``error`` frame
@@ -86,6 +89,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import refusal_text
+from webapp.addresses import ADDRESSES, Addresses, addresses_ctx
 from webapp.auth import WebUser
 from webapp.caller import cookie_language, reader_language
 from webapp.keys import CLOCK, GATE, PUBLIC, ROOMS, SERVICE, SESSION_COOKIE, SETTINGS, SOCKETS, VERIFIER
@@ -116,8 +120,9 @@ def close_reason(refusal: Refusal, lang: str | None) -> bytes:
     return f"{refusal.code}: {refusal_text(refusal, lang)}".encode()[:MAX_CLOSE_REASON].decode(errors="ignore").encode()
 
 
-async def _hello(ws: web.WebSocketResponse, request: web.Request) -> WebUser | None:
-    """Wait for the hello frame and return its validated user, or close the socket.
+async def _hello(ws: web.WebSocketResponse, request: web.Request) -> tuple[WebUser, bool] | None:
+    """Wait for the hello frame and return its validated user and whether it asks to be served here (``stay``), or
+    close the socket.
 
     The deadline is absolute: ``asyncio.timeout`` around the whole wait, because
     ``receive(timeout=...)`` starts its timeout again after every ping it answers.
@@ -140,7 +145,7 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request) -> WebUser | N
             raise FrameError(RefusalCode.HELLO_FIRST)
         hello = parse_hello(dict(frame))
         session = hello["session"] or request.cookies.get(SESSION_COOKIE) or None
-        return request.app[VERIFIER].verify(hello["init_data"], session=session)
+        return request.app[VERIFIER].verify(hello["init_data"], session=session), hello["stay"]
     except Refusal as refusal:  # a frame that is no hello, or sign-in data refused
         request.app[SERVICE].metrics.refused(refusal.code)
         await _reject(ws, error_of(refusal, lang))
@@ -165,9 +170,9 @@ async def table_socket(request: web.Request) -> web.WebSocketResponse:
             if refused is not None:
                 await ws.close(code=CLOSE_POLICY, message=close_reason(refused, cookie_language(request)))
                 return ws
-            user = await _hello(ws, request)
-        if user is not None:
-            await _serve(ws, request, user)
+            hello = await _hello(ws, request)
+        if hello is not None:
+            await _serve(ws, request, *hello)
     except Exception as error:  # never a bare drop: the client is told in words, and the socket closed
         if ws.closed:
             raise
@@ -182,7 +187,7 @@ async def table_socket(request: web.Request) -> web.WebSocketResponse:
     return ws
 
 
-async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser) -> None:
+async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser, stay: bool = False) -> None:
     """Serve a signed-in socket at its table, within the limits per user and per table."""
     app = request.app
     service, rooms, settings = app[SERVICE], app[ROOMS], app[SETTINGS]
@@ -200,7 +205,9 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser)
         return
     if settings.process_url is not None:
         owner = await service.owner_elsewhere(table_id)
-        if owner is not None:
+        if owner is not None and stay:  # redirected again and again without a welcome: served here
+            app[ADDRESSES].looped(owner)
+        elif owner is not None and await app[ADDRESSES].answers(owner):
             service.metrics.redirected()
             await send(ws, redirect_frame(owner))
             await ws.close(code=CLOSE_REDIRECT, message=b"redirect")
@@ -231,10 +238,17 @@ async def _rooms_ctx(app: web.Application) -> AsyncIterator[None]:
     await rooms.close()
 
 
+def _origin(app: web.Application) -> str:
+    service = app.get(SERVICE)
+    return service.peers.origin if service is not None else ""
+
+
 def setup_ws(app: web.Application) -> None:
     """Add the WebSocket route (after the service's own start-up)."""
     app[SOCKETS] = set()
     app[GATE] = Gate(app[SETTINGS])
+    app[ADDRESSES] = Addresses(app[SETTINGS].process_url, lambda: _origin(app))
     app.cleanup_ctx.append(_rooms_ctx)
+    app.cleanup_ctx.append(addresses_ctx)
     app.router.add_get("/ws/{table_id}", table_socket)
     app.on_shutdown.append(close_sockets)

@@ -81,7 +81,9 @@ function inFront(tgActive) {
 }
 
 const PING_EVERY = 20000;
-const MAX_HOPS = 3; // redirects in a row without a welcome before the socket backs off at its own address
+// redirects without a welcome, counted across failed tries until a welcome, before the page asks its own address to
+// serve it where it is (hello's ``stay``): an owner whose address is wrong cannot bounce it for ever
+const MAX_HOPS = 3;
 const SILENT_LIMIT = 45000;
 const RETRY_CAP = 1500; // ms between tries at most, however long the server is away
 
@@ -145,7 +147,8 @@ export class TableSocket {
     this.redirect = null;
     ws.onopen = () => {
       this.lastHeard = Date.now();
-      ws.send(JSON.stringify({ type: "hello", init_data: this.getInitData(), last_seq: this.seq, session }));
+      const stay = !this.owner && this.hops >= MAX_HOPS;
+      ws.send(JSON.stringify({ type: "hello", init_data: this.getInitData(), last_seq: this.seq, session, stay }));
     };
     ws.onmessage = (msg) => {
       this.lastHeard = Date.now();
@@ -165,7 +168,7 @@ export class TableSocket {
         return;
       }
       if (this.owner && !this.welcomed) this.owner = null; // the owner is gone: back to the page's own address
-      this.hops = 0;
+      // the hops are kept until a welcome: past MAX_HOPS the page's own address is asked to serve it
       this.handlers.onStatus && this.handlers.onStatus("closed");
       const delay = Math.min(RETRY_CAP, 250 * 2 ** this.retry); // capped low: a server back is seen within 2 s
       this.retry += 1;
