@@ -51,7 +51,7 @@ class PublicTables:
             "status": info.status, "host_seat": info.seat_of(info.host_user_id), "seats": self._seats(info),
             "seq": info.seq, "seed_hash": info.seed_hash, "seed": info.seed, "timer": info.timer,
             "deadline": info.deadline, "to_act": list(info.to_act), "result": info.result,
-            "lesson": info.lesson, "rematch": info.rematch,
+            "lesson": info.lesson, "rematch": info.rematch, "daily": info.daily,
         }
 
     def _seats(self, info: TableInfo) -> list[dict[str, Any]]:

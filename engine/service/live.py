@@ -63,6 +63,7 @@ class TableInfo:
     rematch: str | None = None  # a finished table's rematch, once one is opened
     rematch_of: str | None = None  # the finished table this lobby is the rematch of
     turn_began: tuple[int | None, ...] = ()  # per seat, the seq its current turn began at (None: not to act)
+    daily: str | None = None  # the day (YYYY-MM-DD) of a deal of the day's table: played once, ends in its result
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat a user sits in, or None."""
@@ -84,7 +85,7 @@ class TableInfo:
             "seats": [s.as_dict() for s in self.seats], "seq": self.seq, "seed_hash": self.seed_hash,
             "seed": self.seed, "timer": self.timer, "deadline": self.deadline, "to_act": list(self.to_act),
             "result": self.result, "ai_level": self.ai_level, "lesson": self.lesson, "rematch": self.rematch,
-            "rematch_of": self.rematch_of, "turn_began": list(self.turn_began),
+            "rematch_of": self.rematch_of, "turn_began": list(self.turn_began), "daily": self.daily,
         }
 
 
@@ -200,7 +201,7 @@ class LiveTable:
             seq=self.seq, seed_hash=row.seed_hash, seed=shown_seed(row.seed, meta) if revealed else None,
             timer=row.timer, deadline=row.deadline, to_act=tuple(sorted(acting)), result=row.result,
             ai_level=meta.get("ai_level", "easy"), lesson=bool(meta.get("lesson")), rematch=meta.get("rematch"),
-            rematch_of=meta.get("rematch_of"), turn_began=self.turn_began(acting),
+            rematch_of=meta.get("rematch_of"), turn_began=self.turn_began(acting), daily=meta.get("daily"),
         )
 
     def _seat_infos(self) -> tuple[SeatInfo, ...]:

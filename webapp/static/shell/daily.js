@@ -69,14 +69,18 @@ function doneActions(app, entry) {
 
 // A table of today's deal stopped after the hand it scores reads as the person's result, not as a cancelled table:
 // ``notice`` (the table's ending, first paragraph its words) is rewritten once /api/daily says the deal is played.
+// The server keeps the result just after the table ends, so the page asks again a few times before giving up.
 export async function dailyOver(app, tableId, notice) {
-  let today;
-  try {
-    today = await app.api.get("/api/daily");
-  } catch {
-    return;
+  let entry = null;
+  for (let tries = 0; !entry && tries < 10 && notice.isConnected; tries += 1) {
+    if (tries) await new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      const today = await app.api.get("/api/daily");
+      entry = today.games.find((g) => g.status.table_id === tableId && g.status.state === "finished") || null;
+    } catch {
+      return;
+    }
   }
-  const entry = today.games.find((g) => g.status.table_id === tableId && g.status.state === "finished");
   if (!entry || !notice.isConnected) return;
   const words = notice.querySelector("p");
   if (words) words.textContent = t("daily_done", { percent: `${entry.status.percent}%` });

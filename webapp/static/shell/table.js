@@ -265,6 +265,10 @@ export class TableScreen {
     // a renderer still replaying the last moves calls back once they are shown
     if (this.renderer && this.renderer.settling && this.renderer.settling(() => this.maybeGameOver(this.view))) return;
     this.sheetShownFor = view.table.id;
+    if (view.table.daily) {
+      this.showDailyOver(view);
+      return;
+    }
     const you = view.you;
     if (you !== null && you !== undefined && view.table.result && view.table.result.placements[you] === 1) {
       tg.haptic("success");
@@ -274,12 +278,24 @@ export class TableScreen {
   }
 
   showAbandoned(view) {
+    if (view.table.daily) {
+      this.showDailyOver(view);
+      return;
+    }
     const notice = h("div", { class: "notice" },
       h("p", { text: t("table_cancelled") }),
       view.table.seed ? h("p", { class: "seed" }, h("span", { class: "label", text: t("seed") }),
         h("code", { text: view.table.seed })) : null,
       h("button", { class: "btn primary", type: "button", onclick: () => this.app.goHome(), text: t("home") }));
     clear(this.body).append(notice);
-    dailyOver(this.app, view.table.id, notice); // a deal of the day stopped after its hand: the result instead
+  }
+
+  // A deal of the day's end (stopped after the hand it scores, or Kings in the Corner's deal played out): the
+  // person's result with Standings and Share, never Play again (the day's deal is played once).
+  showDailyOver(view) {
+    const notice = h("div", { class: "notice" }, h("p", { text: t("loading") }),
+      h("button", { class: "btn primary", type: "button", onclick: () => this.app.goHome(), text: t("home") }));
+    clear(this.body).append(notice);
+    dailyOver(this.app, view.table.id, notice);
   }
 }
