@@ -67,7 +67,7 @@ export function cardName(card, deck) {
   if (!c) return card;
   const rankKey = c.rank === "J" ? `rank_J_${deck}` : `rank_${c.rank}`;
   // the rank word in the case a sentence asks for ("даму червей", "двойкой мечей", "erceņu dāmu"); a number is a
-  // word where the language says one ("пятёрка монет": "5 монет" would read "five coins"), else its digits
+  // word where the language says one ("пятёрка мечей": "5 мечей" would read "five swords"), else its digits
   const rank = (form) => tOr(`${rankKey}_${form}`, tOr(rankKey, c.rank));
   const say = (form) => t(`card_${deck}_${c.suit}`, { rank: rank(form) });
   return named(say("nom"), Object.fromEntries(CASES.map((form) => [form, say(form)])));

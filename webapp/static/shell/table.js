@@ -290,8 +290,8 @@ export class TableScreen {
     clear(this.body).append(notice);
   }
 
-  // A deal of the day's end (stopped after the hand it scores, or Kings in the Corner's deal played out): the
-  // person's result with Standings and Share, never Play again (the day's deal is played once).
+  // A deal of the day's end (stopped after the hand it scores, or a game of one deal played out): the person's
+  // result with Standings and Share, never Play again (the day's deal is played once).
   showDailyOver(view) {
     const notice = h("div", { class: "notice" }, h("p", { text: t("loading") }),
       h("button", { class: "btn primary", type: "button", onclick: () => this.app.goHome(), text: t("home") }));
