@@ -121,6 +121,7 @@ class PostgresPeers:
         self._confirmed = 0.0  # time.monotonic() of the last heartbeat the server confirmed
         self._taking: asyncio.Task[None] | None = None  # taking over the tables of a process found silent
         self.ended = 0  # sessions of silent processes this one ended
+        self.ended_refused = False  # the server refused to end them (the role may not)
 
     async def start(self, on_notice: OnNotice, on_resume: OnResume) -> None:
         """Open the connection, listen on the change channel, and keep the connection from now on."""
@@ -263,6 +264,12 @@ class PostgresPeers:
             ended = await self._query(END_SILENT, self.origin, len(APPLICATION) + 1, APPLICATION + "%", STALE_AFTER)
         except UNREACHABLE:
             return False
+        except asyncpg.PostgresError as error:  # e.g. a role that may not end others' sessions: said once, not fatal
+            if not self.ended_refused:
+                log.error("cannot end the sessions of silent processes (%s: %s); their tables wait for PostgreSQL to "
+                          "notice they are gone", type(error).__name__, error)
+            self.ended_refused = True
+            return True
         if ended:
             self.ended += int(ended)
             log.warning("ended the sessions of %s other process(es) silent for over %.0f s; taking their tables",
