@@ -70,8 +70,8 @@ class Server:
     def spawn(self) -> subprocess.Popen[bytes]:
         """Start the process (not waiting for it)."""
         env = {k: v for k, v in os.environ.items() if k not in ("BOT_TOKEN", "DATABASE_URL", "WEBAPP_URL")}
-        env.update(PORT=str(self.port), HOST="127.0.0.1", DATA_DIR=str(self.data_dir), AI_DELAY="0",
-                   PYTHONUNBUFFERED="1", **self.extra_env)
+        env.update({"PORT": str(self.port), "HOST": "127.0.0.1", "DATA_DIR": str(self.data_dir), "AI_DELAY": "0",
+                    "PYTHONUNBUFFERED": "1", **self.extra_env})  # extra_env may set AI_DELAY too
         if self.database:
             env["DATABASE_URL"] = self.database
         with self.log_path.open("ab") as log:
