@@ -218,11 +218,10 @@ class ErrorFrame(TypedDict):
 
 
 class PongFrame(TypedDict):
-    """The answer to a ping, with the table's latest seq: a page behind it resyncs."""
+    """The answer to a ping."""
 
     type: Literal["pong"]
     t: int | float | str | None
-    seq: NotRequired[int]
 
 
 class RedirectFrame(TypedDict):
@@ -362,12 +361,9 @@ def error_frame(code: str, message: str, reason: str | None = None) -> ErrorFram
     return frame
 
 
-def pong_frame(t: int | float | str | None, seq: int | None = None) -> PongFrame:
-    """The answer to a ping (with the table's latest seq, when it is loaded)."""
-    frame: PongFrame = {"type": "pong", "t": t}
-    if seq is not None:
-        frame["seq"] = seq
-    return frame
+def pong_frame(t: int | float | str | None) -> PongFrame:
+    """The answer to a ping."""
+    return {"type": "pong", "t": t}
 
 
 def redirect_frame(url: str) -> RedirectFrame:

@@ -172,9 +172,8 @@ class TableSocket:
             await self._act(frame)
         elif frame["type"] == "lobby":
             await self._lobby(frame)
-        elif frame["type"] == "ping":  # with the latest seq: a page that missed an update notices and resyncs
-            snapshot = self.service.snapshot(self.table_id)
-            await send(self.ws, pong_frame(frame["t"], snapshot.info.seq if snapshot is not None else None))
+        elif frame["type"] == "ping":
+            await send(self.ws, pong_frame(frame["t"]))
         elif frame["type"] == "presence":
             self.service.presence.report(self.table_id, self.user_id, self, frame["active"])
         else:  # resync, or a repeated hello

@@ -68,20 +68,3 @@ async def test_a_spectator_that_stopped_reading_reaches_the_finished_games_last_
     assert "welcome" in {f["type"] for f in frames}  # the whole view again, at the last seq
     print(f"stalled spectator caught up to seq {final} in {time.monotonic() - began:.2f} s")
     peer.close()
-
-
-async def test_a_pong_carries_the_tables_latest_seq_so_a_page_that_missed_an_update_notices(
-    client: Client, service: TableService
-) -> None:
-    ann, _ = await local_signin(client, "Ann")
-    tid = (await (await client.post("/api/tables", json={"game": "coins"}, headers=tma(ann))).json())["id"]
-    for op in ("add_ai", "add_ai", "start", "leave"):
-        assert (await client.post(f"/api/tables/{tid}/{op}", headers=tma(ann))).status == 200
-    await service.autoplay.idle()
-    peer = await RawSocket.connect(client.make_url(f"/ws/{tid}"), SMALL)
-    await peer.send_json({"type": "hello", "init_data": ann, "last_seq": None})
-    assert (await asyncio.wait_for(peer.receive_json(), 5))["type"] == "welcome"
-    await peer.send_json({"type": "ping", "t": 1})
-    pong = await asyncio.wait_for(peer.receive_json(), 5)
-    assert pong == {"type": "pong", "t": 1, "seq": (await service.info(tid)).seq} and pong["seq"] > 0
-    peer.close()

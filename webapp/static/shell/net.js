@@ -222,9 +222,6 @@ export class TableSocket {
       case "ack":
         this.settle(frame.ref, { ok: true, seq: frame.seq });
         break;
-      case "pong": // it carries the table's latest seq: an update this page never got is fetched now
-        if (typeof frame.seq === "number" && this.seq !== null && frame.seq > this.seq) this.send({ type: "resync" });
-        break;
       case "refused":
         this.settle(frame.ref, { ok: false, code: frame.code, message: frame.message });
         this.handlers.onRefused && this.handlers.onRefused(frame);
