@@ -40,6 +40,7 @@ from webapp.record_api import setup_record_api
 from webapp.request_ids import request_ids
 from webapp.settings_api import setup_settings_api
 from webapp.webhook import MAX_UPDATE, setup_webhook
+from webapp.write_access_api import setup_write_access_api
 from webapp.ws import setup_ws
 
 log = logging.getLogger(__name__)
@@ -126,6 +127,7 @@ def make_app(
     setup_record_api(app)
     setup_daily_api(app)
     setup_settings_api(app)
+    setup_write_access_api(app)
     setup_ws(app)
     setup_metrics(app)
     setup_readiness(app)

@@ -79,9 +79,16 @@ class People:
         """Whether the bot may write to a known person (they started it, or blocked it)."""
         await self._store.people.set_user_flags(user_id, can_message=can_message)
 
+    async def can_message(self, user_id: int) -> bool:
+        """Whether the bot may write to a person now (someone never seen: no)."""
+        person = await self.person(user_id)
+        return person is not None and person.can_message
+
     async def allowed_messages(self, user_id: int, name: str) -> bool:
-        """Telegram vouches (signed launch data) that the bot may write to this person: their turn messages can
-        reach them from now on. Returns whether that is news (nothing is written when it is already known)."""
+        """Telegram vouches (signed launch data, or its answer to the page's request, which the person's own page
+        reports) that the bot may write to this person: their turn messages can reach them from now on. Returns
+        whether that is news (nothing is written when it is already known). A word that was not true costs only
+        the person themselves: Telegram refuses the first message and the bot marks them unreachable again."""
         person = await self.person(user_id)
         if person is not None and person.can_message:
             return False

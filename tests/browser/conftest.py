@@ -5,8 +5,9 @@ opened as Telegram's clients open it: launch parameters in the URL fragment (ini
 token, the table id as ``start_param``; the client's version, platform and theme), and a
 ``window.TelegramWebviewProxy`` installed before the script loads, which is how the script talks to the Android,
 iOS and desktop clients. The proxy records every event the script posts (``Phone.tg_calls``) and answers the
-requests a client answers at once (theme, viewport, safe areas, full screen); other events a client would send
-are delivered by the test with ``Phone.deliver``. Every other request that leaves the loopback server is aborted.
+requests a client answers at once (theme, viewport, safe areas, full screen; write access when the test says how the
+person answers); other events a client would send are delivered by the test with ``Phone.deliver``. Every other
+request that leaves the loopback server is aborted.
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ CLIENT = """(() => {
       else if (name === "web_app_request_fullscreen") {
         if (mobile) answer("fullscreen_changed", { is_fullscreen: true });
         else answer("fullscreen_failed", { error: "UNSUPPORTED" });
+      } else if (name === "web_app_request_write_access" && client.write_access) {
+        answer("write_access_requested", { status: client.write_access });
       }
     },
   };
@@ -89,12 +92,14 @@ DARK_THEME = {"bg_color": "#17212b"}
 
 def telegram_client(origin: str, user: dict[str, Any], start_param: str | None = None, scheme: str = "light",
                     height: int = 844, *, platform: str = "android", version: str = "8.0",
-                    safe: dict[str, int] | None = None, content: dict[str, int] | None = None) -> str:
+                    safe: dict[str, int] | None = None, content: dict[str, int] | None = None,
+                    write_access: str | None = None) -> str:
     """The init script of a Telegram client opening the Mini App at ``origin`` for this user.
 
     initData is signed with the test bot token now; ``scheme`` "dark" is Telegram's dark background and no other
     colour; ``height`` the viewport's height the client reports; ``platform`` and ``version`` the client's;
-    ``safe`` and ``content`` the device's and Telegram's own safe-area insets it reports.
+    ``safe`` and ``content`` the device's and Telegram's own safe-area insets it reports; ``write_access`` the
+    person's answer to a request for write access ("allowed" or "cancelled"; None: the test delivers it).
     """
     auth_date = int(time.time())
     extra = {"start_param": start_param} if start_param else {}
@@ -103,7 +108,7 @@ def telegram_client(origin: str, user: dict[str, Any], start_param: str | None =
     launch = urlencode({"tgWebAppData": init_data, "tgWebAppVersion": version, "tgWebAppPlatform": platform,
                         "tgWebAppThemeParams": json.dumps(theme, separators=(",", ":"))}, quote_via=quote)
     client = {"origin": origin, "launch": launch, "platform": platform, "theme": theme, "height": height,
-              "safe": safe or NO_INSET, "content": content or NO_INSET}
+              "safe": safe or NO_INSET, "content": content or NO_INSET, "write_access": write_access}
     return CLIENT % {"client": json.dumps(client)}
 
 
@@ -208,13 +213,14 @@ async def open_phone(
     browser: Browser, server: Server, user: dict[str, Any] | None = None, *, start_param: str | None = None,
     path: str = "/", locale: str = "en-US", scheme: str = "light", viewport: ViewportSize = PHONE,
     platform: str = "android", version: str = "8.0", safe: dict[str, int] | None = None,
-    content: dict[str, int] | None = None, confirm_cards: bool = False,
+    content: dict[str, int] | None = None, confirm_cards: bool = False, write_access: str | None = None,
 ) -> Phone:
     """A new browser profile at phone size, opened by a Telegram client as ``user`` (or with no Telegram).
 
     ``locale`` is the browser's language (its Accept-Language); ``scheme`` the colour scheme Telegram says;
     ``platform``, ``version``, ``safe`` and ``content`` the client's (see ``telegram_client``); ``confirm_cards``
-    a person who turned one-tap play off in the settings (each card picked, then played by a second tap).
+    a person who turned one-tap play off in the settings (each card picked, then played by a second tap);
+    ``write_access`` how the person answers Telegram's request for write access (see ``telegram_client``).
     """
     context = await browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=True, has_touch=True,
                                         locale=locale)
@@ -223,7 +229,7 @@ async def open_phone(
     if user is not None:
         await context.add_init_script(telegram_client(server.url, user, start_param, scheme, viewport["height"],
                                                       platform=platform, version=version, safe=safe,
-                                                      content=content))
+                                                      content=content, write_access=write_access))
         await context.route(TELEGRAM_JS, lambda route: route.fulfill(status=200, content_type="text/javascript",
                                                                       body=TELEGRAM_SCRIPT))
     if confirm_cards:

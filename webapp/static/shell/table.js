@@ -15,6 +15,7 @@ import { game as gameOf, loadAll } from "./games.js";
 import { seatLabel, titleParts } from "./titles.js";
 import { GameOver } from "./game_over.js";
 import { dailyOver } from "./daily.js";
+import { askForTurnMessages } from "./write_access.js";
 
 // Whether a block of text runs onto a second line.
 function wraps(el) {
@@ -108,6 +109,7 @@ export class TableScreen {
     // closing the Mini App mid-game asks first
     tg.closingConfirmation(view.table.status === "playing" && view.you !== null && view.you !== undefined);
     this.showTitle(view.table);
+    askForTurnMessages(this, view); // seated here while the bot cannot write to them: asked once
     if (view.table.lesson && !this.coach) {
       this.coach = new Coach(this, view.table.game);
       this.coach.mount(this.el, this.body);
@@ -247,7 +249,6 @@ export class TableScreen {
   }
 
   async lobbyOp(op, body = {}) {
-    if (op === "join") tg.askWriteAccess(); // taking a seat: the bot will need to write when it is their turn
     try {
       const info = await this.app.api.post(`/api/tables/${encodeURIComponent(this.tableId)}/${op}`, body);
       if (op === "leave" && info && info.status === "lobby") this.app.goHome();

@@ -210,17 +210,37 @@ export function offerHomeScreen() {
 
 let writeAccessAsked = false;
 
-// A person the bot cannot write to yet (initData's ``allows_write_to_pm``) is asked in the page, once, with
-// Telegram's own request (6.9), so their turn messages can reach them; ``done(allowed)`` hears the answer.
+function launchUser() {
+  return (inTelegram && W.initDataUnsafe && W.initDataUnsafe.user) || null;
+}
+
+// Whether this page may still ask Telegram for write access: a client that has the request (6.9), a person whose
+// launch data does not already say the bot may write to them (``allows_write_to_pm``), not asked on this page yet.
+export function mayAskWriteAccess() {
+  const user = launchUser();
+  return Boolean(user && !user.allows_write_to_pm && !writeAccessAsked && supports("6.9"));
+}
+
+// The Telegram user id of the person the page was opened for, or null outside Telegram.
+export function userId() {
+  const user = launchUser();
+  return user && user.id !== undefined ? String(user.id) : null;
+}
+
+// A person the bot cannot write to yet is asked in the page, once, with Telegram's own request (6.9), so their
+// turn messages can reach them; ``done(allowed)`` hears the answer (false when cancelled).
 export function askWriteAccess(done = null) {
-  const user = inTelegram && W.initDataUnsafe && W.initDataUnsafe.user;
-  if (!user || user.allows_write_to_pm || writeAccessAsked || !supports("6.9")) return false;
+  if (!mayAskWriteAccess()) return false;
+  const user = launchUser();
   writeAccessAsked = true;
-  safe(() => W.requestWriteAccess((allowed) => {
-    if (allowed) user.allows_write_to_pm = true;
-    if (done) done(allowed);
-  }));
-  return true;
+  const asked = safe(() => {
+    W.requestWriteAccess((allowed) => {
+      if (allowed) user.allows_write_to_pm = true;
+      if (done) done(allowed);
+    });
+    return true;
+  });
+  return Boolean(asked);
 }
 
 // Whether the Mini App is in front of the person (Telegram puts it aside for another chat or app: 8.0).
