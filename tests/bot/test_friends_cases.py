@@ -162,8 +162,8 @@ async def test_cancel_and_leave_ask_which_table_when_there_are_several(bot: Harn
     await bot.send(bot.fake.message(GROUP, ANN, "/cancel"))
     question = bot.fake.last_message(GROUP)
     assert "Which table?" in question.shown
-    assert [b["text"] for b in question.buttons] == ["Kings in the Corner, lobby, host Ann", "Coins, lobby, host Ann"]
-    await bot.send(bot.fake.press(ANN, question, "Coins, lobby, host Ann"))
+    assert [b["text"] for b in question.buttons] == ["Kings in the Corner", "Coins"]  # names alone differ
+    await bot.send(bot.fake.press(ANN, question, "Coins"))
     assert (await bot.service.info(first_id)).status == "abandoned"
     assert (await bot.service.info(second_id)).status == "lobby"
 

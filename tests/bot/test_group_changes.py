@@ -45,17 +45,17 @@ async def test_leave_at_two_tables_asks_which_and_leaves_only_the_one_picked(bot
     await bot.send(bot.fake.message(GROUP, BOB, "/leave"))
     question = bot.fake.last_message(GROUP)
     assert "Which table?" in question.shown
-    assert [b["text"] for b in question.buttons] == ["Kings in the Corner, lobby, host Ann", "Coins, lobby, host Ann"]
+    assert [b["text"] for b in question.buttons] == ["Kings in the Corner", "Coins"]  # names alone differ
     assert (await bot.service.info(coins_id)).seat_of(BOB) == 1  # asking changed nothing
     assert (await bot.service.info(kings_id)).seat_of(BOB) == 1
 
-    await bot.send(bot.fake.press(BOB, question, "Kings in the Corner, lobby, host Ann"))
+    await bot.send(bot.fake.press(BOB, question, "Kings in the Corner"))
     assert answers(bot)[-1] == "You left the table."
     assert (await bot.service.info(kings_id)).seat_of(BOB) is None
     assert (await bot.service.info(coins_id)).seat_of(BOB) == 1
     assert "Bob" not in kings_lobby.shown and "Bob" in coins_lobby.shown
 
-    await bot.send(bot.fake.press(BOB, question, "Kings in the Corner, lobby, host Ann"))  # pressed again
+    await bot.send(bot.fake.press(BOB, question, "Kings in the Corner"))  # pressed again
     assert answers(bot)[-1] == "You do not have a seat at this table."
     assert (await bot.service.info(coins_id)).seat_of(BOB) == 1
 

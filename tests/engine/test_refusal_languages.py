@@ -21,7 +21,7 @@ AS_GIVEN: dict[str, str | int] = {
     "last": 2, "players": 3, "name": "target_score", "games": "coins, kings_corner", "op": "fly", "ops": "join, leave",
     "example": "K-cups", "field": "card", "spaces": "N, E", "value": "99", "choices": "easy, strong",
     "settings": "target_score, timer", "word": "speed", "variant": "classic", "variants": "alternate",
-    "actions": "play, bid", "code": "de", "languages": "en, ru, ko, lv", "seconds": 2,
+    "actions": "play, bid", "code": "de", "languages": "en, ru, ko, lv", "seconds": 2, "date": "2026-12-02",
 }
 # The moves' own type names, which no sentence in a player's language should hold (syntax examples for what a
 # person types, like removed_card=2-clubs, are another matter: they are to be typed as shown)
