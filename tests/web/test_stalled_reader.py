@@ -29,7 +29,7 @@ async def test_a_spectator_that_stopped_reading_reaches_the_finished_games_last_
 ) -> None:
     ann, ann_id = await local_signin(client, "Ann")
     bob, _ = await local_signin(client, "Bob")
-    tid = (await (await client.post("/api/tables", json={"game": "coins", "options": {"target_score": 3}},
+    tid = (await (await client.post("/api/tables", json={"game": "coins", "options": {"target_score": 10}},
                                     headers=tma(ann))).json())["id"]
     for _ in range(2):
         assert (await client.post(f"/api/tables/{tid}/add_ai", headers=tma(ann))).status == 200
