@@ -31,7 +31,7 @@ from tests.service.helpers import ANN, BOB, CAT, human_move
 from tests.waiting import until
 
 TAKEN_WITHIN = 10.0  # seconds from the freeze until the other process drives the table (the bound)
-ANSWERED_WITHIN = COMMAND_TIMEOUT + CONNECT_TIMEOUT + 1.0  # a pooled connection that does not answer, then a new one
+ANSWERED_WITHIN = COMMAND_TIMEOUT + CONNECT_TIMEOUT + 2.5  # a pooled connection that does not answer, a new one
 
 
 @pytest.fixture
