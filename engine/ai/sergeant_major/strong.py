@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.ai.sergeant_major.bid import woburn_bid
 from engine.ai.sergeant_major.choices import discard, give, give_gain, misere_discard
 from engine.ai.sergeant_major.easy import EasySergeantMajor
 from engine.ai.sergeant_major.hand import ACE, KING, best_trump, by_suit
@@ -26,7 +27,7 @@ from engine.core.cards import FRENCH, Card, Mask, cards_in
 from engine.core.rng import deal_rng
 from engine.core.rules import Action
 from engine.core.tricks import winner_index
-from engine.games.sergeant_major.options import RULES, WOBURN_TARGETS
+from engine.games.sergeant_major.options import RULES
 from engine.games.sergeant_major.state import MISERE_MAX
 
 DEFAULT_PLAYOUTS = 500
@@ -297,40 +298,8 @@ class StrongSergeantMajor:
 
     def _bid(self, seen: Seen, view: dict[str, Any], legal: Sequence[Action], rnd: Callable[[], float],
              start: float) -> Action:
-        """Bid the lowest allowed only if being dealer at it beats passing, on the same sampled deals.
-
-        Passing leaves the high bidder so far dealer at that bid, with this seat at the target the
-        balancing table gives its place (§5.2.1); with no bid yet, a pass risks only a redeal (0).
-        """
-        bids = [a["tricks"] for a in legal if a.get("type") == "bid"]
-        if not bids:
-            return {"type": "pass"}
-        low = min(bids)
-        me = seen.seat
-        bidding = view.get("bidding") or {}
-        holder = bidding.get("by")
-        high = int(bidding.get("high") or 0)
-
-        def table_targets(dealer: int, bid: int) -> tuple[int, ...]:
-            e_target, m_target = WOBURN_TARGETS[bid]
-            by_pos = (bid, e_target, m_target)
-            return tuple(by_pos[(s - dealer) % N] for s in range(N))
-
-        options = [(me, table_targets(me, low))]
-        if holder is not None and int(holder) != me and high in WOBURN_TARGETS:
-            options.append((int(holder), table_targets(int(holder), high)))
-        sampler = Sampler(seen)
-        todo = ["trump", *(["kitty"] if RULES[seen.variant].kitty_size else []), "play"]
-
-        def score(i: int, world: World, stream: Callable[[], float]) -> float:
-            w = world.copy()
-            w.dealer, w.targets = options[i]
-            w.transfers = []
-            return finish(w, todo, me, stream, self.greedy)
-
-        means = self._search(seen, len(options), score, lambda r: self._world(seen, r, sampler), rnd, start)
-        passing = means[1] if len(means) > 1 else 0.0
-        return {"type": "bid", "tricks": low} if means[0] > passing else {"type": "pass"}
+        """Bid only what it expects to make (``bid.woburn_bid``)."""
+        return woburn_bid(seen, view, legal, self._search, self._world, rnd, start, self.greedy)
 
     def _swap(self, seen: Seen, view: dict[str, Any], rnd: Callable[[], float], start: float) -> Action:
         face_up = seen.face_up
