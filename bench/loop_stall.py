@@ -3,7 +3,9 @@
 Starts the table service over a SQLite file in a temp dir, seats strong AI players in every seat of
 ``--tables`` Sergeant Major tables (so hands 2 on have gives, and every hand a kitty discard), and lets them
 play for ``--seconds`` while a heartbeat task sleeps 5 ms at a time on the same loop: the longest gap past
-its sleep is the longest stall any socket or table of that process would have suffered. Also printed: each
+its sleep is the longest stall any socket or table of that process would have suffered, and the loop thread's
+own CPU within one beat tells what the process itself held the loop for (on a shared machine the wall gap also
+counts time the process was not scheduled at all). Also printed: each
 phase's longest decision made on the loop itself (CPU of ``choose`` in the service's process) and how many
 decisions went to the worker process.
 
@@ -65,13 +67,15 @@ async def run(tables: int, seconds: float, rule: str, options: dict[str, Any]) -
         service = TableService(store, ai_delay=0.0, heal_every=None)
         await service.start()
         gaps: list[float] = []
+        busy: list[float] = []  # the loop thread's own CPU within each gap (a loaded machine adds wall time only)
         stop = asyncio.Event()
 
         async def heartbeat() -> None:
             while not stop.is_set():
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.thread_time()
                 await asyncio.sleep(BEAT)
                 gaps.append(time.perf_counter() - t0 - BEAT)
+                busy.append(time.thread_time() - c0)
 
         async def table(i: int) -> None:
             info = await service.create_table("sergeant_major", 0, "Bench", {**options, "ai_level": "strong"},
@@ -95,6 +99,8 @@ async def run(tables: int, seconds: float, rule: str, options: dict[str, Any]) -
           f"{service.autoplay.pooled} decisions thought in the worker")
     print(f"  event-loop stall past a {BEAT * 1000:.0f} ms heartbeat: max {max(gaps) * 1000:.1f} ms, "
           f"p99 {_quantile(gaps, 0.99) * 1000:.1f} ms, p50 {_quantile(gaps, 0.5) * 1000:.1f} ms ({len(gaps)} beats)")
+    print(f"  the loop thread's own CPU within one heartbeat: max {max(busy) * 1000:.1f} ms, "
+          f"p99 {_quantile(busy, 0.99) * 1000:.1f} ms (the rest of a stall is the machine's other load)")
     for phase in sorted(inline):
         times = inline[phase]
         print(f"  decided on the loop, {phase:9}: {len(times):5} decisions, max {max(times) * 1000:6.1f} ms CPU, "
