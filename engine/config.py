@@ -24,7 +24,7 @@ class Settings:
     bot_username: str | None = None
     webhook_secret: str | None = None
     daily_secret: str | None = None  # the deals of the day's seeds come from it (else one kept in the store)
-    ai_delay: float = 0.8
+    ai_delay: float = 0.45
     commit_delay: float = 0.0  # SQLite: seconds a commit of moves may wait for other tables' moves to share its sync
     initdata_max_age: int = 24 * 3600
     # limits that keep one client from taking the web process down
@@ -81,7 +81,7 @@ class Settings:
             bot_username=text("BOT_USERNAME"),
             webhook_secret=text("WEBHOOK_SECRET"),
             daily_secret=text("DAILY_SECRET"),
-            ai_delay=float(text("AI_DELAY") or 0.8),
+            ai_delay=float(text("AI_DELAY") or base.ai_delay),
             commit_delay=float(text("COMMIT_DELAY_MS") or base.commit_delay * 1000) / 1000,
             initdata_max_age=int(text("INITDATA_MAX_AGE") or 24 * 3600),
             hello_timeout=float(text("HELLO_TIMEOUT") or base.hello_timeout),

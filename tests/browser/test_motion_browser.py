@@ -137,10 +137,17 @@ async def coins_motion(browser: Any, server: Server, n: int, reduced: bool) -> t
     await expect(page.locator(".trick.done .card")).to_have_count(3)
     await page.wait_for_function(SETTLED)
     took = await page.evaluate(END_STATE)
-    # the next lead: Ann's if she took the trick, else the winner's, which the page shows after the trick was read
-    state = await state_of(server, table_id, uid)
-    if state["turn"] == 0 and not state["trick"]:
+    # the next lead: the winner's, which the page shows after the trick was read; while Ann takes the tricks she
+    # leads them, until an AI player leads and the page stops at her turn with the led card on the felt
+    for _ in range(16):
+        await expect(page.locator(".status.mine")).to_be_visible(timeout=15_000)  # shown once the cards landed
+        state = await state_of(server, table_id, uid)
+        if state["trick"]:
+            break
+        before = await seq_of(page)
         await drag(page, state["legal"][0], ".felt")
+        await page.wait_for_function("s => Number(document.querySelector('.table-screen').dataset.seq) > s",
+                                     arg=before)
     await expect(page.locator(".trick:not(.done) .card").first).to_be_visible()
     await page.wait_for_function(SETTLED)
     led = await page.evaluate(END_STATE)

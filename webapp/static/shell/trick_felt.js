@@ -2,7 +2,8 @@
 // player's seat to the trick; a finished trick stays on the felt, whole and with its winning card marked, until the
 // next card is led (also across a new deal), and then sweeps to its winner; frames that arrive meanwhile wait a
 // moment so it can be read. The points of a trick rise to its winner's score; a hand's end shows each player's
-// change on the felt before the next hand's play, and a new hand is dealt from the felt into yours.
+// change on the felt before the next hand's play, and a new hand is dealt from the felt into yours. "Your turn"
+// waits until the cards in flight have landed: the table says so once it has settled.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -11,7 +12,8 @@ import { dealIn, dealOut, flyIn, flyPoints, lift, reducedMotion, sweepTo } from 
 import { cue } from "./sound.js";
 
 export const FLY_MS = 260;
-export const HOLD_MS = 1400; // a finished trick stays readable at least this long before the next lead shows
+export const LAND_MS = 140; // another player's card rests this long once landed before the next frame shows
+export const HOLD_MS = 1000; // a finished trick stays readable at least this long before the next lead shows
 export const HAND_END_MS = 2200; // how long the hand's end stays on the felt, the next frames waiting
 
 // The plays of a trick just taken: those this page saw, or, when it came in after the trick's first card (opened
@@ -39,6 +41,19 @@ export class TrickPacer {
     this.handOver = null; // the hand_over event of the frame being shown
     this.ending = null; // {title, rows, from, until} of the hand just over, shown on the felt meanwhile
     this.endTimer = 0;
+    this.landing = 0; // others' cards in flight: until they land the table does not say it is your turn
+  }
+
+  // Whether every card played or dealt has landed: the table may say "Your turn".
+  landed() {
+    return this.landing === 0;
+  }
+
+  // Something in flight has landed: once all has, the status may say whose turn it is (the table draws only its
+  // status; the rest may still move).
+  land() {
+    this.landing = Math.max(0, this.landing - 1);
+    if (this.landed() && this.table.view && this.table.renderStatus) this.table.renderStatus(this.table.state);
   }
 
   destroy() {
@@ -115,23 +130,31 @@ export class TrickPacer {
         this.holdUntil = Date.now() + HOLD_MS;
       } else if (e.type === "dealt" || e.type === "hand_over") {
         this.building = [];
-        if (e.type === "dealt" && e.seat === you) this.dealing = true;
+        if (e.type === "dealt" && e.seat === you && !this.dealing) {
+          this.dealing = true;
+          this.landing += 1; // your turn is told once the deal has landed (story)
+        }
         if (e.type === "hand_over") this.handOver = e;
       }
     }
-    if (others && !reducedMotion()) this.holdUntil = Math.max(this.holdUntil, Date.now() + FLY_MS * flights.length);
+    if (others && !reducedMotion()) {
+      this.holdUntil = Math.max(this.holdUntil, Date.now() + FLY_MS * flights.length + LAND_MS);
+      flights.others = true;
+      this.landing += 1; // before the frame is drawn: its status waits for the landing (animate)
+    }
     return flights;
   }
 
   // The hand just over ({title, rows}) shows on the felt over its last trick for a moment, the next frames waiting
   // a little longer than a trick's.
   endHand(card) {
-    if (!card) return;
+    if (!card) return false;
     const now = Date.now();
     this.ending = { ...card, until: now + HAND_END_MS, entered: false };
     this.holdUntil = Math.max(this.holdUntil, this.ending.until);
     clearTimeout(this.endTimer);
     this.endTimer = setTimeout(() => { if (this.table.view) this.table.render(); }, HAND_END_MS + 20);
+    return true;
   }
 
   // Copies of the finished trick on show, taken before a frame may replace it, with its winner.
@@ -146,11 +169,8 @@ export class TrickPacer {
   // a new hand is dealt from the felt (yours into your hand, backs to the others), the hand over comes to the felt in a moment.
   story(leaving) {
     const el = this.table.el;
-    if (this.handOver && this.table.handEnd) {
-      this.endHand(this.table.handEnd(this.handOver));
-      const felt = el.querySelector(".felt");
-      if (felt) appendHandEnd(this, felt);
-    }
+    // drawn again with the hand's end on the felt: a table whose felt holds words shows it alone (never over them)
+    if (this.handOver && this.table.handEnd && this.endHand(this.table.handEnd(this.handOver))) this.table.render();
     this.handOver = null;
     if (leaving && leaving.winner !== null && !el.querySelector(".trick.done")) {
       sweepTo(leaving.lifted, el.querySelector(`.player[data-seat="${leaving.winner}"]`));
@@ -159,8 +179,8 @@ export class TrickPacer {
       this.dealing = false;
       const felt = el.querySelector(".felt");
       const deck = felt && felt.getBoundingClientRect();
-      dealOut(deck, [...el.querySelectorAll(".ring > .player")], () => backEl());
-      dealIn([...el.querySelectorAll(".hand .card")], deck);
+      Promise.all([dealOut(deck, [...el.querySelectorAll(".ring > .player")], () => backEl()),
+        dealIn([...el.querySelectorAll(".hand .card")], deck)]).then(() => this.land());
     }
   }
 
@@ -180,6 +200,7 @@ export class TrickPacer {
       if (target) target.style.visibility = "";
       cue("card");
     }
+    if (flights.others) this.land();
     if (youTook) cue("trick");
     if (tally && this.table.tallyEl) {
       flyPoints(tally.text, el.querySelector(".trick .card.win") || el.querySelector(".felt"), () => this.table.tallyEl(tally.seat));
@@ -241,10 +262,10 @@ export function appendTrickExtras(table, felt, s, { live, done, deck, leading })
   }
 }
 
-// The hand just over, on the felt for a moment: each player's change (motion only brings it in).
+// The hand just over, on the felt for a moment: each player's change (motion only brings it in). Whether it shows.
 export function appendHandEnd(pacer, felt) {
   const ending = pacer.ending;
-  if (!ending || Date.now() >= ending.until) return;
+  if (!ending || Date.now() >= ending.until) return false;
   const card = h("div", { class: `hand-end${ending.entered ? "" : " enter"}`, role: "status" },
     h("h3", { text: ending.title }),
     h("ul", {}, ending.rows.map((row) => h("li", {},
@@ -252,4 +273,5 @@ export function appendHandEnd(pacer, felt) {
       h("b", { class: row.change > 0 ? "up" : row.change < 0 ? "down" : "", text: row.text })))));
   ending.entered = true;
   felt.append(card);
+  return true;
 }

@@ -198,6 +198,7 @@ class CoinsTable extends TableRenderer {
   }
 
   renderStatus(s) {
+    if (s.phase !== "over" && this.isMyTurn() && !this.pacer.landed()) return; // "Your turn" once the cards have landed
     let text;
     let cls = "status";
     if (s.phase === "over") {

@@ -37,7 +37,7 @@ class SergeantMajorTable extends TableRenderer {
     this.log = [];
     this.el = h("div", { class: "sm-table" },
       this.scorebar = h("div", { class: "scorebar sm-scorebar" }),
-      this.notes = h("div", { class: "sm-notes", "aria-live": "polite" }),
+      this.notes = h("div", { class: "sm-notes", "aria-live": "polite", dataset: { keepClear: "" } }),
       this.ring = h("div", { class: "opps ring" },
         this.left = h("div", { class: "player seat-left" }),
         this.felt = h("div", { class: "felt sm-felt" }),
@@ -197,8 +197,10 @@ class SergeantMajorTable extends TableRenderer {
       this.renderTrick(s, seats);
       return;
     }
-    this.felt.append(decisionPanel(this, s));
-    appendHandEnd(this.pacer, this.felt);
+    // the hand just over shows alone a moment, then the decision's words, never one over the other
+    if (appendHandEnd(this.pacer, this.felt)) return;
+    const panel = this.felt.appendChild(decisionPanel(this, s));
+    panel.dataset.keepClear = ""; // words to read: motion keeps off them (shell/motion.js)
   }
 
   renderTrick(s, seats) {
@@ -226,6 +228,7 @@ class SergeantMajorTable extends TableRenderer {
   }
 
   renderStatus(s) {
+    if (!s.over && this.isMyTurn() && !this.pacer.landed()) return; // "Your turn" once the cards have landed
     let cls = "status";
     let text = this.statusText(s);
     if (s.over) {
