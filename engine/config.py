@@ -47,6 +47,7 @@ class Settings:
     api_burst: int = 60  # ... and in one burst
     lobby_expiry_hours: float = 24.0  # a lobby nobody touches for this long is cancelled
     game_expiry_days: float = 14.0  # so is an untimed game with no move for this long
+    stop_timeout: float = 10.0  # seconds a graceful stop (SIGTERM) may take before the process exits anyway
 
     @property
     def local_mode(self) -> bool:
@@ -98,6 +99,7 @@ class Settings:
             new_tables_burst=int(text("NEW_TABLES_BURST") or base.new_tables_burst),
             body_timeout=float(text("BODY_TIMEOUT") or base.body_timeout),
             flood_rate=float(text("FLOOD_RATE") or base.flood_rate),
+            stop_timeout=float(text("STOP_TIMEOUT") or base.stop_timeout),
             flood_burst=int(text("FLOOD_BURST") or base.flood_burst),
             api_rate=float(text("API_RATE") or base.api_rate),
             api_burst=int(text("API_BURST") or base.api_burst),

@@ -181,6 +181,12 @@ class Notifier:
                 continue
             return
 
+    async def flush(self) -> None:
+        """Make the passes already due (every update received so far), not the wake-ups planned later (a stop)."""
+        queue = self._subscription.queue if self._subscription is not None else None
+        while self._turn_lanes.busy or self._lanes.busy or (queue is not None and not queue.empty()):  # noqa: ASYNC110
+            await asyncio.sleep(0.005)
+
     async def _follow(self, subscription: Subscription) -> None:
         async for update in subscription:
             try:

@@ -10,6 +10,10 @@ from engine.config import Settings
 from engine.logs import setup_logging
 from webapp.app import freeze_start_up, make_app
 
+# seconds aiohttp waits for requests still running once the graceful stop (webapp.shutdown, within STOP_TIMEOUT)
+# has closed every table socket: what is left is a request or two, not a game
+SHUTDOWN_TIMEOUT = 1.0
+
 
 def main() -> None:
     """Read the settings from the environment and serve until interrupted."""
@@ -23,7 +27,7 @@ def main() -> None:
     app = make_app(settings)
     app.on_startup.append(freeze_start_up)
     web.run_app(app, host=settings.host, port=settings.port, access_log=None,
-                print=lambda _: logging.getLogger("webapp").info(ready), shutdown_timeout=5.0)
+                print=lambda _: logging.getLogger("webapp").info(ready), shutdown_timeout=SHUTDOWN_TIMEOUT)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ from webapp.readiness import setup_readiness
 from webapp.record_api import setup_record_api
 from webapp.request_ids import request_ids
 from webapp.settings_api import setup_settings_api
+from webapp.shutdown import setup_shutdown
 from webapp.webhook import MAX_UPDATE, setup_webhook
 from webapp.write_access_api import setup_write_access_api
 from webapp.ws import setup_ws
@@ -98,9 +99,11 @@ def make_app(
     templates_dir: Path = TEMPLATES_DIR,
     static_dir: Path = STATIC_DIR,
     clock: Callable[[], float] = time.monotonic,
+    hand_over: bool | None = None,
 ) -> web.Application:
     """The web application for ``settings``; ``service`` if given is used as is (and not closed), ``clock`` is
-    the monotonic clock the sockets' flood budgets and each person's request budget refill by."""
+    the monotonic clock the sockets' flood budgets and each person's request budget refill by; ``hand_over``
+    (by default: when the service is the application's own) hands its tables over on a graceful stop."""
     webhook = bool(settings.bot_token and bot)
     app = web.Application(middlewares=[request_ids, errors_middleware],
                           client_max_size=MAX_UPDATE if webhook else MAX_BODY)
@@ -131,4 +134,5 @@ def make_app(
     setup_ws(app)
     setup_metrics(app)
     setup_readiness(app)
+    setup_shutdown(app, hand_over=service is None if hand_over is None else hand_over)
     return app

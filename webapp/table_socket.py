@@ -7,6 +7,7 @@ refused one answered to it alone. Its room (``webapp.rooms``) sends it the table
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import sys
@@ -60,7 +61,7 @@ class TableSocket:
     def __init__(
         self, ws: web.WebSocketResponse, service: TableService, table_id: str, user: WebUser, settings: Settings,
         public: PublicTables, lang: str | None = None, clock: Callable[[], float] = time.monotonic,
-        session: str | None = None,
+        session: str | None = None, stopping: asyncio.Event | None = None,
     ) -> None:
         self.ws = ws
         self.service = service
@@ -78,6 +79,7 @@ class TableSocket:
         self.ref: str | None = None
         self.room: Room | None = None
         self.session = session  # handed out with the first welcome
+        self.stopping = stopping  # set once the process stops gracefully (``webapp.shutdown``)
 
     async def welcome(self) -> None:
         """Send the whole view; the room skips the updates queued so far, which it covers."""
@@ -180,6 +182,11 @@ class TableSocket:
             await self.welcome()
 
     async def _act(self, frame: ActFrame) -> None:
+        if self.stopping is not None and self.stopping.is_set():
+            # the process is stopping: the move is made again where the page reconnects, at once (1012)
+            await self._refused(frame["ref"], Refusal(RefusalCode.MOVING))
+            await self.ws.close(code=WSCloseCode.SERVICE_RESTART, message=b"service restart")
+            return
         if self.settings.process_url is not None and not self.service.peers.in_touch():
             # cut off from the others: another process takes this table; the page reconnects and is sent there
             await self._refused(frame["ref"], Refusal(RefusalCode.MOVING))

@@ -63,6 +63,11 @@ The protocol (``GET /ws/{table_id}``; every frame is a JSON object with a ``type
    a welcome); either is logged and listed in ``/healthz``. Without addresses every process serves every socket, as a
    reverse proxy that routes by table id would have them (``docs/deployment.md``).
 
+7. A process stopping (a deploy's SIGTERM, ``webapp.shutdown``) finishes the moves it accepted, hands its
+   tables over, and closes every socket with 1012 ("service restart"); a socket opened meanwhile is closed so
+   at once, and a move sent meanwhile is refused (``code: "moving"``) before its socket is. The page
+   reconnects at once to its own address, which the load balancer sends to a live process.
+
 Limits, each refused with a close frame 1008 and its reason (after an ``error`` frame
 with the same code once the client has signed in): sockets still to say hello, in all
 and per remote address (``too_many_pending``); sockets per user (``too_many_sockets``);
@@ -101,7 +106,9 @@ from webapp.protocol import (
     parse_hello,
     redirect_frame,
 )
+from webapp.readiness import STOPPING
 from webapp.rooms import Rooms, send
+from webapp.shutdown import restart
 from webapp.table_socket import CLOSE_POLICY, MAX_FRAME, TableSocket, error_of, failed
 
 log = logging.getLogger(__name__)
@@ -163,6 +170,10 @@ async def table_socket(request: web.Request) -> web.WebSocketResponse:
     await ws.prepare(request)
     sockets, gate = request.app[SOCKETS], request.app[GATE]
     sockets.add(ws)
+    if _stopping(request.app):  # the process is stopping: the page comes back at once, to a live one
+        sockets.discard(ws)
+        await restart(ws)
+        return ws
     try:
         address = gate.proxies.client(request.remote or "", request.headers.getall("X-Forwarded-For", ()),
                                       request.headers.getall("Forwarded", ()))
@@ -216,26 +227,27 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser,
     if rooms.count(table_id) >= settings.max_sockets_per_table:
         await _reject(ws, error_of(Refusal(RefusalCode.TABLE_CROWDED), lang), CLOSE_POLICY)
         return
+    if _stopping(app):  # stopped while this socket signed in
+        await restart(ws)
+        return
     with app[GATE].signed_in(user.id) as admitted:
         if not admitted:
             await _reject(ws, error_of(Refusal(RefusalCode.TOO_MANY_SOCKETS), lang), CLOSE_POLICY)
             return
         socket = TableSocket(ws, service, table_id, user, settings, app[PUBLIC], lang, app[CLOCK],
-                             app[VERIFIER].session_for(user.id))
+                             app[VERIFIER].session_for(user.id), app.get(STOPPING))
         await socket.run(rooms, request.transport)
-
-
-async def close_sockets(app: web.Application) -> None:
-    """On shutdown: tell every open socket the server is going away."""
-    sockets = app[SOCKETS]
-    for ws in list(sockets):
-        await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
 
 
 async def _rooms_ctx(app: web.Application) -> AsyncIterator[None]:
     rooms = app[ROOMS] = Rooms(app[SERVICE], app[PUBLIC])
     yield
     await rooms.close()
+
+
+def _stopping(app: web.Application) -> bool:
+    stopping = app.get(STOPPING)
+    return stopping is not None and stopping.is_set()
 
 
 def _origin(app: web.Application) -> str:
@@ -251,4 +263,3 @@ def setup_ws(app: web.Application) -> None:
     app.cleanup_ctx.append(_rooms_ctx)
     app.cleanup_ctx.append(addresses_ctx)
     app.router.add_get("/ws/{table_id}", table_socket)
-    app.on_shutdown.append(close_sockets)

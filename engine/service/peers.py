@@ -67,6 +67,14 @@ class SharesPresence(Protocol):
         """Tell the others of ``presence``'s own changes, and it of theirs."""
 
 
+@runtime_checkable
+class HandsOver(Protocol):
+    """Peers that can hand every lease over at once, for a graceful stop."""
+
+    async def release_all(self) -> None:
+        """Stop driving every table and take none again, so the others take them at once."""
+
+
 class LocalPeers:
     """One process alone on its database: it drives every table and hears of no other."""
 
@@ -83,6 +91,9 @@ class LocalPeers:
         return True
 
     async def release(self, table_id: str) -> None:
+        """Nothing held."""
+
+    async def release_all(self) -> None:
         """Nothing held."""
 
     def holds(self, table_id: str) -> bool:

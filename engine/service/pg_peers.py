@@ -22,6 +22,8 @@ things keep them in step, both on PostgreSQL itself, so there is nothing more to
   for ``STALE_AFTER`` seconds (``pg_terminate_backend``: its locks are free) and take its
   tables over at once. The connection also carries the server's keepalives and user
   timeout (``engine.store.dialects``), so the server notices a client that vanished.
+  A process stopping gracefully frees all its locks at once (``release_all``) and says
+  ``free``: the others take its tables at once, with no heartbeat to wait for.
 
 * **Presence.** Who is at a table is known by the process holding their socket, and the
   turn message is sent by the process driving the table. Each process tells the others
@@ -70,7 +72,7 @@ HEARTBEAT_EVERY = 1.0  # seconds between two heartbeats (each also looks for pro
 HOLD_FOR = 4.0  # seconds a lease is acted on after the last confirmed heartbeat
 STALE_AFTER = 6.0  # seconds of silence after which another process ends this one's session and takes its tables
 QUERY_TIMEOUT = 5.0  # seconds a connect, ping or lease query may take before the connection counts as lost
-PRESENCE = "cardroom_presence"  # NOTIFY channel: "<origin>|+|<table>|<user>" (came), "-" (left), "hello", "bye"
+PRESENCE = "cardroom_presence"  # NOTIFY: "<origin>|+|<table>|<user>" (came), "-" (left), "hello", "bye", "free"
 APPLICATION = "cardroom-peers:"  # each process's listening connection is named this and its origin
 ORIGINS_EVERY = 5.0  # seconds between looks for processes gone without a word, while someone is present through one
 
@@ -122,6 +124,7 @@ class PostgresPeers:
         self._taking: asyncio.Task[None] | None = None  # taking over the tables of a process found silent
         self.ended = 0  # sessions of silent processes this one ended
         self.ended_refused = False  # the server refused to end them (the role may not)
+        self.leaving = False  # every lease handed over (a graceful stop): none is taken again
 
     async def start(self, on_notice: OnNotice, on_resume: OnResume) -> None:
         """Open the connection, listen on the change channel, and keep the connection from now on."""
@@ -204,7 +207,9 @@ class PostgresPeers:
         presence = self._presence
         if origin == self.origin or presence is None:
             return
-        if kind in ("hello", "bye"):
+        if kind == "free":  # a process stopping handed its tables over: take them now, not a heartbeat later
+            self._take_over()
+        elif kind in ("hello", "bye"):
             presence.forget_origin(origin)
             if kind == "hello":
                 self._announce()
@@ -274,10 +279,14 @@ class PostgresPeers:
             self.ended += int(ended)
             log.warning("ended the sessions of %s other process(es) silent for over %.0f s; taking their tables",
                         ended, STALE_AFTER)
-            if self._on_resume is not None and (self._taking is None or self._taking.done()):
-                self._taking = asyncio.create_task(self._on_resume(), name="peers-take-over")
-                self._taking.add_done_callback(self._done)
+            self._take_over()
         return True
+
+    def _take_over(self) -> None:
+        """Catch up and drive the tables nobody drives (another process's leases were freed), unless doing so."""
+        if self._on_resume is not None and not self.leaving and (self._taking is None or self._taking.done()):
+            self._taking = asyncio.create_task(self._on_resume(), name="peers-take-over")
+            self._taking.add_done_callback(self._done)
 
     def is_confirmed(self) -> bool:
         """Whether this process's hold on its leases was confirmed by the server within ``HOLD_FOR`` seconds."""
@@ -337,6 +346,8 @@ class PostgresPeers:
     async def lease(self, table_id: str) -> bool:
         """Take the table's advisory lock if it is free; keep it until released, this process ends or the connection
         is lost (False while it is)."""
+        if self.leaving:
+            return False
         if table_id in self._held:
             return self.is_confirmed()  # not asked again: a second lock of the same key would need two unlocks
         try:
@@ -354,6 +365,14 @@ class PostgresPeers:
         self._held.discard(table_id)
         with contextlib.suppress(*UNREACHABLE):
             await self._query("SELECT pg_advisory_unlock($1)", lease_key(table_id))
+
+    async def release_all(self) -> None:
+        """Hand every lease over at once and take none again (a graceful stop); the others are told to take them."""
+        self.leaving = True
+        self._held.clear()
+        with contextlib.suppress(*LOST):
+            await self._query("SELECT pg_advisory_unlock_all()")
+            await self._query("SELECT pg_notify($1, $2)", PRESENCE, f"{self.origin}|free")
 
     def holds(self, table_id: str) -> bool:
         """Whether this process holds the lease (and its heartbeat confirms it still may act on it)."""

@@ -21,6 +21,7 @@ from engine.service.chat_moves import ChatMoves
 from engine.service.chats import Chats
 from engine.service.daily import Daily
 from engine.service.due import HEAL_EVERY, DueWork
+from engine.service.hand_over import HandOver
 from engine.service.idle import IdleTables
 from engine.service.loading import MAX_LOADED, Tables, peers_for
 from engine.service.lobby import AI_NAMES, Lobby
@@ -84,6 +85,7 @@ class TableService:
         self.idle_tables = IdleTables(store, self.loaded, self.schedule, clock=clock)
         self.due = DueWork(store, self.loaded, self.sharing, self.moves, self.schedule, peers=self.peers, clock=clock,
                            heal_every=heal_every)
+        self.hand_over = HandOver(self.due, self.loaded, self.peers)  # a graceful stop hands the tables over
 
         # reading
         self.info = self.loaded.info

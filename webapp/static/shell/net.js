@@ -86,6 +86,10 @@ const PING_EVERY = 20000;
 const MAX_HOPS = 3;
 const SILENT_LIMIT = 45000;
 const RETRY_CAP = 1500; // ms between tries at most, however long the server is away
+// close code 1012 (service restart): the process is stopping (a deploy) and has handed its tables over; the page's own
+// address, which the load balancer sends to a live process, is asked again at once
+const RESTART = 1012;
+const QUIET_FOR = 1000; // ms a reconnection after a restart may take before the page says the connection is lost
 
 // handlers: onView(view, events, kind), onRefused(frame), onError(frame), onStatus("open"|"closed"),
 // onWatching(n): how many people have the table open without a seat (welcome, update and watching frames)
@@ -102,6 +106,7 @@ export class TableSocket {
     this.owner = null;
     this.hops = 0;
     this.welcomed = false;
+    this.quiet = null; // while a restart's reconnection is under way: the timer that says the connection is lost
     this.closed = false;
     this.retry = 0;
     this.refs = 0;
@@ -156,7 +161,7 @@ export class TableSocket {
       try { frame = JSON.parse(msg.data); } catch { return; }
       this.receive(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.failPending();
@@ -167,13 +172,26 @@ export class TableSocket {
         this.connect();
         return;
       }
-      if (this.owner && !this.welcomed) this.owner = null; // the owner is gone: back to the page's own address
+      const restarting = Boolean(event) && event.code === RESTART;
+      // the owner is gone, or stopping: back to the page's own address
+      if (restarting || (this.owner && !this.welcomed)) this.owner = null;
       // the hops are kept until a welcome: past MAX_HOPS the page's own address is asked to serve it
-      this.handlers.onStatus && this.handlers.onStatus("closed");
-      const delay = Math.min(RETRY_CAP, 250 * 2 ** this.retry); // capped low: a server back is seen within 2 s
+      // a restart's reconnection is said only if it takes longer than QUIET_FOR or its first try fails
+      if (!restarting) this.lost();
+      else if (!this.quiet) this.quiet = setTimeout(() => this.lost(), QUIET_FOR);
+      // capped low: a server back is seen within 2 s; a restart's first try is at once
+      const delay = restarting && this.retry === 0 ? 0 : Math.min(RETRY_CAP, 250 * 2 ** this.retry);
       this.retry += 1;
       this.reconnectTimer = setTimeout(() => this.connect(), delay);
     };
+  }
+
+  // Say the connection is lost, unless it is back by now.
+  lost() {
+    clearTimeout(this.quiet);
+    this.quiet = null;
+    if (this.closed || (this.ws && this.welcomed)) return;
+    this.handlers.onStatus && this.handlers.onStatus("closed");
   }
 
   ensure() {
@@ -198,6 +216,8 @@ export class TableSocket {
     if (typeof frame.watching === "number" && this.handlers.onWatching) this.handlers.onWatching(frame.watching);
     switch (frame.type) {
       case "welcome":
+        clearTimeout(this.quiet);
+        this.quiet = null;
         this.retry = 0;
         this.hops = 0;
         this.welcomed = true;
@@ -283,6 +303,7 @@ export class TableSocket {
     this.closed = true;
     clearInterval(this.timer);
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.quiet);
     document.removeEventListener("visibilitychange", this.onVisible);
     if (this.tg && typeof this.tg.offEvent === "function") {
       try {
