@@ -22,16 +22,17 @@ class Lesson:
 
 
 LESSONS: dict[str, Lesson] = {
-    # the person deals hand 1, so they play last to the first trick and see two cards first
-    "coins": Lesson("lesson:coins:33", {"target_score": 5, "first_dealer": "host", "ai_level": "easy"}),
-    # the person deals hand 1 (trumps and the kitty), gives and gets in the exchange of hands 2 and 3, and, doing
-    # what the coach advises, wins in hand 3 by taking 5 over their target (the seed before took 10 hands)
-    "sergeant_major": Lesson("lesson:sergeant_major:22", {
+    # the person deals hand 1, so they play last to the first trick and see two cards first; playing the card the
+    # coach rings on each of their 13 turns they win 5-1-0 within the hand, seeing a trick of every kind (the seed
+    # before lost 0-5)
+    "coins": Lesson("lesson:coins:45", {"target_score": 5, "first_dealer": "host", "ai_level": "easy"}),
+    # the person deals (trumps and the kitty) and, playing the card the coach rings on every trick, wins within the
+    # one hand by taking 13 tricks, 5 over their target: 21 taps (the seed before went to hand 3, 71 taps)
+    "sergeant_major": Lesson("lesson:sergeant_major:93", {
         "variant": "classic", "game_end": "target_plus_five", "first_dealer": "host", "ai_level": "easy"}),
     # one opponent, and the person plays first with a King for a corner; doing what the coach advises, they build
-    # down on the sides and on a corner, move a pile, fill an empty side, draw at the end of 10 turns, and go out
-    # (the seed before ended in 2 turns, before any corner was built on)
-    "kings_corner": Lesson("lesson:kings_corner:15", {"players": 2, "first_dealer": "seat:1", "ai_level": "easy"}),
+    # down, move a pile, fill an empty side, end a turn and draw, and go out in 24 taps (the seed before took 59)
+    "kings_corner": Lesson("lesson:kings_corner:70", {"players": 2, "first_dealer": "seat:1", "ai_level": "easy"}),
 }
 
 

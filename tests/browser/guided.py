@@ -3,6 +3,7 @@ against the rules, and play what it rings (or any legal card once it rings nothi
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,13 @@ class Lesson:
     table_id: str = ""
     steps: list[str] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)
+    started: float = field(default_factory=time.monotonic)
+    button_taps: int = 0  # presses of Telegram's own main button, which is outside the page
+
+    async def taps(self) -> int:
+        """The taps the learner made on the page since the lesson opened, and on Telegram's main button."""
+        on_page: int = await self.page.evaluate("window.__lessonTaps || 0")
+        return on_page + self.button_taps
 
     @property
     def page(self) -> Page:
@@ -49,8 +57,7 @@ class Lesson:
         if await coach.is_hidden():
             return None
         step = await coach.get_attribute("data-step")
-        if step and (not self.steps or self.steps[-1] != step):
-            assert step not in self.steps, f"the coach showed {step} twice: {self.steps}"
+        if step and step not in self.steps:  # in the order first shown (advice for every turn comes back)
             self.steps.append(step)
             self.texts[step] = await coach.locator(".coach-text").inner_text()
         return step
@@ -73,6 +80,9 @@ async def open_lesson(phone: Phone, server: Server, game: str, label: str) -> Le
     assert table_id
     info = await server.service.info(table_id)
     assert info.lesson and info.status == "playing"
+    # every finger on the page from here on counts as a tap (a tap is one touch, whatever it lands on)
+    await page.evaluate("window.__lessonTaps = 0; "
+                        "document.addEventListener('touchstart', () => { window.__lessonTaps += 1; }, true)")
     return Lesson(phone, server, table_id)
 
 
@@ -99,11 +109,18 @@ async def follow(
     raise AssertionError(f"the guided game did not end in {max_rounds} rounds: {lesson.steps}")
 
 
-async def finish(lesson: Lesson, game: str) -> None:
-    """The game is over and offers a real game; taking it opens a real game of the same game, already dealt."""
+async def finish(lesson: Lesson, game: str, *, max_taps: int | None = None) -> None:
+    """The game is over and offers a real game; taking it opens a real game of the same game, already dealt. The
+    lesson took at most ``max_taps`` taps (Learn, the real game's button and anything after not counted)."""
     page = lesson.page
     sheet = page.locator(".sheet.game-over")
     await expect(sheet.locator(".lesson-done")).to_be_visible()
+    taps, seconds = await lesson.taps(), time.monotonic() - lesson.started
+    print(f"{game} lesson: {taps} taps, {seconds:.0f} s, {len(lesson.steps)} steps")
+    if max_taps is not None:
+        assert taps <= max_taps, (taps, lesson.steps)
+    result = (await lesson.server.service.info(lesson.table_id)).result
+    assert result is not None and result["placements"][0] == 1, result  # following the coach wins
     real = sheet.locator(".real-game")
     await expect(real).to_be_visible()
     await expect(sheet.locator(".play-again")).to_have_count(0)

@@ -67,11 +67,11 @@ async def test_coins_guided_game_to_its_end_following_the_coach(browser: Any, se
     lesson = await play(server, browser, "en-US", "Learn", {0: "You", 1: "Ada", 2: "Basil"})
     assert "Cups beat Coins" in lesson.texts["cycle"]
     assert "The first to 5 points wins" in lesson.texts["welcome"]
-    await finish(lesson, "coins")
+    await finish(lesson, "coins", max_taps=25)
 
 
 async def test_coins_guided_game_speaks_russian(browser: Any, server: Server) -> None:
     lesson = await play(server, browser, "ru-RU", "Обучение", {0: "Ты", 1: "Ada", 2: "Basil"})
     assert "Кубки бьют Монеты" in lesson.texts["cycle"]
     await expect(lesson.page.locator(".sheet.game-over .real-game")).to_have_text("Сыграть настоящую партию")
-    await finish(lesson, "coins")
+    await finish(lesson, "coins", max_taps=25)

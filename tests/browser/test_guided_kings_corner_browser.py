@@ -64,4 +64,4 @@ async def test_kings_corner_guided_game_to_its_end_following_the_coach(browser: 
     assert seen[:2] == ["welcome", "king"], seen  # the person plays first, and holds a King
     assert {"build", "move", "fill", "end_turn", "watch"} <= set(seen), seen
     assert seen.index("king") < seen.index("build") < seen.index("end_turn") < seen.index("watch")
-    await finish(lesson, "kings_corner")
+    await finish(lesson, "kings_corner", max_taps=25)

@@ -38,7 +38,7 @@ async def test_coach_leaves_hand_and_action_clear_on_phones(
     browser: Any, local_server: Server, scheme: Literal["light", "dark"]
 ) -> None:
     for size, viewport in SIZES.items():
-        phone = await open_phone(browser, local_server)
+        phone = await open_phone(browser, local_server, confirm_cards=True)  # a card picked shows the play button
         page = phone.page
         await page.emulate_media(color_scheme=scheme)
         await page.set_viewport_size(viewport)

@@ -2,10 +2,11 @@
 // the player may do, and rings what it talks about. A game's lesson is data: an ordered list of steps, each with
 // when it applies, what it says and what it points at, read from the player's own view only.
 //
-// A step is {id, when(f), say(f), focus?(f) -> selectors, until?(f), ack?}: the first step not yet shown whose
+// A step is {id, when(f), say(f), focus?(f) -> selectors, until?(f), ack?, again?}: the first step not yet shown whose
 // ``when`` holds is shown; an ``ack`` step stays (and holds the table's next frames, so a finished trick stays in
-// view) until "Got it"; any other step goes once its ``until`` holds or its ``when`` no longer does. ``f`` is what the lesson's ``facts`` made of
-// the frame on show.
+// view) until "Got it"; any other step goes once its ``until`` holds or its ``when`` no longer does. A step with
+// ``again`` comes back each time its moment does (advice for every turn), the others are shown once. ``f`` is what
+// the lesson's ``facts`` made of the frame on show.
 
 import { h, clear, loadStyles } from "./dom.js";
 import { t } from "./i18n.js";
@@ -116,7 +117,7 @@ export class Coach {
 
   finish() {
     if (!this.step) return;
-    this.done.add(this.step.id);
+    if (!this.step.again) this.done.add(this.step.id);
     this.step = null;
     this.focusSelectors = [];
   }

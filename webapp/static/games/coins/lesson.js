@@ -15,13 +15,15 @@ const strength = (card) => STRENGTH[parseCard(card).rank] || Number(parseCard(ca
 const suitOf = (card) => parseCard(card).suit;
 const cardSel = (card) => `.hand .card[data-card="${card}"]`;
 
-// The card the coach rings on your turn, and why: the lowest that takes the trick when you play last (the server
-// names those), else a low one that gives no points away.
+// The card the coach rings on your turn, and why: when you play last, one that takes the trick (the server names
+// those), a Coin first since it scores a point of its own, else the lowest; otherwise a low one that gives no
+// points away.
 function suggestion(s) {
   const hand = s.hand || [];
-  const cheap = [...hand].sort((a, b) => (suitOf(a) === "coins") - (suitOf(b) === "coins") || strength(a) - strength(b));
+  const coin = (card) => suitOf(card) === "coins";
+  const cheap = [...hand].sort((a, b) => coin(a) - coin(b) || strength(a) - strength(b));
   if (s.trick.length === 2) {
-    const winning = [...(s.taking || [])].sort((a, b) => strength(a) - strength(b));
+    const winning = [...(s.taking || [])].sort((a, b) => coin(b) - coin(a) || strength(a) - strength(b));
     if (winning.length) return { card: winning[0], why: t("coach_coins_why_win") };
     return { card: cheap[0], why: t("coach_coins_why_low") };
   }
@@ -87,8 +89,9 @@ export const steps = [
     id: "watch", when: (f) => !f.mine && !f.over && f.s.trick.length < 3, until: (f) => f.mine || f.over,
     say: (f) => t("coach_coins_watch", { name: f.name(f.s.turn) }), focus: (f) => `.player[data-seat="${f.s.turn}"]`,
   },
+  // a good card ringed on every turn: the first time with the rule that any card may be played
   ...["first_play", "second_play"].map((id) => ({
-    id, when: (f) => f.mine && Boolean(f.hint), until: (f) => !f.mine || f.over,
+    id, again: id !== "first_play", when: (f) => f.mine && Boolean(f.hint), until: (f) => !f.mine || f.over,
     say: (f) => `${t(id !== "first_play" ? "coach_coins_your_turn" : isOneTap() ? "coach_coins_any_card_one_tap" : "coach_coins_any_card")} ${t("coach_coins_ringed", { card: cardName(f.hint.card, DECK), why: f.hint.why })}`,
     focus: (f) => cardSel(f.hint.card),
   })),

@@ -1,6 +1,6 @@
-// The guided first game of Sergeant Major, three hands long: trumps, the kitty, following suit, tricks, up and
-// down, and the exchange, each told when it happens, and the card to play ringed on every turn (coach.js runs it).
-// Every hint comes from the player's own view.
+// The guided first game of Sergeant Major: trumps, the kitty, following suit and tricks, each told when it happens,
+// and the card to play ringed on every turn (coach.js runs it); up and down and the exchange are told too if a
+// game goes on past its first hand. Every hint comes from the player's own view.
 
 import { t } from "../../shell/i18n.js";
 import { cardName, parseCard, suitName } from "../../shell/cards.js";
@@ -91,7 +91,8 @@ function exchangeWords(f) {
   }).join(" ");
 }
 
-// The lesson's hands (engine/service/lessons.py deals a game that ends in its third): the coach teaches in each.
+// The hands the coach teaches in (engine/service/lessons.py deals a game won within its first; a longer one is
+// still coached to its third).
 const HANDS = 3;
 const TRICKS = 16; // in a hand of the classic game
 
