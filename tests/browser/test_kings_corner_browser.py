@@ -56,10 +56,9 @@ async def start_two_player_game(phone: Phone) -> str:
     """From home: a Kings in the Corner table for two, one AI added, started; the table id."""
     page = phone.page
     await page.locator(".game-card[data-game='kings_corner'] .options-btn").tap()  # the game's Table options
-    await expect(page.locator("#opt-players")).to_have_value("4")  # the sheet offers 2, 3 or 4 players
+    await expect(page.locator("#opt-players")).to_have_value("2")  # two unless chosen otherwise, of 2, 3 or 4
     await expect(page.locator("#opt-players option")).to_have_text(["2", "3", "4"])
     await expect(page.locator("#opt-scoring option:checked")).to_have_text("First out wins")
-    await page.locator("#opt-players").select_option("2")
     await page.locator(".options-sheet .create-btn").tap()
     await expect(page.locator(".lobby")).to_be_visible()
     await expect(page.locator(".seats li")).to_have_count(2)

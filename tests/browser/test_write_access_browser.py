@@ -68,7 +68,7 @@ async def table_shown(page: Page) -> None:
 async def test_write_access_asked_once_for_a_person_seated_by_the_bot(browser: Any, server: Server) -> None:
     bob = 9401
     table_id = await seated_by_the_bot(server, bob, start=True)
-    phone = await open_phone(browser, server, person(bob), start_param=table_id, viewport=SMALL)
+    phone = await open_phone(browser, server, person(bob), start_param=table_id, viewport=SMALL, write_access=None)
     page = phone.page
     await wait_asked(phone)
     line = page.locator(".write-access-note")
