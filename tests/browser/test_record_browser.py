@@ -211,7 +211,8 @@ async def test_the_record_pages_speak_russian(browser: Any, server: Server) -> N
     await expect(page.locator(".tabs .tab")).to_have_text(["Столы", "История", "Рейтинг"])
     await expect(page.locator(".record-seats li.you .pname")).to_have_text("Ты")
     await page.locator(f'.record[data-table="{table_id}"] .replay-btn').tap()
-    await expect(page.locator(".rp-verify")).to_have_text("Проверено: отпечаток ключа (SHA-256) совпадает с показанным в начале.")
+    await expect(page.locator(".rp-verify")).to_have_text(
+        "Проверено: отпечаток ключа (SHA-256) совпадает с показанным в начале.")
     await expect(page.locator(".rp-position")).to_contain_text(" из ")
     await shot(ann, "record-replay-ru")
     assert ann.errors == []
