@@ -208,6 +208,9 @@ async def test_coins_hand_end_shows_each_players_change_then_the_next_deal(brows
     await page.screenshot(path=str(screenshot_path("motion-coins-hand-end-360x640.png")))
     await expect(card).to_have_count(0, timeout=5_000)  # it makes way for the next hand
     await expect(page.locator(".hand .card")).to_have_count(16)
+    # the next hand's AI players may lead and follow before Ann (their cards fly in turn): once it is her turn,
+    # the table has settled and nothing is in flight
+    await expect(page.locator(".status.mine")).to_be_visible(timeout=15_000)
     await page.wait_for_function(SETTLED)
     assert await page.evaluate(END_STATE.replace("() =>", "() => (").rstrip() + ").flying") == 0
     record = await page.evaluate("window.__motion")
