@@ -193,39 +193,6 @@ def test_ai_coins_sampled_deals_never_put_a_card_where_the_seat_knows_it_is_not(
         assert sum(1 for card in sampled if SPANISH.suit_name(card) == "coins") == seen.coins_out
 
 
-@pytest.mark.parametrize(("bid_value", "pass_value", "expected"), [(2.0, 0.5, "bid"), (0.5, 2.0, "pass"),
-                                                                   (-0.5, -1.0, "bid"), (1.0, 1.0, "pass")])
-def test_ai_sm_woburn_bids_only_when_being_dealer_beats_passing(
-    monkeypatch: pytest.MonkeyPatch, bid_value: float, pass_value: float, expected: str,
-) -> None:
-    state = SM.new_game({"variant": "classic", "woburn_first_bid": True, "first_dealer": "seat:0"}, 3, "woburn")
-    (seat,) = SM.to_act(state)
-    state, _ = SM.apply(state, seat, {"type": "bid", "tricks": 9})  # the first seat holds the high bid
-    (seat,) = SM.to_act(state)
-    view, legal = SM.view(state, seat), SM.legal_actions(state, seat)
-    asked: list[int] = []
-
-    def fake_search(self: StrongSergeantMajor, seen: Any, n_moves: int, *args: Any) -> list[float]:
-        asked.append(n_moves)
-        return [bid_value, pass_value][:n_moves]
-
-    monkeypatch.setattr(StrongSergeantMajor, "_search", fake_search)
-    action = StrongSergeantMajor().choose(view, legal, "s")
-    assert asked == [2]  # being dealer at 10 and passing (the bidder of 9 dealer), on the same deals
-    assert action["type"] == expected
-    if expected == "bid":
-        assert action["tricks"] == 10
-
-
-def test_ai_sm_woburn_first_bid_with_nothing_to_beat_weighs_a_redeal_at_zero(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = SM.new_game({"variant": "classic", "woburn_first_bid": True, "first_dealer": "seat:0"}, 3, "woburn")
-    (seat,) = SM.to_act(state)
-    view, legal = SM.view(state, seat), SM.legal_actions(state, seat)
-    for value, expected in ((0.3, "bid"), (-0.3, "pass")):
-        monkeypatch.setattr(StrongSergeantMajor, "_search", lambda self, seen, n, *a, v=value: [v] * n)
-        assert StrongSergeantMajor().choose(view, legal, "s")["type"] == expected
-
-
 def test_ai_expert_level_is_the_exact_ending_player_only_where_it_measured_stronger() -> None:
     assert type(player_for("coins", "expert")) is StrongCoins  # the exact-ending player measured below strong
     assert type(player_for("sergeant_major", "expert")) is StrongSergeantMajor  # measured at par with strong
