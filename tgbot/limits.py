@@ -24,9 +24,9 @@ processes on one database, a call that fits every limit here also takes its room
 whole bot's budget (``share``: ``engine.service.bot_budget``), which spaces every process's
 calls so that no window of the overall period holds more than the overall figure; a posting
 call also takes its room in its chat's shared pace as it is about to leave, so two processes
-writing to one chat keep to one call a second there, and a group's post its room in the group's
-shared minute (as many slots as the group's figure), so together they keep to 20 a minute
-there: a post takes its room in the minute first, and its chat's room only once that has come.
+writing to one chat keep to one call a second there, and a group's post with it its room in the
+group's shared minute (as many slots as the group's figure), both from the moment it will leave,
+so together they keep to 20 a minute there.
 
 Every message id the bot gets back from Telegram is handed to ``on_message`` (the bot's
 ledger, ``BotState.ledger``, uses it to tell its own messages from others').
@@ -54,15 +54,19 @@ log = logging.getLogger(__name__)
 JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
 PACED_PREFIXES = ("send", "edit", "copy", "forward")
 CHAT_MARGIN = 1.1  # a chat's shared pace counts calls as they leave, not from answers: a tenth more
+GROUP_MARGIN = 1.02  # a group's shared minute counts posts as they are due to leave: a busy loop may send one late
 UNLIMITED = ("getUpdates",)  # the long poll: it waits on Telegram, not on a budget
 
 
 class Budget(Protocol):
     """The whole bot's budget, shared with other processes."""
 
-    async def take(self, interval: float, key: str = "overall", slots: int = 1) -> float:
-        """Take one call's room from budget ``key``: seconds to wait for it. Its calls are ``interval`` seconds apart,
-        or with ``slots`` above one, at most that many in any ``interval``."""
+    async def take(self, interval: float, key: str = "overall") -> float:
+        """Take one call's room from budget ``key`` (its calls ``interval`` seconds apart): seconds to wait for it."""
+
+    async def take_post(self, chat: str, interval: float, group: str, window: float, slots: int) -> float:
+        """Take one post's room from its chat's pace and its group's minute (``slots`` in any ``window``), both from
+        when it leaves: seconds to wait for it."""
 
 
 class Dropped(Exception):
@@ -81,8 +85,7 @@ class Waiting:
     group: bool
     wanted: Callable[[], bool] | None
     admitted: asyncio.Future[None] | None = None
-    chat_taken: bool = False  # its room in its chat's shared pace is taken
-    group_taken: bool = False  # its room in its group's shared minute is taken
+    chat_taken: bool = False  # its room in its chat's shared pace (and a group's minute) is taken
 
     @property
     def key(self) -> tuple[int, float, int]:
@@ -98,7 +101,6 @@ class Chat:
     free_at: float = 0.0
     blocked_until: float = 0.0
     sent: deque[float] = field(default_factory=deque)  # a group's posting calls, by answer time
-    group_free_at: float = 0.0  # when the room taken in the group's shared minute comes
 
 
 class ChatPacedRateLimiter(BaseRateLimiter[Call]):
@@ -200,7 +202,7 @@ class ChatPacedRateLimiter(BaseRateLimiter[Call]):
         if self._pump is None or self._pump.done():
             self._pump = loop.create_task(self._run(), name="bot-rate-limiter")
         waiting.admitted = loop.create_future()
-        waiting.chat_taken = waiting.group_taken = False
+        waiting.chat_taken = False
         bisect.insort(self._queue, (waiting.key, waiting), key=lambda item: item[0])
         self._wake.set()
         try:
@@ -239,7 +241,7 @@ class ChatPacedRateLimiter(BaseRateLimiter[Call]):
             chat = self._chat(waiting.chat)
             if waiting.paced:
                 chat.busy = False
-                chat.free_at = now + self._chat_period
+                chat.free_at = max(chat.free_at, now + self._chat_period)
             if waiting.group:
                 chat.sent.append(now)
             if retry_after:
@@ -268,7 +270,6 @@ class ChatPacedRateLimiter(BaseRateLimiter[Call]):
                 return float("inf")
             at = max(at, chat.free_at)
         if waiting.group:
-            at = max(at, chat.group_free_at)
             limit, period = self._group
             limit = group_room(waiting.lane, limit)
             while chat.sent and chat.sent[0] <= now - period:
@@ -309,21 +310,11 @@ class ChatPacedRateLimiter(BaseRateLimiter[Call]):
                     if self._slot_at > now:
                         wake_at = min(wake_at, self._slot_at)
                         break
-                    if waiting.group and waiting.chat is not None and not waiting.group_taken:
-                        # its room in the group's minute, which other processes post to as well (first: a full
-                        # minute holds it back before it takes its chat's room, which it uses at once)
-                        limit, period = self._group
-                        wait = await self._take(self._shared, period, f"group:{waiting.chat}", limit)
-                        waiting.group_taken = True
-                        if wait > 0 or item not in self._queue:
-                            chat = self._chat(waiting.chat)
-                            chat.group_free_at = max(chat.group_free_at, loop.time() + wait)
-                            wake_at = loop.time()
-                            break
-                    if waiting.paced and waiting.chat is not None and not waiting.chat_taken:
-                        # its chat's room, taken as it is about to leave: another process's call there may be
-                        # just gone, and then this one waits and the bot's room goes to the next in line
-                        wait = await self._take(self._shared, self._chat_period * CHAT_MARGIN, f"chat:{waiting.chat}")
+                    if (waiting.paced or waiting.group) and waiting.chat is not None and not waiting.chat_taken:
+                        # its chat's room (and a group's: its room in the minute other processes post to as well),
+                        # taken as it is about to leave: another process's call there may be just gone, and then this
+                        # one waits and the bot's room goes to the next in line
+                        wait = await self._take_chat(self._shared, waiting)
                         waiting.chat_taken = True
                         if wait > 0 or item not in self._queue:
                             chat = self._chat(waiting.chat)
@@ -349,10 +340,22 @@ class ChatPacedRateLimiter(BaseRateLimiter[Call]):
                     async with asyncio.timeout(max(0.0, wake_at - loop.time())):
                         await self._wake.wait()
 
-    async def _take(self, budget: Budget, interval: float | None = None, key: str = "overall",
-                    slots: int = 1) -> float:
+    async def _take_chat(self, budget: Budget, waiting: Waiting) -> float:
+        """Take the call's room in its chat's shared pace, and a group's post its room in the group's shared minute."""
+        interval = self._chat_period * CHAT_MARGIN if waiting.paced else 0.0
+        if not waiting.group:
+            return await self._take(budget, interval, f"chat:{waiting.chat}")
+        limit, period = self._group
         try:
-            return max(0.0, await budget.take(self.interval if interval is None else interval, key, slots))
+            return max(0.0, await budget.take_post(f"chat:{waiting.chat}", interval, f"group:{waiting.chat}",
+                                                   period * GROUP_MARGIN, limit))
+        except Exception:
+            log.exception("taking from the shared budget failed: the call goes on this process's budget alone")
+            return 0.0
+
+    async def _take(self, budget: Budget, interval: float | None = None, key: str = "overall") -> float:
+        try:
+            return max(0.0, await budget.take(self.interval if interval is None else interval, key))
         except Exception:
             log.exception("taking from the shared budget failed: the call goes on this process's budget alone")
             return 0.0

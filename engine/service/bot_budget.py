@@ -4,9 +4,9 @@ Telegram counts a bot's calls together (about 30 a second), so with several proc
 one PostgreSQL database each takes every call's room from one shared budget
 (``engine.store.budget_rows``: one row, one statement a call) before its own limiter lets
 the call through. With SQLite there is one process and no shared budget: the limiter's own
-is the whole bot's. A group's 20 posts a minute are a budget of slots in the same table, so
-two processes posting to one group keep to them together (on the local share, each process
-keeps its own minute).
+is the whole bot's. A group's 20 posts a minute are a budget of slots in the same table, taken
+with the post's room in its chat's pace, so two processes posting to one group keep to them
+together (on the local share, each process keeps its own minute and pace).
 
 The database may be out of reach for a moment (restarting, the connection lost) or slow. A
 take that fails or does not answer within ``timeout`` falls back to a conservative share of
@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from engine.store.budget_rows import BudgetRows
 from engine.store.database import Store
@@ -80,9 +80,21 @@ class SharedBudget:
 
         self._connecting = asyncio.get_running_loop().create_task(connect(), name="bot-budget-connect")
 
-    async def take(self, interval: float, key: str = OVERALL, slots: int = 1) -> float:
-        """Take one call's room from budget ``key``: seconds to wait for it. Its calls are ``interval`` seconds apart,
-        or with ``slots`` above one, at most that many in any ``interval`` (a group's minute)."""
+    async def take(self, interval: float, key: str = OVERALL) -> float:
+        """Take one call's room from budget ``key`` (its calls ``interval`` seconds apart): seconds to wait for it."""
+        now, fallbacks = self.clock(), self.fallbacks
+        wait = await self._shared(lambda: self.rows.take(key, interval), interval, key)
+        if key == OVERALL and self.fallbacks == fallbacks:
+            self._local_next = now + wait + interval * self.processes  # where the local share would carry on
+        return wait
+
+    async def take_post(self, chat: str, interval: float, group: str, window: float, slots: int) -> float:
+        """Take one post's room from its chat's pace (``interval`` seconds apart) and its group's minute (``slots``
+        posts in any ``window`` seconds), both counted from when it leaves: seconds to wait for it."""
+        return await self._shared(lambda: self.rows.take_post(chat, interval, group, window, slots), interval, chat)
+
+    async def _shared(self, take: Callable[[], Awaitable[float]], interval: float, key: str) -> float:
+        """What ``take`` answers from the database, or this process's own share while the database is away."""
         now = self.clock()
         if now < self._down_until:
             return self._local(interval, now, key)
@@ -97,10 +109,7 @@ class SharedBudget:
                 if now - self._swept_at >= SWEEP_EVERY:
                     await self.rows.forget_idle(SWEEP_EVERY)
                     self._swept_at = now
-                if slots > 1:
-                    wait = await self.rows.take_slot(key, interval, slots)
-                else:
-                    wait = await self.rows.take(key, interval)
+                return await take()
         except Exception as error:  # out of reach, too slow, or refused: this process's own share for a while
             self.rows.drop()
             if self.clock() >= self._down_until + self.retry_after:
@@ -108,9 +117,6 @@ class SharedBudget:
                             type(error).__name__, error, self.processes)
             self._down_until = self.clock() + self.retry_after
             return self._local(interval, self.clock(), key)
-        if key == OVERALL:
-            self._local_next = now + wait + interval * self.processes  # where the local share would carry on
-        return wait
 
     def _local(self, interval: float, now: float, key: str) -> float:
         """This process's share: one call every ``interval`` times the processes last seen (a chat's pace is kept by

@@ -7,11 +7,17 @@ statement that moves that time on by the call's interval and says how long to wa
 room it took (0: go now); calls so taken are spaced evenly, whoever takes them.
 
 A budget of so many calls in any window (a group's 20 a minute) is that many rows, its slots
-(``<key>:1`` ... ``<key>:<n>``), each spaced by the whole window: a take moves on the slot that
-frees first, skipping any another process is moving at that moment. No slot holds two calls
-within a window, so no window holds more calls than there are slots, and a burst of as many
-goes at once. The slots are made by a take that finds none free (idle ones are forgotten like any
-other budget's row, and a window short of slots would only hold fewer calls). Nothing of it
+(``<key>:1`` ... ``<key>:<n>``), each spaced by the whole window. A post to a group takes its
+room in the group's minute and in its chat's pace in one statement: it goes when both have come
+(the slot that frees first, skipping any another process is moving at that moment, and the
+chat's next room), and both are moved on from that moment, the moment it leaves. No slot holds
+two posts within a window of their leaving, so no window holds more posts than there are slots,
+and a burst of as many goes as fast as the chat's pace allows. (Moved on from the moment the
+slot was taken instead, a post that then waited for its chat's room left that much later than
+its slot said, and the slot's next post could arrive within the window of it: two processes
+posting to one group had 20 posts in one of its minutes, and a 429 under load.) The slots are
+made by a take that finds none free (idle ones are forgotten like any other budget's row, and a
+window short of slots would only hold fewer calls). Nothing of it
 needs to outlive a crash, so the table is unlogged and a take does not wait for the disk. Only on a
 shared database: PostgreSQL's driver is imported when a connection is first opened.
 """
@@ -33,10 +39,16 @@ SLOTS = f"""
 INSERT INTO bot_budget (key, next_at) SELECT $1 || ':' || g, {NOW} FROM generate_series(1, $2::int) AS g
 ON CONFLICT (key) DO NOTHING
 """
-TAKE_SLOT = f"""
-UPDATE bot_budget AS b SET next_at = greatest(b.next_at, {NOW}) + $2::float8
-WHERE b.key = (SELECT key FROM bot_budget WHERE key LIKE $1 || ':%' ORDER BY next_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-RETURNING greatest(0.0, b.next_at - $2::float8 - {NOW})
+TAKE_POST = f"""
+WITH slot AS (
+    SELECT key, next_at FROM bot_budget WHERE key LIKE $2 || ':%' ORDER BY next_at LIMIT 1 FOR UPDATE SKIP LOCKED
+), chat AS (
+    INSERT INTO bot_budget AS b (key, next_at) SELECT $1, greatest(slot.next_at, {NOW}) + $3::float8 FROM slot
+    ON CONFLICT (key) DO UPDATE SET next_at = greatest(b.next_at + $3::float8, excluded.next_at)
+    RETURNING next_at - $3::float8 AS leaves
+)
+UPDATE bot_budget AS s SET next_at = chat.leaves + $4::float8 FROM slot, chat WHERE s.key = slot.key
+RETURNING greatest(0.0, chat.leaves - {NOW})
 """
 FORGET = f"DELETE FROM bot_budget WHERE key <> 'overall' AND next_at < {NOW} - $1::float8"
 TAKERS = "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()"
@@ -67,19 +79,17 @@ class BudgetRows:
             conn = await self._connection()
             return float(await conn.fetchval(TAKE, key, interval))
 
-    async def take_slot(self, key: str, window: float, slots: int) -> float:
-        """Take the room of one call from budget ``key``, at most ``slots`` calls in any ``window`` seconds: seconds to
-        wait for it."""
+    async def take_post(self, chat: str, interval: float, group: str, window: float, slots: int) -> float:
+        """Take the room of one post from budget ``chat`` (posts ``interval`` seconds apart) and from budget ``group``
+        (at most ``slots`` posts in any ``window`` seconds), both from the moment it leaves: seconds to wait for it."""
         async with self._lock:
             conn = await self._connection()
             for _ in range(3):
-                wait = await conn.fetchval(TAKE_SLOT, key, window)
-                if wait == 0.0:
-                    return 0.0
-                made = await conn.execute(SLOTS, key, slots)  # none free: are some missing (new, or forgotten)?
-                if wait is not None and made.endswith(" 0"):
+                wait = await conn.fetchval(TAKE_POST, chat, group, interval, window)
+                if wait is not None:
                     return float(wait)
-            raise TimeoutError(f"no slot of budget {key} could be taken")
+                await conn.execute(SLOTS, group, slots)  # no slot free to take: some are missing (new, or forgotten)
+            raise TimeoutError(f"no slot of budget {group} could be taken")
 
     async def forget_idle(self, seconds: float) -> None:
         """Remove the chats' budgets not used for ``seconds`` (one comes back with the chat's next call)."""

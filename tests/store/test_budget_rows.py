@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -41,6 +42,22 @@ async def test_takes_are_spaced_by_their_interval_whichever_process_takes(
         assert i * 10.0 - 1.0 < wait <= i * 10.0, waits  # each in the room after the one before, however taken
     assert await first.take("chat:7", 10.0) == 0.0, "a chat's budget is its own"
     assert 9.0 < await second.take("chat:7", 10.0) <= 10.0
+
+
+async def test_a_groups_posts_keep_its_chats_pace_and_its_slots_in_any_window_counted_from_when_they_leave(
+    budget: tuple[BudgetRows, BudgetRows],
+) -> None:
+    first, second = budget
+    began = time.monotonic()
+    leaves = []
+    for i in range(7):  # taken at once, by either process: 3 posts in any 10 s, 2 s apart
+        wait = await (first, second)[i % 2].take_post("chat:-5", 2.0, "group:-5", 10.0, 3)
+        leaves.append(time.monotonic() - began + wait)
+    assert [round(at) for at in leaves] == [0, 2, 4, 10, 12, 14, 20], leaves
+    for i, at in enumerate(leaves[3:], 3):
+        assert at - leaves[i - 3] >= 10.0 - 0.5, "a slot is used again a whole window after its post left, not taken"
+    assert await first.take("chat:-6", 2.0) == 0.0, "another chat's pace is its own"
+    assert 22.0 - 1.0 < await second.take("chat:-5", 2.0) <= 22.0, "the chat's pace counts the group's posts"
 
 
 async def test_idle_chats_are_forgotten_and_the_takers_counted(budget: tuple[BudgetRows, BudgetRows]) -> None:
