@@ -39,6 +39,7 @@ FITS_JS = """() => {
   for (const card of document.querySelectorAll(".game-card")) {
     const box = card.getBoundingClientRect();
     for (const el of card.querySelectorAll(".btn, .game-name, .game-blurb")) {
+      if (!el.getClientRects().length) continue; // not drawn (a blurb while tables are open)
       const r = el.getBoundingClientRect();
       if (el.scrollWidth > el.clientWidth + 1 || r.left < box.left - 0.5 || r.right > box.right + 0.5) {
         bad.push(`${card.dataset.game}: ${el.className} "${el.textContent}"`);
@@ -235,17 +236,19 @@ async def test_home_picker_lists_your_tables_first_with_your_turn_on_top(browser
     await in_view(page, f"{COINS} .play-btn")  # the games stay on the first screen
     await in_view(page, f"{COINS} .learn-btn")
 
-    # past three, only the tables waiting for Ann show; the others are one tap away
+    # five open: one shelf that scrolls sideways (the page does not), the table waiting for Ann first, the games
+    # where they were
     for _ in range(2):
         await server.service.create_table("coins", ann["id"], "Ann")
     await page.reload()
-    await expect(links).to_have_count(3)
-    await expect(links.nth(0)).to_have_class(re.compile(r"\bmy-turn\b"))
-    more = page.locator(".more-tables")
-    await expect(more).to_have_text("2 more tables")
-    await in_view(page, f"{COINS} .play-btn")
-    await more.tap()
     await expect(links).to_have_count(5)
+    await expect(links.nth(0)).to_have_class(re.compile(r"\bmy-turn\b"))
+    shelf = await page.locator(".my-tables .shelf").evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert shelf[0] > shelf[1], "the shelf scrolls sideways"
+    assert await page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth"), "the page does not"
+    await in_view(page, f"{COINS} .play-btn")
+    await links.nth(4).scroll_into_view_if_needed()
+    await in_view(page, ".my-tables li:last-child .table-link")
     await links.nth(0).tap()
     await expect(page.locator(".table-screen[data-status='playing']")).to_be_visible()
     assert phone.errors == []
@@ -312,14 +315,27 @@ async def test_home_picker_words_fit_their_cards_in_every_language(browser: Any,
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "ko", "lv"])
+@pytest.mark.parametrize("tables", [0, 3])
 async def test_every_games_play_and_learn_are_on_a_small_phones_first_screen(browser: Any, server: Server,
-                                                                            lang: str) -> None:
-    """With no open table, each game's Play and Learn are in view at 360×640 without scrolling, in every language
-    (the third game's used to start below the fold): Table options and How to play sit beside them as icons."""
-    ann = user(50 + ["en", "ru", "ko", "lv"].index(lang), lang)
+                                                                            lang: str, tables: int) -> None:
+    """With no open table and with three, each game's Play and Learn are in view at 360×640 without scrolling, in
+    every language (the third game's used to start below the fold, and below the second with three tables open):
+    Table options and How to play sit beside them as icons, an open table takes one line."""
+    ann = user(50 + 10 * tables + ["en", "ru", "ko", "lv"].index(lang), lang)
+    for game, start, options in (("coins", False, {}), ("sergeant_major", True, {"first_dealer": "host"}),
+                                 ("kings_corner", True, {})):
+        if tables:  # a lobby, a game waiting for Ann (she names trumps) and one waiting for the AI players
+            info = await server.service.create_table(game, ann["id"], "Ann", options)
+            for _ in range(info.size - 1):
+                await server.service.add_ai(info.id, ann["id"])
+            if start:
+                await server.service.start_game(info.id, ann["id"])
     phone = await open_phone(browser, server, ann, viewport=SMALL)
     page = phone.page
     await expect(page.locator("html")).to_have_attribute("lang", lang)
+    await expect(page.locator(".my-tables .table-link")).to_have_count(tables)
+    if tables:
+        await in_view(page, ".my-tables li:first-child .badge.turn")
     for game in (COINS, SERGEANT, KINGS):
         await in_view(page, f"{game} .play-btn")
         await in_view(page, f"{game} .learn-btn")
@@ -327,6 +343,6 @@ async def test_every_games_play_and_learn_are_on_a_small_phones_first_screen(bro
             assert await page.locator(f"{game} {icon}").get_attribute("aria-label")
             box = await page.locator(f"{game} {icon}").bounding_box()
             assert box is not None and box["width"] >= 44 and box["height"] >= 44, (game, icon, box)
-    await page.screenshot(path=str(screenshot_path(f"home-games-{lang}-360x640.png")))
+    await page.screenshot(path=str(screenshot_path(f"home-games-{tables}-tables-{lang}-360x640.png")))
     assert phone.errors == []
     await phone.context.close()

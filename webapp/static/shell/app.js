@@ -2,7 +2,7 @@
 // and replays (?replay=<table id>, or Telegram's start parameter r_<table id>).
 
 import { h, clear, toast } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 import { followAccount, languageSelect, saveChoicesWith, settleLanguage } from "./language.js";
 import { Api } from "./net.js";
 import { installSprite } from "./cards.js";
@@ -247,27 +247,21 @@ class App {
     if (list.drawnTables === drawn) return;
     list.drawnTables = drawn;
     clear(list);
+    // with tables open, the games' cards drop their one-line descriptions: a player coming back knows the games
+    list.parentElement?.classList.toggle("with-tables", all.length > 0);
     if (!all.length) return;
-    // past the first few (more would push the games off a phone's first screen) only the tables waiting for the
-    // caller's move show, the others one tap away
-    const FIRST = 3;
-    const shown = all.filter((x, i) => i < FIRST || myTurn(x));
-    const hidden = all.filter((x) => !shown.includes(x));
+    // one shelf that scrolls sideways, each table a card of two lines: however many are open, every game's Play stays
+    // on a phone's first screen (a list of them pushed the third game's below it at 360×640 with three open)
     const item = (x) => h("li", {},
       h("button", { class: `table-link${myTurn(x) ? " my-turn" : ""}`, type: "button", onclick: () => this.openTable(x.id) },
-        h("span", { class: "table-link-top" },
-          h("span", { class: "table-link-title" }, h("span", { class: "pname", text: tableTitle(x) }),
-            // a guided first game says so: it goes on no record
-            x.lesson ? h("span", { class: "badge lesson", text: t("coach_lesson_badge") }) : null),
-          myTurn(x) ? h("span", { class: "badge turn", text: t("your_turn") }) : null),
-        h("span", { class: "hint" }, `${t(`status_${x.status}`)} · `,
-          x.seats.flatMap((s, i) => [i ? ", " : "", h("bdi", { text: seatLabel(s) || "–" })]))));
-    const ul = h("ul", { class: "tables" }, shown.map(item));
-    list.append(h("h2", { text: t("your_tables") }), ul);
-    if (hidden.length) {
-      list.append(h("button", { class: "btn link more-tables", type: "button", text: tn("more_tables", hidden.length),
-        onclick: (ev) => { ul.append(...hidden.map(item)); ev.target.remove(); } }));
-    }
+        h("span", { class: "table-link-title" }, h("span", { class: "pname", text: tableTitle(x) }),
+          // a guided first game says so: it goes on no record
+          x.lesson ? h("span", { class: "badge lesson", text: t("coach_lesson_badge") }) : null),
+        h("span", { class: "hint table-link-foot" },
+          myTurn(x) ? h("span", { class: "badge turn", text: t("your_turn") }) : `${t(`status_${x.status}`)} · `,
+          ...x.seats.flatMap((s, i) => [i ? ", " : "", h("bdi", { text: seatLabel(s) || "–" })]))));
+    // no heading above it (the cards say what they are): a phone's first screen is the games' too
+    list.append(h("ul", { class: "tables shelf", "aria-label": t("your_tables") }, all.map(item)));
   }
 
   // A guided first game of ``game``: a started table against AI players, with the coach.
