@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.core.events import public
-from engine.service.kinds import TableStatus, UpdateKind
+from engine.service.kinds import OPEN, TableStatus, UpdateKind
 from engine.service.live import LiveTable
 from engine.service.loading import Tables, log, notice, with_standins
 from engine.service.moves import Moves
@@ -102,6 +102,7 @@ class DueWork:
             if table.row.deadline is not None and self.timers.armed(table.id) is None:
                 self.schedule.arm(table)
                 healed += 1
+        healed += await self._drive_followed()
         after = ""
         while page := await self.store.tables.ai_turn_tables(after):
             for table_id in page:
@@ -114,6 +115,17 @@ class DueWork:
         await self.arm_from_store()
         self.tables.evict()
         return healed
+
+    async def _drive_followed(self) -> int:
+        """Drive the open tables people follow here that nobody drives (their owner went while a socket came here, its
+        lease still held): their lobby and status go on being told. How many this process took."""
+        taken = 0
+        for table in self.tables.all():
+            if (table.row.status in OPEN and self.tables.followed(table.id) and not self.peers.holds(table.id)
+                    and await self.peers.lease(table.id)):
+                log.info("table %s, followed here, had nobody driving it; driving it now", table.id)
+                taken += 1
+        return taken
 
     def when_resumed(self, hook: Callable[[], None]) -> None:
         """Call ``hook`` each time this process is back in touch with the others (an adapter's work it let wait)."""

@@ -193,10 +193,14 @@ class Tables:
             del self._tables[table_id]
             self._release_later(table_id)
 
+    def followed(self, table_id: str) -> bool:
+        """Whether someone here follows the table (a socket's room listens to it)."""
+        return self.bus.listener_count(table_id) > 0
+
     def unload_unfollowed(self, table_id: str) -> bool:
         """Unload a table nobody here follows (no socket, no subscriber) and nothing here is doing; whether it was."""
         table = self._tables.get(table_id)
-        if table is None or self._is_busy(table) or self.bus.listener_count(table_id):
+        if table is None or self._is_busy(table) or self.followed(table_id):
             return False
         del self._tables[table_id]
         return True

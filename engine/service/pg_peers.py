@@ -144,7 +144,10 @@ class PostgresPeers:
                                                                              user_id))
 
     async def close(self) -> None:
-        """Close the connection: PostgreSQL frees every lease it held."""
+        """Close the connection: every lease it held is freed first and the others told, so they take the tables at
+        once (closing alone frees them too, but says nothing: the others would wait for their supervisor's round)."""
+        if self._held and self._conn is not None and not self.leaving:
+            await self.release_all()
         if self._presence is not None and self._conn is not None:  # the others stop counting people here at once
             with contextlib.suppress(Exception):
                 await self._query("SELECT pg_notify($1, $2)", PRESENCE, f"{self.origin}|bye")

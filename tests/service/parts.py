@@ -144,6 +144,9 @@ class FakeTables:
     def evict(self) -> None:
         pass
 
+    def followed(self, table_id: str) -> bool:
+        return False  # no socket follows a table here
+
     def unload_ended(self, table_id: str) -> None:
         self.unloaded.append(table_id)
 
