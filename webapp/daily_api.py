@@ -41,7 +41,8 @@ async def standings(request: web.Request) -> web.Response:
     (only a group's members with ``group``, for one of them)."""
     user = current_user(request)
     day, group = request.query.get("date"), request.query.get("group")
-    if group is not None and not (group.startswith("-") and group[1:].isdigit() and len(group) <= 16):
+    if group is not None and not (group.startswith("-") and group[1:].isascii() and group[1:].isdigit()
+                                  and len(group) <= 16):  # "²".isdigit() too, and int() refuses it
         raise Refusal(RefusalCode.BAD_NUMBER, name="group", minimum=-(10**15), maximum=-1)  # groups' ids are negative
     found = await request.app[SERVICE].daily.standings(request.match_info["game"], user.id, day,
                                                        group=None if group is None else int(group))

@@ -117,7 +117,8 @@ async def test_daily_api_refuses_an_unknown_game_and_a_caller_not_signed_in(clie
     assert unknown.status == 400 and (await unknown.json())["code"] == "unknown_game"
     anonymous = await client.get("/api/daily")
     assert anonymous.status == 401
-    not_a_group = await client.get("/api/daily/coins/standings?group=abc", headers=tma(ann))
-    assert not_a_group.status == 400 and (await not_a_group.json())["code"] == "bad_request"
+    for group in ("abc", "-²", "-١٢", "-" + "9" * 40):  # digits that are not ASCII, and too many of them
+        not_a_group = await client.get("/api/daily/coins/standings", params={"group": group}, headers=tma(ann))
+        assert not_a_group.status == 400 and (await not_a_group.json())["code"] == "bad_request", group
     outsider = await client.get("/api/daily/coins/standings?group=-100", headers=tma(ann))
     assert outsider.status == 409 and (await outsider.json())["code"] == "daily_not_finished"
