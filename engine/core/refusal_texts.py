@@ -188,8 +188,8 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
         ("name", "value", "variant", "variants"),
     ),
     C.DRAW_UNTIL_PLAYABLE_AT_START: (
-        N_("pass_rule 'draw_until_playable' happens at the end of a turn, so it cannot be combined with "
-           "draw_timing 'start'."),
+        N_("“Draw until a card can be played” happens at the end of a turn, so it cannot be combined with "
+           "“Draw at: Start of the turn”."),
         (),
     ),
     C.PLAYER_COUNT_FIXED: (N_("{game} is for exactly {count} players, not {players}."), ("game", "count", "players")),

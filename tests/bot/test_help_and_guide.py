@@ -129,6 +129,18 @@ async def test_a_refused_new_names_settings_as_they_are_typed(bot: Harness, lang
     assert "target" in text and "target_score" not in text
 
 
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "“Draw until a card can be played”"), ("ru", "«Брать, пока не найдётся ход»"),
+    ("ko", "“낼 수 있을 때까지 뽑기”"), ("lv", "“Ņemt, līdz var izspēlēt”"),
+])
+async def test_a_refused_combination_of_settings_names_them_as_a_player_reads_them(bot: Harness, language: str,
+                                                                                   said: str) -> None:
+    bot.fake.add_user(ANN, "Ann", language_code=language)
+    await bot.send(bot.fake.message(GROUP, ANN, "/new kings pass_rule=draw_until_playable draw_timing=start"))
+    text = bot.fake.last_message(GROUP).plain
+    assert said in text and "pass_rule" not in text and "draw_timing" not in text, text
+
+
 async def test_the_game_over_message_offers_play_with_a_friend(inline_bot: Harness) -> None:
     bot = inline_bot
     bot.fake.add_user(ANN, "Ann", language_code="lv")

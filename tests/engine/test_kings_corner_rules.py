@@ -55,7 +55,9 @@ def test_kings_corner_options_refuse_draw_until_playable_with_draw_at_start() ->
     with pytest.raises(BadOptions) as info:
         GAME.parse_options({"pass_rule": "draw_until_playable", "draw_timing": "start"})
     assert info.value.code == "bad_options"
-    assert "draw_until_playable" in info.value.message
+    message = info.value.message
+    assert "“Draw until a card can be played”" in message and "“Draw at: Start of the turn”" in message
+    assert "_" not in message, "settings named as a player reads them, not by their keys"
     assert GAME.parse_options({"pass_rule": "draw_until_playable"}).draw_timing == "end"
 
 
