@@ -91,6 +91,7 @@ async def table_view(request: web.Request) -> web.Response:
     user = current_user(request)
     service = request.app[SERVICE]
     info = await service.info(request.match_info["table_id"])  # loads the table, or refuses
+    await service.daily.check_watcher(info, user.id)  # a deal of the day is seen early by nobody else
     snapshot = service.snapshot(info.id)
     if snapshot is None:
         raise Refusal(RefusalCode.TABLE_NOT_FOUND)

@@ -205,7 +205,8 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser,
     lang = reader_language(request, user)
     table_id = request.match_info["table_id"]
     try:
-        await service.info(table_id)  # loads the table into memory, or refuses
+        info = await service.info(table_id)  # loads the table into memory, or refuses
+        await service.daily.check_watcher(info, user.id)  # a deal of the day is seen early by nobody else
     except Refusal as refusal:
         await _reject(ws, error_of(refusal, lang), CLOSE_NOT_FOUND)
         return

@@ -161,12 +161,8 @@ class Daily:
         closed = is_closed(day, now)
         if day > day_of(now):
             raise Refusal(RefusalCode.DAILY_NOT_CLOSED, date=day.isoformat())
-        if not closed:
-            entry = await self.rows.entry(user_id, game, day.isoformat())
-            if entry is not None and entry["mark"] is None:
-                entry = await self._settle_lazily(entry)
-            if entry is None or entry["mark"] is None:
-                raise Refusal(RefusalCode.DAILY_NOT_FINISHED, game=games.get(game).title)
+        if not closed and not await self._finished(game, user_id, day):
+            raise Refusal(RefusalCode.DAILY_NOT_FINISHED, game=games.get(game).title)
         rows = await self.field(game, day)
         if group is not None:
             members = (await self.rows.groups_of([user_id, *(r.user_id for r in rows)])).get(group, set())
@@ -183,6 +179,20 @@ class Daily:
         if any(r.user_id == user_id for r in rows):
             out.update(await self._result(game, day, user_id))
         return out
+
+    async def check_watcher(self, info: TableInfo, user_id: int) -> None:
+        """A deal of the day's table is seen, before its day closes, only by its player and by those who have finished
+        that deal themselves: its cards are everyone's that day (a spectator's view would show them early)."""
+        day = None if info.daily is None or info.seat_of(user_id) is not None else parse_day(info.daily)
+        if day is not None and not is_closed(day, self.clock()) and not await self._finished(info.game, user_id, day):
+            raise Refusal(RefusalCode.DAILY_NOT_FINISHED, game=games.get(info.game).title)
+
+    async def _finished(self, game: str, user_id: int, day: date) -> bool:
+        """Whether the user has a result for the day's deal of ``game``."""
+        entry = await self.rows.entry(user_id, game, day.isoformat())
+        if entry is not None and entry["mark"] is None:
+            entry = await self._settle_lazily(entry)
+        return entry is not None and entry["mark"] is not None
 
     async def field(self, game: str, day: date) -> list[Standing]:
         """Everyone who finished ``game``'s deal of ``day``, ranked by their share of the field."""

@@ -15,6 +15,7 @@ from tests.clock import ManualClock
 from tests.service.daily_clock import today, today_noon
 from tests.service.helpers import play_out
 from tests.web.conftest import Client, local_signin, tma
+from tests.web.sockets import Peer
 
 NOON = today_noon()
 DAY = today().isoformat()
@@ -122,3 +123,32 @@ async def test_daily_api_refuses_an_unknown_game_and_a_caller_not_signed_in(clie
         assert not_a_group.status == 400 and (await not_a_group.json())["code"] == "bad_request", group
     outsider = await client.get("/api/daily/coins/standings?group=-100", headers=tma(ann))
     assert outsider.status == 409 and (await outsider.json())["code"] == "daily_not_finished"
+
+
+async def test_a_deal_of_the_day_table_is_seen_before_the_close_only_by_its_player_and_those_who_finished_it(
+    client: Client, service: TableService
+) -> None:
+    ann, _ = await local_signin(client, "Ann")
+    bob, _ = await local_signin(client, "Bob")
+    cat, _ = await local_signin(client, "Cat")
+    table_id = (await (await client.post("/api/daily/coins", headers=tma(ann))).json())["table_id"]
+    assert (await client.get(f"/api/tables/{table_id}", headers=tma(ann))).status == 200  # her own
+    peek = await client.get(f"/api/tables/{table_id}", headers=tma(bob))
+    assert peek.status == 409 and (await peek.json())["code"] == "daily_not_finished"  # her cards are his today
+    peer = Peer(await client.ws_connect(f"/ws/{table_id}"))
+    await peer.send({"type": "hello", "init_data": bob, "last_seq": None})
+    refused = await peer.receive()
+    assert (refused["type"], refused["code"]) == ("error", "daily_not_finished"), refused
+    assert "Coins" in refused["message"]
+
+    bobs = (await (await client.post("/api/daily/coins", headers=tma(bob))).json())["table_id"]
+    await play_out(service, bobs)
+    await service.daily.wait_settled()
+    watched = await client.get(f"/api/tables/{table_id}", headers=tma(bob))  # he has played the deal: he may watch
+    assert watched.status == 200 and (await watched.json())["you"] is None
+    assert (await client.get(f"/api/tables/{table_id}", headers=tma(cat))).status == 409
+
+    clock = service.clock
+    assert isinstance(clock, ManualClock)
+    clock.now = NOON + 12 * 3600  # the day closes: everyone may look
+    assert (await client.get(f"/api/tables/{table_id}", headers=tma(cat))).status == 200
