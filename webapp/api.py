@@ -81,7 +81,7 @@ async def local_signin(request: web.Request) -> web.Response:
 
 def _page_params(request: web.Request) -> tuple[int, str | None]:
     raw_limit, before = request.query.get("limit", str(PAGE)), request.query.get("before") or None
-    if not (raw_limit.isascii() and raw_limit.isdigit() and 1 <= int(raw_limit) <= MAX_PAGE):
+    if not (raw_limit.isascii() and raw_limit.isdigit() and len(raw_limit) <= 6 and 1 <= int(raw_limit) <= MAX_PAGE):
         raise Refusal(RefusalCode.BAD_PAGE_LIMIT, maximum=MAX_PAGE)
     return int(raw_limit), before
 

@@ -40,7 +40,8 @@ MAX_PEOPLE = 6  # names shown per group
 
 def _number(request: web.Request, name: str, default: int, lowest: int, highest: int) -> int:
     raw = request.query.get(name, str(default))
-    if not (raw.lstrip("-").isascii() and raw.lstrip("-").isdigit()) or not lowest <= int(raw) <= highest:
+    digits = raw.removeprefix("-")  # int() refuses thousands of digits, and non-ASCII ones isdigit() takes
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 20) or not lowest <= int(raw) <= highest:
         raise Refusal(RefusalCode.BAD_NUMBER, name=name, minimum=lowest, maximum=highest)
     return int(raw)
 

@@ -154,3 +154,13 @@ async def test_oversized_chunked_body_is_413(client: Client) -> None:
 def test_dump_writes_valid_utf8_even_for_a_lone_surrogate() -> None:
     text = dump(error_frame("x", "Ann \ud800"))  # say, a name stored before names were checked
     assert json.loads(text.encode("utf-8"))["message"] == "Ann \ud800"
+
+
+@pytest.mark.parametrize("path", ["/api/me?limit={n}", "/api/replay/abc?from={n}", "/api/leaderboard?chat=-{n}",
+                                  "/api/daily/coins/standings?group=-{n}"])
+async def test_a_number_of_thousands_of_digits_is_refused_as_a_bad_number_not_a_failure(client: Client,
+                                                                                        path: str) -> None:
+    init_data, _ = await local_signin(client, "Ann")
+    resp = await client.get(path.format(n="9" * 5000), headers=tma(init_data))  # past int()'s 4,300 digits
+    assert resp.status == 400, await resp.text()
+    assert (await resp.json())["code"] in ("bad_page_limit", "bad_number", "bad_request")
