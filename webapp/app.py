@@ -27,6 +27,7 @@ from webapp.api import setup_api
 from webapp.assets import StaticFiles
 from webapp.auth import Verifier, local_token
 from webapp.caller import MAX_BODY
+from webapp.client_errors import quiet_client_errors
 from webapp.daily_api import setup_daily_api
 from webapp.http_errors import errors_middleware
 from webapp.invite_api import setup_invite_api
@@ -105,6 +106,7 @@ def make_app(
     the monotonic clock the sockets' flood budgets and each person's request budget refill by; ``hand_over``
     (by default: when the service is the application's own) hands its tables over on a graceful stop."""
     webhook = bool(settings.bot_token and bot)
+    quiet_client_errors()
     app = web.Application(middlewares=[request_ids, errors_middleware],
                           client_max_size=MAX_UPDATE if webhook else MAX_BODY)
     app[SETTINGS] = settings

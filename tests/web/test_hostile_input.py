@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -164,3 +165,14 @@ async def test_a_number_of_thousands_of_digits_is_refused_as_a_bad_number_not_a_
     resp = await client.get(path.format(n="9" * 5000), headers=tma(init_data))  # past int()'s 4,300 digits
     assert resp.status == 400, await resp.text()
     assert (await resp.json())["code"] in ("bad_page_limit", "bad_number", "bad_request")
+
+
+async def test_a_header_too_big_is_answered_400_and_logged_as_one_warning_not_an_error(
+    client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger="aiohttp.server"):
+        resp = await client.get("/healthz", headers={"X-Big": "a" * 10_000})  # over aiohttp's 8,190 bytes
+    assert resp.status == 400
+    said = [r for r in caplog.records if r.name == "aiohttp.server"]
+    assert [(r.levelname, r.exc_info) for r in said] == [("WARNING", None)], said
+    assert "8190 bytes" in said[0].getMessage() and "400" in said[0].getMessage()
