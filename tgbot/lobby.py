@@ -196,6 +196,9 @@ async def pick_cancel_button(update: Update, context: Context) -> None:
     bot_state, locale = context.bot_data, locale_of(query.from_user)
     try:
         info = await bot_state.service.info(found.target)
+        if info.chat_id != query.message.chat.id:  # a button names a table of its own chat: admin rights are there
+            await answer(query, translate(locale, "There is no table to cancel here."), show_alert=True)
+            return
         admin = info.host_user_id != query.from_user.id and await is_admin(context, query.message.chat,
                                                                                query.from_user.id)
         if info.host_user_id != query.from_user.id and not admin:

@@ -142,3 +142,22 @@ async def test_cancel_is_refused_for_a_player_who_is_neither_host_nor_admin(bot:
     await bot.send(bot.fake.message(GROUP, BOB, "/cancel"))
     assert (await bot.service.info(table_id)).status == "abandoned"
     assert "this table was cancelled" in lobby.plain and lobby.buttons == []
+
+
+async def test_a_cancel_button_naming_another_chats_table_is_refused_whatever_rights_the_presser_has_here(
+    bot: Harness,
+) -> None:
+    theirs, table_id = await new_lobby(bot)  # Ann's lobby in the group, where Bob is no admin
+    other = GROUP - 7
+    bot.fake.set_admin(other, BOB)
+    await bot.send(bot.fake.message(other, BOB, "/new coins"))
+    await bot.send(bot.fake.message(other, BOB, "/new coins"))
+    await bot.send(bot.fake.message(other, BOB, "/cancel"))  # Bob, admin here, is asked which of his two
+    picker = bot.fake.last_message(other)
+    data = picker.buttons[0]["callback_data"]
+    mine = next(t.id for t in await bot.service.tables_in_chat(other) if t.id in data)
+    before = await snapshot(bot, table_id, theirs)
+    forged = bot.fake.callback_query(BOB, picker, data.replace(mine, table_id))  # the group's table, not this chat's
+    await bot.send(forged)
+    assert answer_text(bot, forged) == "There is no table to cancel here."
+    assert await snapshot(bot, table_id, theirs) == before
