@@ -45,8 +45,10 @@ def mention(name: str, user_id: int | None) -> Markup:
 
 
 def setting_value(name: str, value: Any, seats: Mapping[int, str] | None = None) -> str:
-    """A setting's value in the words of the language being rendered (``seats``: who a ``seat:N`` value names)."""
-    return value_name(name, value, translations(_locale.get()), seats)
+    """A setting's value in the words of the language being rendered (``seats``: who a ``seat:N`` value names, a
+    person's name, isolated like ``person``)."""
+    shown = value_name(name, value, translations(_locale.get()), seats)
+    return person(shown) if seats and shown in seats.values() else shown
 
 
 def title(game_title_text: str) -> str:

@@ -162,7 +162,9 @@ async def test_leaderboard_shows_a_groups_players_to_each_other_and_refuses_an_o
     await expect(rows).to_have_count(2)  # people only: the AI seat has no rating
     await expect(ann.page.locator(".board tr.you .pname")).to_have_text("You")
     await expect(ann.page.locator(".board")).to_contain_text("Bob")
-    await expect(ann.page.locator("#lb-group option")).to_have_text(["Group 1: Bob", "People you played with"])
+    # Bob's name isolated (U+2068 … U+2069): an <option> holds no <bdi>, and a right-to-left name would reorder it
+    await expect(ann.page.locator("#lb-group option")).to_have_text(["Group 1: \u2068Bob\u2069",
+                                                                    "People you played with"])
     handle = await ann.page.locator("#lb-group").input_value()
     assert str(GROUP) not in await ann.page.content()
     await shot(ann, "record-leaderboard")

@@ -4,14 +4,16 @@
 // who never played in that group is told so in words.
 
 import { h, clear } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { isolate, t, tn } from "./i18n.js";
 import { aiName } from "./lobby.js";
 import { placeLabel, provisionalNote, ratingText } from "./history.js";
 import { gameTitle } from "./titles.js";
 import { firstGame } from "./games.js";
 
+// An <option>'s words: the page's own label ("Group 2") and the names isolated (U+2068 … U+2069), as an option
+// holds no <bdi>
 function groupLabel(group) {
-  const people = (group.people || []).map(aiName);
+  const people = (group.people || []).map((name) => isolate(aiName(name)));
   return people.length ? t("group_with", { group: group.label, names: people.join(", ") }) : group.label;
 }
 

@@ -1,7 +1,7 @@
 // The lobby: who sits where, the table's options, Add AI, Start, and a link that lets a friend take a seat.
 
 import { h, clear, toast } from "./dom.js";
-import { t, tOr } from "./i18n.js";
+import { isolate, t, tOr } from "./i18n.js";
 import { cardName, parseCard } from "./cards.js";
 import * as tg from "./tg.js";
 import { optionHelpEl, rulesButton } from "./rules.js";
@@ -32,7 +32,7 @@ export function valueLabel(name, value, seats = []) {
   const seat = /^seat:(\d+)$/.exec(String(value));
   if (seat) {
     const taken = seats.find((s) => s.seat === Number(seat[1]) && s.name);
-    return taken ? aiName(taken.name) : t("seat_n", { n: Number(seat[1]) + 1 });
+    return taken ? isolate(aiName(taken.name)) : t("seat_n", { n: Number(seat[1]) + 1 }); // an <option> has no <bdi>
   }
   if (name === "removed_card" && parseCard(value)) {
     const card = String(cardName(value, "french")); // an option of its own, so a capital as its neighbours have
