@@ -132,36 +132,23 @@ async def test_a_socket_is_sent_to_the_owners_address_until_the_owner_dies_and_t
             await service.store.close()
 
 
-async def test_a_lobby_followed_here_is_driven_here_once_its_owner_closes(database: str, tmp_path: Path) -> None:
+async def test_a_lobby_followed_here_is_driven_here_once_its_owner_closes(process: Process) -> None:
     """A socket came here while the owner, gone from its address, still held the lease: once the owner closes it
     frees the lease and says so, and this process drives the lobby (its group's message goes on being told)."""
-    services: list[TableService] = []
-    for _ in range(2):
-        store = Store(database_url(database, tmp_path))
-        await store.open()
-        service = TableService(store, heal_every=None)
-        await service.start()
-        services.append(service)
-    owner, other = services
+    owner, other = await process(), await process()
+    info = await owner.create_table("coins", ANN, "Ann")
+    assert await owner.claim(info.id)
+    await other.info(info.id)
+
+    async def heard(update: object) -> None:
+        del update
+
+    listening = other.listen(info.id, heard)  # the socket's room
     try:
-        info = await owner.create_table("coins", ANN, "Ann")
-        assert await owner.claim(info.id)
-        await other.info(info.id)
-
-        async def heard(update: object) -> None:
-            del update
-
-        listening = other.listen(info.id, heard)  # the socket's room
-        try:
-            assert not await other.claim(info.id) and not other.drives(info.id)
-            await owner.close()  # no supervisor's round here: the owner's word is what makes this process take it
-            await until(lambda: other.drives(info.id), within=5)
-            await other.join(info.id, BOB, "Bob")
-            assert [seat.user_id for seat in (await other.info(info.id)).seats][:2] == [ANN, BOB]
-        finally:
-            listening.close()
+        assert not await other.claim(info.id) and not other.drives(info.id)
+        await owner.close()  # no supervisor's round here: the owner's word is what makes this process take it
+        await until(lambda: other.drives(info.id), within=5)
+        await other.join(info.id, BOB, "Bob")
+        assert [seat.user_id for seat in (await other.info(info.id)).seats][:2] == [ANN, BOB]
     finally:
-        for service in services[1:]:
-            await service.close()
-        for service in services:
-            await service.store.close()
+        listening.close()
