@@ -28,8 +28,8 @@ class Settings:
     commit_delay: float = 0.0  # SQLite: seconds a commit of moves may wait for other tables' moves to share its sync
     initdata_max_age: int = 24 * 3600
     # limits that keep one client from taking the web process down
-    hello_timeout: float = 10.0  # seconds a new table socket has to sign in, counted from when it opened
-    max_unauthenticated_sockets: int = 256  # sockets still waiting for their hello, in all
+    hello_timeout: float = 5.0  # seconds a new table socket has to sign in, counted from when it opened
+    max_unauthenticated_sockets: int = 2048  # sockets still waiting for their hello, in all (a reconnect wave)
     max_unauthenticated_per_address: int = 16  # ... and from one remote address
     # reverse proxies (addresses or CIDRs) whose X-Forwarded-For / Forwarded name the client's address
     trusted_proxies: tuple[str, ...] = ()

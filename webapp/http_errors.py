@@ -80,7 +80,7 @@ async def _answer(
                               refusal_text(refusal, request_language(request)))
         if refusal.code == RefusalCode.TOO_MANY_REQUESTS:
             response.headers["Retry-After"] = "1"  # a budget refills a request in well under a second
-        elif refusal.code == RefusalCode.TOO_MANY_NEW_TABLES:
+        elif refusal.code == RefusalCode.TOO_MANY_NEW_TABLES:  # the process's or the person's
             response.headers["Retry-After"] = str(refusal.params["seconds"])
         return response
     except web.HTTPException as exc:

@@ -3,7 +3,13 @@
 Sockets still to sign in are counted by the client's address: the peer's, or, when the peer is
 one of ``trusted_proxies``, the right-most address in ``X-Forwarded-For`` (else ``Forwarded``)
 that is not a trusted proxy, the last hop only our own proxies vouch for. What a client writes
-further left is its own say and never read.
+further left is its own say and never read. An IPv6 client is counted by its /64, the block one
+household or phone is given, so rotating addresses inside it buys no more places.
+
+The door has two caps on sockets still to sign in: ``max_unauthenticated_per_address`` from one
+address, and ``max_unauthenticated_sockets`` in all; past the second, an address that has a
+socket waiting already is refused, but one with none still gets its place (up to twice the cap),
+so a few addresses holding silent sockets cannot keep everyone else out.
 """
 
 from __future__ import annotations
@@ -130,20 +136,36 @@ class Budgets:
         self._prune_at = max(KEPT_BUDGETS, 2 * len(self._buckets))  # pruning stays rare while many are busy
 
 
+def door_key(address: str) -> str:
+    """What the door counts ``address`` by: an IPv4 address itself, an IPv6 address's /64 (text that is no address
+    as it is)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return address
+
+
 class Gate:
     """Counts the table sockets of the process to enforce the limits on them."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.pending: Counter[str] = Counter()  # sockets still to say hello, by remote address
+        self.pending: Counter[str] = Counter()  # sockets still to say hello, by remote address (an IPv6 /64)
         self.pending_total = 0
         self.users: Counter[int] = Counter()  # signed-in sockets by user
         self.proxies = Proxies(settings.trusted_proxies)
 
     @contextmanager
-    def unauthenticated(self, remote: str) -> Iterator[Refusal | None]:
+    def unauthenticated(self, address: str) -> Iterator[Refusal | None]:
         """Hold a place for a socket still to say hello; yields the refusal (too_many_pending) if there is none."""
-        if self.pending_total >= self.settings.max_unauthenticated_sockets:
+        remote = door_key(address)
+        cap = self.settings.max_unauthenticated_sockets
+        if self.pending_total >= 2 * cap or (self.pending_total >= cap and self.pending[remote] > 0):
             yield Refusal(RefusalCode.TOO_MANY_PENDING)
             return
         if self.pending[remote] >= self.settings.max_unauthenticated_per_address:

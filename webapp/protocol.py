@@ -222,6 +222,7 @@ class PongFrame(TypedDict):
 
     type: Literal["pong"]
     t: int | float | str | None
+    seq: NotRequired[int]
 
 
 class RedirectFrame(TypedDict):
@@ -361,9 +362,12 @@ def error_frame(code: str, message: str, reason: str | None = None) -> ErrorFram
     return frame
 
 
-def pong_frame(t: int | float | str | None) -> PongFrame:
-    """The answer to a ping."""
-    return {"type": "pong", "t": t}
+def pong_frame(t: int | float | str | None, seq: int | None = None) -> PongFrame:
+    """The answer to a ping, with the table's seq at the last update this process sent (a page behind resyncs)."""
+    frame: PongFrame = {"type": "pong", "t": t}
+    if seq is not None:
+        frame["seq"] = seq
+    return frame
 
 
 def redirect_frame(url: str) -> RedirectFrame:

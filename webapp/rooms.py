@@ -83,6 +83,7 @@ class Room:
         self.table_id = table_id
         self.members: dict[Member, Any] = {}  # member -> its transport
         self.count = 0  # updates heard so far
+        self.seq: int | None = None  # the table's seq at the last update heard (a pong carries it)
         self.told = 0  # the number watching that the sockets were last told
         self.joins = 0  # sockets that came or went: the count of watchers is kept while this and the seats stay
         self._watching: tuple[int, tuple[SeatInfo, ...], int] | None = None
@@ -134,6 +135,7 @@ class Room:
     async def deliver(self, update: Update) -> None:
         """Write an update to every socket at once (the service awaits this as it publishes)."""
         self.count += 1
+        self.seq = update.seq if self.seq is None else max(self.seq, update.seq)
         snapshot = update.snapshot
         texts: dict[int | None, str] = {}
         watching = self.told = self.watching(snapshot.info)

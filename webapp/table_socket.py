@@ -175,7 +175,7 @@ class TableSocket:
         elif frame["type"] == "lobby":
             await self._lobby(frame)
         elif frame["type"] == "ping":
-            await send(self.ws, pong_frame(frame["t"]))
+            await send(self.ws, pong_frame(frame["t"], self.room.seq if self.room is not None else None))
         elif frame["type"] == "presence":
             self.service.presence.report(self.table_id, self.user_id, self, frame["active"])
         else:  # resync, or a repeated hello

@@ -64,7 +64,9 @@ async def lobby_op(
 
 
 async def create_table(request: web.Request) -> web.Response:
-    """POST /api/tables {"game", "options", "play_now"?}: a new lobby hosted by the caller, or a game dealt at once."""
+    """POST /api/tables {"game", "options", "play_now"?}: a new lobby hosted by the caller, or a game dealt at once
+    (refused before anything is read while the process has no new table left)."""
+    request.app[SERVICE].check_opening()
     user = current_user(request)
     body = await read_json(request)
     game, options, now = body.get("game"), body.get("options") or {}, body.get("play_now", False)
@@ -78,6 +80,7 @@ async def create_table(request: web.Request) -> web.Response:
 
 async def create_lesson(request: web.Request) -> web.Response:
     """POST /api/lessons {"game"}: a guided first game of that game, started, the caller against AI players."""
+    request.app[SERVICE].check_opening()
     user = current_user(request)
     game = (await read_json(request)).get("game")
     if not isinstance(game, str):

@@ -78,7 +78,11 @@ Every ``error`` and ``refused`` frame is a refusal of ``engine.core.errors``: it
 is the refusal's wire code and its ``message`` the refusal in the reader's language (the
 page's, from its cookie, until the hello says who is reading).
 
-Heartbeats are WebSocket pings every 30 s (a peer that does not answer is dropped).
+Heartbeats are WebSocket pings after 6 s of quiet; a peer that does not answer within 3 s is dropped, so a phone
+that fell off the network leaves the table (and is sent its turn message) within about 10 s. The page pings too
+(``{"type": "ping"}`` after 3 s of quiet) and reconnects after 4 s without an answer; every pong carries the
+table's seq, so a page that missed an update notices and resyncs.
+
 permessage-deflate is off: for frames of a few KB its memory per socket costs more than it saves
 (docs/performance.md).
 """
@@ -112,7 +116,7 @@ from webapp.shutdown import restart
 from webapp.table_socket import CLOSE_POLICY, MAX_FRAME, TableSocket, error_of, failed
 
 log = logging.getLogger(__name__)
-HEARTBEAT = 30.0
+HEARTBEAT = 6.0  # seconds of quiet before a WebSocket ping; one unanswered for half as long drops the socket
 CLOSE_TIMEOUT = 3.0  # seconds to wait for the peer's answer to our close frame
 HARD_LIMIT = 64 * 1024  # larger ones close the socket (aiohttp answers 1009)
 CLOSE_UNAUTHORIZED = 4401

@@ -51,6 +51,7 @@ class RefusalCode(StrEnum):
     TOO_MANY_TABLES = "too_many_tables"
     TOO_MANY_REQUESTS = "too_many_requests"
     TOO_MANY_NEW_TABLES = "too_many_new_tables"
+    TOO_MANY_NEW_TABLES_YOURS = "too_many_new_tables_yours"
     SETTING_NAME_TOO_LONG = "setting_name_too_long"
     SETTING_VALUE_SHAPE = "setting_value_shape"
     BAD_NUMBER = "bad_number"
@@ -192,6 +193,7 @@ FAMILY: dict[RefusalCode, RefusalCode] = {
     C.FLOOD_DISCONNECTED: C.FLOOD,
     C.REQUEST_TOO_LARGE: C.TOO_LARGE,
     C.TOO_MANY_PENDING_HERE: C.TOO_MANY_PENDING,
+    C.TOO_MANY_NEW_TABLES_YOURS: C.TOO_MANY_NEW_TABLES,
     **{c: C.MALFORMED_ACTION for c in (C.ACTION_NOT_JSON, C.ACTION_TOO_LARGE, C.MOVE_WITHOUT_SEQ, C.CARDS_NOT_A_LIST,
                                        C.FIELD_NOT_A_WORD, C.BID_NOT_A_NUMBER)},
     **{c: C.BAD_TRICK for c in (C.TRICK_NOT_THREE, C.TRICK_TOO_LONG, C.TRICK_REPEATS_CARD)},

@@ -59,6 +59,8 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.TOO_MANY_TABLES: (N_("You already have {limit} open tables; finish or leave one first."), ("limit",)),
     C.TOO_MANY_REQUESTS: (N_("Too many requests at once; wait a moment and try again."), ()),
     C.TOO_MANY_NEW_TABLES: (N_("Many tables are being opened right now; try again in {seconds} s."), ("seconds",)),
+    C.TOO_MANY_NEW_TABLES_YOURS: (N_("You have opened many tables in a row; try again in {seconds} s."),
+                                  ("seconds",)),
     C.SETTING_NAME_TOO_LONG: (N_("That setting name is too long."), ()),
     C.SETTING_VALUE_SHAPE: (N_("The setting {name} takes a short word or a number."), ("name",)),
     C.BAD_NUMBER: (N_("{name} must be a whole number from {minimum} to {maximum}."), ("name", "minimum", "maximum")),

@@ -53,6 +53,12 @@ class Lobby:
         self.clock = clock
         self.pace = pace  # the process's budget of new tables (None: unlimited)
 
+    def check_opening(self) -> None:
+        """Refuse (``too_many_new_tables``) while the process has no new table left to open: the door's cheap look,
+        before a request is read or anyone signed in."""
+        if self.pace is not None:
+            self.pace.check()
+
     async def create_table(
         self,
         game: str,
@@ -66,7 +72,7 @@ class Lobby:
         """Open a lobby with the host in seat 0; refused at the host's cap on open tables, and when the process has
         spent its budget of new tables, before anything is read or written."""
         if self.pace is not None:
-            self.pace.take()
+            self.pace.take(host_id)
         async with self.cap.room_for(host_id):
             return await self._open(game, host_id, host_name, options, chat_id=chat_id, seed=seed)
 
@@ -84,7 +90,7 @@ class Lobby:
         """Open a table for one person with AI players in every other seat, dealt: one write, so a deal that fails
         (bad options, the store out of reach) leaves no table behind; refused as ``create_table`` is."""
         if self.pace is not None:
-            self.pace.take()
+            self.pace.take(user_id)
         async with self.cap.room_for(user_id):
             return await self._open(game, user_id, name, options, chat_id=chat_id, seed=seed, lesson=lesson,
                                     deal=True)

@@ -107,6 +107,7 @@ class TableService:
         # moves
         self.act = self.moves.act
         # lobbies
+        self.check_opening = self.lobby.check_opening
         self.create_table = self.lobby.create_table
         self.play_now = self.lobby.play_now
         self.start_lesson = self.lobby.start_lesson

@@ -3,6 +3,8 @@ once the server is back (the same address, as after a restart) the table is live
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,6 +18,7 @@ from engine.config import Settings
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 from tests.browser.conftest import BOT_USERNAME, SHORT_NAME, TEST_TOKEN, Server, open_phone, screenshot_path
+from tests.waiting import until
 from webapp.app import make_app
 
 SEED = "c0" * 32
@@ -101,3 +104,73 @@ async def test_a_lost_connection_is_said_in_words_takes_no_move_and_comes_back_o
     await expect(page.locator(f'.hand .card[data-card="{first}"]')).to_have_count(0)
     assert (await server.service.view(info.id, uid))["seq"] > seq
     assert [e for e in phone.errors if "ERR_CONNECTION_REFUSED" not in e and "WebSocket" not in e] == []
+
+
+async def test_a_connection_that_goes_silent_is_said_lost_within_ten_seconds_and_a_missed_update_is_caught_up(
+    browser: Browser, restartable: tuple[Server, Restartable]
+) -> None:
+    """The network goes away with nothing closed (a phone in a tunnel): the page notices by its own pings; and an
+    update lost on the way (the one that made it the person's turn) is caught up by the table's seq in a pong."""
+    server, _ = restartable
+    uid = 8810
+    info = await server.service.create_table("coins", uid, "Ann", {"first_dealer": "seat:2"}, seed=SEED)
+    for _ in range(info.size - 1):
+        await server.service.add_ai(info.id, uid)
+    await server.service.start_game(info.id, uid)
+    phone = await open_phone(browser, server, {"id": uid, "first_name": "Ann", "language_code": "en"},
+                             start_param=info.id, viewport={"width": 360, "height": 640})
+    page = phone.page
+    state = {"cut": False, "drop_updates": False}
+    silenced: list[Any] = []  # the connections the cut went through: nothing passes either way
+
+    async def route(ws: Any) -> None:
+        if state["cut"]:  # no network: a new connection fails at once
+            await ws.close()
+            return
+        upstream = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if ws not in silenced:
+                upstream.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if ws in silenced or (state["drop_updates"] and json.loads(message).get("type") == "update"):
+                return
+            ws.send(message)
+
+        ws.on_message(from_page)
+        upstream.on_message(from_server)
+        state["last"] = ws
+
+    await page.route_web_socket(re.compile(r"/ws/"), route)
+    await page.reload()
+    await expect(page.locator(".hand .card")).to_have_count(16)
+    await expect(page.locator(".conn.open")).to_have_count(1)
+
+    state["cut"] = True
+    silenced.append(state["last"])
+    cut = time.monotonic()
+    await expect(page.locator(".offline-note")).to_be_visible(timeout=12_000)
+    noticed = time.monotonic() - cut
+    assert noticed < 10.0, f"a silent connection was noticed after {noticed:.1f} s"
+    state["cut"] = False
+    await expect(page.locator(".offline-note")).to_be_hidden(timeout=2_500)
+
+    def seq_now() -> int:
+        snapshot = server.service.snapshot(info.id)
+        assert snapshot is not None
+        return snapshot.info.seq
+
+    seq = seq_now()
+    first = (await server.service.view(info.id, uid))["state"]["hand"][0]
+    state["drop_updates"] = True  # from now on the page hears no update: its move's nor the AI players' replies
+    await page.locator(f'.hand .card[data-card="{first}"]').tap()
+    await until(lambda: seq_now() >= seq + 3)  # both AI players have answered: Ann's turn, which the page missed
+    state["drop_updates"] = False
+    caught = time.monotonic()
+    now = seq_now()
+    await page.wait_for_function("s => Number(document.querySelector('.table-screen').dataset.seq) === s", arg=now,
+                                 timeout=8_000)
+    assert time.monotonic() - caught < 8.0
+    await expect(page.locator(".hand .card")).to_have_count(15)
+    assert [e for e in phone.errors if "WebSocket" not in e] == []

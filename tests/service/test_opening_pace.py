@@ -62,3 +62,43 @@ async def test_a_cancelled_lobby_nobody_follows_leaves_memory_and_still_reads_as
     assert paced.live(watched.id) is not None  # its follower still reads it from memory
     assert (await paced.info(cancelled.id)).status == (await paced.info(left.id)).status == "abandoned"
     subscription.close()
+
+
+async def test_one_person_opening_table_after_table_is_refused_while_everyone_else_opens(
+        store_factory: StoreFactory) -> None:
+    clock = ManualClock()
+    service = TableService(await store_factory(), heal_every=None, opening_pace=OpeningPace(
+        rate=100.0, burst=100, clock=clock, person_rate=0.25, person_burst=3))
+    await service.start()
+    try:
+        for _ in range(3):  # a lesson, a game and a rematch in a row pass ...
+            await service.abandon((await service.create_table("coins", ANN, "Ann")).id, ANN)
+        with pytest.raises(Refusal) as refused:  # ... the fourth at once is Ann's own to wait for
+            await service.create_table("coins", ANN, "Ann")
+        assert refused.value.reason == "too_many_new_tables_yours" and refused.value.params == {"seconds": 4}
+        assert refused.value.message == "You have opened many tables in a row; try again in 4 s."
+        assert await service.count_open_tables(ANN) == 0
+        for person, name in ((BOB, "Bob"), (CAT, "Cat")):  # the process's openings are not spent by her
+            assert (await service.play_now("coins", person, name)).seat_of(person) == 0
+        clock.now += 4.0
+        assert (await service.create_table("coins", ANN, "Ann")).seat_of(ANN) == 0
+    finally:
+        await service.close()
+
+
+def test_the_doors_look_refuses_only_while_the_process_has_nothing_left_and_spends_nothing() -> None:
+    clock = ManualClock()
+    pace = OpeningPace(rate=1.0, burst=2, clock=clock)
+    for _ in range(5):
+        pace.check()  # looking spends nothing
+    pace.take(ANN)
+    pace.take(BOB)
+    with pytest.raises(Refusal) as refused:
+        pace.check()
+    assert refused.value.code == "too_many_new_tables" and refused.value.params == {"seconds": 1}
+    with pytest.raises(Refusal):  # a refused take spends neither the person's opening nor the process's
+        pace.take(CAT)
+    clock.now += 1.0
+    pace.check()
+    pace.take(CAT)
+    assert pace.people[CAT].tokens == pace.person_burst - 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+import aiohttp
 from aiohttp import WSMsgType
 
 from engine.config import Settings
@@ -12,7 +13,7 @@ from tests.waiting import until
 from tests.web.conftest import Client, ClientFactory, local_signin, tma
 from tests.web.sockets import Peer, connect
 from webapp.keys import GATE
-from webapp.limits import Proxies
+from webapp.limits import Proxies, door_key
 
 
 async def _table(client: Client) -> tuple[str, str]:
@@ -85,3 +86,41 @@ async def test_pending_caps_apply_per_client_behind_a_trusted_proxy(
     peer, _ = await connect(client, tid, ann)  # the proxy's own address is a client like any other
     for each in (*crowd, *again, forwarded, peer):
         await each.close()
+
+
+def test_the_door_counts_an_ipv6_client_by_its_64() -> None:
+    assert door_key("2001:db8:1:2:aaaa::1") == door_key("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert door_key("2001:db8:1:3::1") == "2001:db8:1:3::/64"  # the next block is someone else
+    assert door_key("::ffff:203.0.113.9") == door_key("203.0.113.9") == "203.0.113.9"
+    assert door_key("unknown") == "unknown"
+
+
+async def test_a_flood_of_silent_sockets_keeps_no_other_address_out(
+    make_client: ClientFactory, settings: Settings
+) -> None:
+    client = await make_client(replace(settings, max_unauthenticated_sockets=256, max_unauthenticated_per_address=16,
+                                       trusted_proxies=("127.0.0.1",), hello_timeout=60.0))
+    tid, ann = await _table(client)
+    gate = client.app[GATE]
+    url = client.make_url(f"/ws/{tid}")
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:  # as many as it takes
+
+        async def waiting(address: str) -> Peer:
+            return Peer(await session.ws_connect(url, headers={"X-Forwarded-For": address}))
+
+        # 16 addresses hold 16 silent sockets each: the whole cap
+        flood = await asyncio.gather(*(waiting(f"198.51.100.{a}") for a in range(16) for _ in range(16)))
+        await until(lambda: gate.pending_total == 256)
+        code, reason = await _closed_with(await waiting("198.51.100.3"))
+        assert code == 1008 and "too_many_pending" in reason  # a flooder gets no more
+        first = await waiting("2001:db8:7:7::1")
+        await until(lambda: gate.pending_total == 257)  # an address with nothing waiting still gets in ...
+        for n in range(2, 6):  # ... but one /64's addresses are one client: past the cap, the others are refused
+            code, reason = await _closed_with(await waiting(f"2001:db8:7:7::{n:x}"))
+            assert code == 1008 and "too_many_pending" in reason
+        seventeenth = await waiting("203.0.113.17")
+        await seventeenth.send({"type": "hello", "init_data": ann, "last_seq": None})
+        assert (await seventeenth.receive())["type"] == "welcome"  # a 17th address signs in
+        assert gate.pending == {**{f"198.51.100.{a}": 16 for a in range(16)}, "2001:db8:7:7::/64": 1}
+        for peer in (*flood, first, seventeenth):
+            await peer.close()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 
 from engine.service.tables import TableService
 from tests.web.conftest import Client, local_signin, tma
-from tests.web.sockets import connect
+from tests.web.sockets import Peer, connect
 
 
 async def _table(client: Client) -> tuple[str, str, int]:
@@ -63,4 +64,33 @@ async def test_presence_frame_without_a_yes_or_no_is_refused_and_changes_nothing
     error = await peer.receive()
     assert (error["type"], error["code"]) == ("error", "malformed_frame")
     assert service.presence.is_present(tid, user_id)
+    await peer.close()
+
+
+async def test_a_phone_that_fell_off_the_network_leaves_the_table_within_ten_seconds(
+    client: Client, service: TableService
+) -> None:
+    tid, ann, user_id = await _table(client)
+    phone = Peer(await client.ws_connect(f"/ws/{tid}", autoping=False))  # answers no WebSocket ping: gone silent
+    await phone.send({"type": "hello", "init_data": ann, "last_seq": None})
+    assert (await phone.receive())["type"] == "welcome"
+    silent_since = time.monotonic()
+    await _until(lambda: service.presence.is_present(tid, user_id))
+    await _until(lambda: not service.presence.is_present(tid, user_id), tries=2400)  # up to 12 s
+    assert time.monotonic() - silent_since < 10.0  # was 45 s and more
+    await phone.close()
+
+
+async def test_a_pong_carries_the_tables_seq_so_a_page_behind_can_tell(client: Client, service: TableService) -> None:
+    tid, ann, _ = await _table(client)
+    peer, _ = await connect(client, tid, ann)
+    await peer.send({"type": "ping", "t": 1})
+    assert await peer.receive() == {"type": "pong", "t": 1}  # no update sent yet: nothing to compare with
+    await peer.send({"type": "lobby", "ref": "a", "op": "add_ai"})
+    while (frame := await peer.receive())["type"] != "update":
+        pass
+    await peer.send({"type": "ping", "t": 2})
+    while (pong := await peer.receive())["type"] != "pong":
+        pass
+    assert pong == {"type": "pong", "t": 2, "seq": frame["seq"]}
     await peer.close()

@@ -80,12 +80,19 @@ function inFront(tgActive) {
   return document.visibilityState === "visible" && tgActive;
 }
 
-const PING_EVERY = 20000;
+// a connection is checked after PING_EVERY ms with nothing heard: a ping the server answers at once (with the table's
+// seq); nothing at all heard for PONG_WAIT ms after it and the connection counts as dead, so a page whose network
+// went away says so and reconnects within about 10 s
+const PING_EVERY = 3000;
+const PONG_WAIT = 4000;
 // redirects without a welcome, counted across failed tries until a welcome, before the page asks its own address to
 // serve it where it is (hello's ``stay``): an owner whose address is wrong cannot bounce it for ever
 const MAX_HOPS = 3;
-const SILENT_LIMIT = 45000;
 const RETRY_CAP = 1500; // ms between tries at most, however long the server is away
+// every wait before a new try is drawn at random between half of it and all of it, so a thousand pages that lost
+// their process at the same moment do not all knock at the same instant (the first try after a restart too)
+const jittered = (ms) => ms / 2 + Math.random() * (ms / 2);
+const RESTART_SPREAD = 300; // ms over which the pages of a process that stopped come back
 // close code 1012 (service restart): the process is stopping (a deploy) and has handed its tables over; the page's own
 // address, which the load balancer sends to a live process, is asked again at once
 const RESTART = 1012;
@@ -112,7 +119,8 @@ export class TableSocket {
     this.refs = 0;
     this.pending = new Map();
     this.lastHeard = Date.now();
-    this.timer = setInterval(() => this.tick(), 5000);
+    this.pingedAt = null; // when the last ping left, while nothing has been heard since
+    this.timer = setInterval(() => this.tick(), 1000);
     this.tg = (window.Telegram && window.Telegram.WebApp) || null;
     this.tgActive = !(this.tg && this.tg.isActive === false);
     this.onVisible = () => {
@@ -152,11 +160,13 @@ export class TableSocket {
     this.redirect = null;
     ws.onopen = () => {
       this.lastHeard = Date.now();
+      this.pingedAt = null;
       const stay = !this.owner && this.hops >= MAX_HOPS;
       ws.send(JSON.stringify({ type: "hello", init_data: this.getInitData(), last_seq: this.seq, session, stay }));
     };
     ws.onmessage = (msg) => {
       this.lastHeard = Date.now();
+      this.pingedAt = null;
       let frame;
       try { frame = JSON.parse(msg.data); } catch { return; }
       this.receive(frame);
@@ -179,8 +189,9 @@ export class TableSocket {
       // a restart's reconnection is said only if it takes longer than QUIET_FOR or its first try fails
       if (!restarting) this.lost();
       else if (!this.quiet) this.quiet = setTimeout(() => this.lost(), QUIET_FOR);
-      // capped low: a server back is seen within 2 s; a restart's first try is at once
-      const delay = restarting && this.retry === 0 ? 0 : Math.min(RETRY_CAP, 250 * 2 ** this.retry);
+      // capped low: a server back is seen within 2 s; a restart's first try is at once, spread over RESTART_SPREAD
+      const delay = restarting && this.retry === 0 ? Math.random() * RESTART_SPREAD
+        : jittered(Math.min(RETRY_CAP, 250 * 2 ** this.retry));
       this.retry += 1;
       this.reconnectTimer = setTimeout(() => this.connect(), delay);
     };
@@ -205,11 +216,17 @@ export class TableSocket {
   tick() {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
-    if (Date.now() - this.lastHeard > SILENT_LIMIT) {
+    const now = Date.now();
+    if (this.pingedAt !== null && now - this.pingedAt > PONG_WAIT) {
+      // nothing heard since a ping: the connection is dead, whatever the browser thinks; its close may take minutes
       ws.close();
+      ws.onclose(null);
       return;
     }
-    if (Date.now() - this.lastHeard > PING_EVERY) ws.send(JSON.stringify({ type: "ping", t: Date.now() }));
+    if (this.pingedAt === null && now - this.lastHeard > PING_EVERY) {
+      this.pingedAt = now;
+      ws.send(JSON.stringify({ type: "ping", t: now }));
+    }
   }
 
   receive(frame) {
@@ -245,6 +262,10 @@ export class TableSocket {
       case "refused":
         this.settle(frame.ref, { ok: false, code: frame.code, message: frame.message });
         this.handlers.onRefused && this.handlers.onRefused(frame);
+        break;
+      case "pong":
+        // the table moved on while this page heard nothing of it (an update lost with a lagging socket): resync
+        if (typeof frame.seq === "number" && this.seq !== null && frame.seq > this.seq) this.send({ type: "resync" });
         break;
       case "redirect":
         if (typeof frame.url === "string" && /^https?:\/\//.test(frame.url)) this.redirect = frame.url;
