@@ -88,7 +88,7 @@ def _page_params(request: web.Request) -> tuple[int, str | None]:
 
 async def me(request: web.Request) -> web.Response:
     """GET /api/me?limit&before: the signed-in user and a page of their unfinished tables, newest first."""
-    user = current_user(request)
+    user = await current_user(request)
     limit, before = _page_params(request)
     service = request.app[SERVICE]
     if user.allows_write_to_pm:  # allowed in this or another Mini App: turn messages can reach them
@@ -112,7 +112,7 @@ async def me(request: web.Request) -> web.Response:
 
 async def set_language(request: web.Request) -> web.Response:
     """POST /api/me/language {"language"}: the language the caller reads, in the Mini App and from the bot alike."""
-    user = current_user(request)
+    user = await current_user(request)
     code = (await read_json(request)).get("language")
     if not isinstance(code, str) or code not in LANGUAGES:
         shown = code[:16] if isinstance(code, str) else json.dumps(code)[:16]

@@ -39,6 +39,7 @@ from webapp.public import PublicTables
 from webapp.readiness import setup_readiness
 from webapp.record_api import setup_record_api
 from webapp.request_ids import request_ids
+from webapp.sessions_api import setup_sessions_api
 from webapp.settings_api import setup_settings_api
 from webapp.shutdown import setup_shutdown
 from webapp.webhook import MAX_UPDATE, setup_webhook
@@ -132,6 +133,7 @@ def make_app(
     setup_record_api(app)
     setup_daily_api(app)
     setup_settings_api(app)
+    setup_sessions_api(app)
     setup_write_access_api(app)
     setup_ws(app)
     setup_metrics(app)

@@ -9,12 +9,18 @@ the user. In local mode (no bot token) the process signs its own ``initData`` wi
 random local token, so exactly the same check applies to everyone.
 
 initData only starts a sign-in: once it has passed every check, the server hands out a
-session token of its own (``user id.expiry.HMAC``, under a key derived from the bot token,
-so a token from another bot or with a changed byte is refused as forged), good for
-``SESSION_MAX_AGE`` (30 days) and renewed at every sign-in. A client that comes back with
-initData older than ``initdata_max_age`` (a table left open for days, then a reconnect) is
-still taken when its initData's signature holds and it brings a live session token of that
-same user; initData too old and no session, or a forged or expired one, is refused.
+session token of its own (``user id.s<signed at>.HMAC``, under a key derived from the bot
+token, so a token from another bot or with a changed byte is refused as forged). A sign-in is
+as old as the Telegram data that vouched for it (``WebUser.signed_at``: initData's
+``auth_date``, carried on by the session it started), and a session lasts ``SESSION_MAX_AGE``
+(30 days) from then: using it does not make it last longer, opening the app from Telegram
+again (fresh initData) does. A client that comes back with initData older than
+``initdata_max_age`` (a table left open for days, then a reconnect) is still taken when its
+initData's signature holds and it brings a live session token of that same user; initData too
+old and no session, or a forged or expired one, is refused. A person can end every sign-in
+of theirs at once (``engine.service.sign_outs``): the adapters refuse one from before that
+moment (``sign_in_ended``). Tokens of the older form (``user id.expiry.HMAC``) are read as
+signed ``SESSION_MAX_AGE`` before their expiry, so they end when they always would have.
 
 A refused sign-in is an ``AuthError``: a refusal like any other (its code says why, in the
 reader's language), on the wire ``unauthorized`` with a ``kind`` (``missing``, ``malformed``,
@@ -32,7 +38,7 @@ import os
 import secrets
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -46,7 +52,7 @@ FUTURE_SKEW = 300  # seconds an auth_date may lie ahead of our clock (clock drif
 KEY_FILE = "local-signin.key"
 KEY_TRIES = 20  # rounds of "read, else link a new key" before a process gives up sharing one
 MAX_DATE_DIGITS = 12
-SESSION_MAX_AGE = 30 * 24 * 3600  # seconds a session token lives; every sign-in hands out a fresh one
+SESSION_MAX_AGE = 30 * 24 * 3600  # seconds a session lasts from the Telegram sign-in that started it
 MAX_SESSION = 128  # characters; a longer token is no token of ours
 
 
@@ -54,7 +60,7 @@ C = RefusalCode
 # why sign-in data was refused -> the kind the wire names (clients and logs key on it)
 KINDS: dict[RefusalCode, str] = {
     C.SIGN_IN_MISSING: "missing", C.SIGN_IN_HEADER_MISSING: "missing", C.SIGN_IN_UNSIGNED: "missing_hash",
-    C.SIGN_IN_FORGED: "bad_hash", C.SIGN_IN_EXPIRED: "stale",
+    C.SIGN_IN_FORGED: "bad_hash", C.SIGN_IN_EXPIRED: "stale", C.SIGN_IN_ENDED: "stale",
     **{c: "malformed" for c in (C.SIGN_IN_TOO_LONG, C.SIGN_IN_NOT_TEXT, C.SIGN_IN_NOT_A_QUERY, C.SIGN_IN_REPEATS_FIELD,
                                 C.SIGN_IN_BAD_DATE, C.SIGN_IN_FROM_THE_FUTURE, C.SIGN_IN_NO_USER, C.SIGN_IN_BAD_USER_ID,
                                 C.SIGN_IN_TEXT_NOT_UNICODE)},
@@ -83,6 +89,7 @@ class WebUser:
     username: str = ""
     language_code: str = ""
     allows_write_to_pm: bool = False  # Telegram says the bot may write to them (they allowed it in a Mini App)
+    signed_at: int = 0  # when Telegram signed the data this sign-in rests on (initData's, or its session's)
 
     @property
     def name(self) -> str:
@@ -140,25 +147,30 @@ class Verifier:
         self._key = secret_key(token)
         self._session_key = session_key(token)
 
-    def session_for(self, user_id: int, now: float | None = None) -> str:
-        """A session token for ``user_id``, good for ``session_max_age`` seconds from ``now``."""
-        expires = int(time.time() if now is None else now) + self.session_max_age
-        body = f"{user_id}.{expires}"
+    def session_for(self, user: WebUser) -> str:
+        """A session token for ``user``, good for ``session_max_age`` seconds from their Telegram sign-in."""
+        body = f"{user.id}.s{user.signed_at}"
         return f"{body}.{self._session_mac(body)}"
 
     def _session_mac(self, body: str) -> str:
         return hmac.new(self._session_key, body.encode(), hashlib.sha256).hexdigest()
 
-    def check_session(self, session: str, user_id: int, now: float) -> None:
-        """Raise AuthError unless ``session`` is a live token of ours for ``user_id``."""
+    def check_session(self, session: str, user_id: int, now: float) -> int:
+        """When the Telegram sign-in that started ``session`` was signed; raises AuthError unless it is a live token
+        of ours for ``user_id``."""
         body, _, mac = session[:MAX_SESSION].rpartition(".")
         if len(session) > MAX_SESSION or not hmac.compare_digest(self._session_mac(body).encode(), mac.encode()):
             raise AuthError(C.SIGN_IN_FORGED)  # another bot's token, or a changed byte
-        owner, _, expires = body.partition(".")
+        owner, _, when = body.partition(".")
         if owner != str(user_id):
             raise AuthError(C.SIGN_IN_FORGED)  # someone else's session with this user's old initData
-        if not (expires.isascii() and expires.isdigit()) or int(expires) < now:
+        signed = when[1:] if when.startswith("s") else when  # the older form held its expiry
+        if not (signed.isascii() and signed.isdigit() and len(signed) <= MAX_DATE_DIGITS):
             raise AuthError(C.SIGN_IN_EXPIRED)
+        signed_at = int(signed) if when.startswith("s") else int(signed) - self.session_max_age
+        if signed_at + self.session_max_age < now:
+            raise AuthError(C.SIGN_IN_EXPIRED)
+        return signed_at
 
     def sign(self, user: Mapping[str, Any], auth_date: int | None = None) -> str:
         """initData for a locally signed-in user (local mode only)."""
@@ -191,21 +203,20 @@ class Verifier:
         if not hmac.compare_digest(expected.encode(), received.encode()):
             raise AuthError(C.SIGN_IN_FORGED)
         now = time.time() if now is None else now
-        expired = self._is_expired(fields.get("auth_date", ""), now)
+        auth_date = self._auth_date(fields.get("auth_date", ""), now)
+        expired = now - auth_date > self.max_age
         if expired and not session:
             raise AuthError(C.SIGN_IN_EXPIRED)
         user = _user_from(fields.get("user", ""))
-        if expired and session:
-            self.check_session(session, user.id, now)
-        return user
+        signed_at = self.check_session(session, user.id, now) if expired and session else auth_date
+        return replace(user, signed_at=signed_at)
 
-    def _is_expired(self, raw: str, now: float) -> bool:
+    def _auth_date(self, raw: str, now: float) -> int:
         if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_DATE_DIGITS):  # "²".isdigit() too
             raise AuthError(C.SIGN_IN_BAD_DATE)
-        age = now - int(raw)
-        if age < -FUTURE_SKEW:
+        if int(raw) - now > FUTURE_SKEW:
             raise AuthError(C.SIGN_IN_FROM_THE_FUTURE)
-        return age > self.max_age
+        return int(raw)
 
 
 def _user_from(raw: str) -> WebUser:

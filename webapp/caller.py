@@ -2,7 +2,8 @@
 
 A signed-in call carries ``Authorization: tma <initData>`` (validated by ``webapp.auth``); initData older than
 ``initdata_max_age`` is taken with a live session token of the same user, from the ``X-Cardroom-Session``
-header or the ``cardroom_session`` cookie, and every answer hands a fresh one back in both.
+header or the ``cardroom_session`` cookie, and every answer hands one back in both (lasting 30 days from the
+Telegram sign-in it rests on, however often it is used). A person who signed out everywhere since is refused.
 """
 
 from __future__ import annotations
@@ -15,7 +16,17 @@ from aiohttp import web
 from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import negotiate
 from webapp.auth import AuthError, WebUser
-from webapp.keys import BUDGETS, LANG, LANG_COOKIE, SESSION, SESSION_COOKIE, SESSION_HEADER, SETTINGS, VERIFIER
+from webapp.keys import (
+    BUDGETS,
+    LANG,
+    LANG_COOKIE,
+    SERVICE,
+    SESSION,
+    SESSION_COOKIE,
+    SESSION_HEADER,
+    SETTINGS,
+    VERIFIER,
+)
 from webapp.protocol import JsonError, load_json
 
 MAX_BODY = 16 * 1024
@@ -46,21 +57,29 @@ def reader_language(request: web.Request, user: WebUser) -> str | None:
     return cookie_language(request) or user.language_code or None
 
 
-def current_user(request: web.Request) -> WebUser:
+async def current_user(request: web.Request) -> WebUser:
     """The user vouched for by the request's ``Authorization: tma <initData>`` (and session), within their budget.
 
-    Raises AuthError, or Refusal("too_many_requests") when they have spent their budget (nothing is done).
+    Raises AuthError (``sign_in_ended`` for a sign-in from before they signed out everywhere), or
+    Refusal("too_many_requests") when they have spent their budget (nothing is done).
     """
     header = request.headers.get("Authorization", "")
     scheme, _, init_data = header.partition(" ")
     if scheme.lower() != "tma" or not init_data.strip():
         raise AuthError(RefusalCode.SIGN_IN_HEADER_MISSING)
     verifier = request.app[VERIFIER]
-    user = verifier.verify(init_data.strip(), session=request_session(request))
-    request[SESSION] = verifier.session_for(user.id)
+    user = await signed_in(request.app, verifier.verify(init_data.strip(), session=request_session(request)))
+    request[SESSION] = verifier.session_for(user)
     request[LANG] = reader_language(request, user) or ""
     if not request.app[BUDGETS].take(user.id):
         raise Refusal(RefusalCode.TOO_MANY_REQUESTS)
+    return user
+
+
+async def signed_in(app: web.Application, user: WebUser) -> WebUser:
+    """``user``, unless they have signed out everywhere since the Telegram sign-in vouching for them (AuthError)."""
+    if not await app[SERVICE].sign_outs.still_signed_in(user.id, user.signed_at):
+        raise AuthError(RefusalCode.SIGN_IN_ENDED)
     return user
 
 

@@ -25,13 +25,13 @@ log = logging.getLogger(__name__)
 
 async def today(request: web.Request) -> web.Response:
     """GET /api/daily: today's deals and where the caller is with each."""
-    user = current_user(request)
+    user = await current_user(request)
     return web.json_response(await request.app[SERVICE].daily.today(user.id))
 
 
 async def start(request: web.Request) -> web.Response:
     """POST /api/daily/{game}: the caller's table for today's deal of the game (its id and the table)."""
-    user = current_user(request)
+    user = await current_user(request)
     info = await request.app[SERVICE].daily.start(request.match_info["game"], user.id, user.name)
     return web.json_response({"table_id": info.id, "table": request.app[PUBLIC].table(info)})
 
@@ -39,7 +39,7 @@ async def start(request: web.Request) -> web.Response:
 async def standings(request: web.Request) -> web.Response:
     """GET /api/daily/{game}/standings[?date=YYYY-MM-DD][&group=<chat id>]: a day's standings, the caller first
     (only a group's members with ``group``, for one of them)."""
-    user = current_user(request)
+    user = await current_user(request)
     day, group = request.query.get("date"), request.query.get("group")
     if group is not None and not (group.startswith("-") and group[1:].isascii() and group[1:].isdigit()
                                   and len(group) <= 16):  # "²".isdigit() too, and int() refuses it
@@ -52,7 +52,7 @@ async def standings(request: web.Request) -> web.Response:
 async def share(request: web.Request) -> web.Response:
     """POST /api/daily/{game}/share: the caller's result line of today, and, with the bot running, that line prepared
     as a message for the page's ``shareMessage`` (``id``; none without the bot: the page copies ``line``)."""
-    user = current_user(request)
+    user = await current_user(request)
     line = await request.app[SERVICE].daily.result_line(request.match_info["game"], user.id)
     application = request.app.get(BOT)
     if application is None or not hasattr(application, "bot"):
@@ -73,7 +73,7 @@ async def share(request: web.Request) -> web.Response:
 
 async def history(request: web.Request) -> web.Response:
     """GET /api/daily/history: the caller's last deals of the day, their streak and best share per game."""
-    user = current_user(request)
+    user = await current_user(request)
     return web.json_response(await request.app[SERVICE].daily.history(user.id))
 
 

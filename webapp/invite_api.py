@@ -55,7 +55,7 @@ def _bot(request: web.Request) -> tuple[App, Links] | None:
 
 async def invite(request: web.Request) -> web.Response:
     """POST /api/tables/{id}/invite: a prepared invitation to the caller's table, and the table's link."""
-    user = current_user(request)
+    user = await current_user(request)
     info = await request.app[SERVICE].info(request.match_info["table_id"])
     if info.seat_of(user.id) is None:
         raise Refusal(RefusalCode.NOT_SEATED)

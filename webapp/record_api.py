@@ -48,7 +48,7 @@ def _number(request: web.Request, name: str, default: int, lowest: int, highest:
 
 async def history(request: web.Request) -> web.Response:
     """GET /api/history: the caller's finished games."""
-    user = current_user(request)
+    user = await current_user(request)
     limit = _number(request, "limit", 20, 1, 50)
     raw_before = request.query.get("before")
     try:
@@ -63,14 +63,14 @@ async def history(request: web.Request) -> web.Response:
 
 async def stats(request: web.Request) -> web.Response:
     """GET /api/stats: the caller's own figures per game, wherever the games were played."""
-    user = current_user(request)
+    user = await current_user(request)
     return web.json_response({"games": await request.app[SERVICE].record.stats(user.id),
                               "provisional_games": PROVISIONAL_GAMES})
 
 
 async def groups(request: web.Request) -> web.Response:
     """GET /api/groups: the groups the caller finished games in, as opaque handles with a label."""
-    user = current_user(request)
+    user = await current_user(request)
     _ = gettext_for(reader_language(request, user))
     public = request.app[PUBLIC]
     found = await request.app[SERVICE].record.groups(user.id)
@@ -101,7 +101,7 @@ async def _chat_of(request: web.Request, user_id: int) -> int:
 
 async def leaderboard(request: web.Request) -> web.Response:
     """GET /api/leaderboard: a group's players of one game by rating."""
-    user = current_user(request)
+    user = await current_user(request)
     game = request.query.get("game", "coins")
     service = request.app[SERVICE]
     chat = await _chat_of(request, user.id)
@@ -111,7 +111,7 @@ async def leaderboard(request: web.Request) -> web.Response:
 
 async def played_with(request: web.Request) -> web.Response:
     """GET /api/played-with: the caller and the people they finished one game with, by rating."""
-    user = current_user(request)
+    user = await current_user(request)
     game = request.query.get("game", "coins")
     board = await request.app[SERVICE].record.played_with(user.id, game)
     return web.json_response({"game": game, "players": _shown(board, user.id), "provisional_games": PROVISIONAL_GAMES})
@@ -125,14 +125,14 @@ def _shown(board: list[dict[str, Any]], user_id: int) -> list[dict[str, Any]]:
 
 async def replay(request: web.Request) -> web.Response:
     """GET /api/replay/{table_id}: a page of a finished game's steps."""
-    current_user(request)
+    await current_user(request)
     start = _number(request, "from", 0, 0, 1_000_000)
     return web.json_response(await request.app[SERVICE].record.replay(request.match_info["table_id"], start))
 
 
 async def rating_changes(request: web.Request) -> web.Response:
     """GET /api/tables/{table_id}/ratings: each person's rating before and after a finished game."""
-    current_user(request)
+    await current_user(request)
     seats = await request.app[SERVICE].record.rating_changes(request.match_info["table_id"])
     return web.json_response({"seats": seats})
 

@@ -16,13 +16,13 @@ PATH = "/api/me/turn_messages"
 
 async def turn_messages(request: web.Request) -> web.Response:
     """GET: whether the caller gets turn messages."""
-    user = current_user(request)
+    user = await current_user(request)
     return web.json_response({"on": await request.app[SERVICE].people.wants_turn_messages(user.id)})
 
 
 async def switch_turn_messages(request: web.Request) -> web.Response:
     """PUT {"on": true|false}: switch the caller's turn messages."""
-    user = current_user(request)
+    user = await current_user(request)
     on = (await read_json(request)).get("on")
     if not isinstance(on, bool):
         raise Refusal(RefusalCode.BAD_REQUEST)

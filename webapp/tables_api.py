@@ -67,7 +67,7 @@ async def create_table(request: web.Request) -> web.Response:
     """POST /api/tables {"game", "options", "play_now"?}: a new lobby hosted by the caller, or a game dealt at once
     (refused before anything is read while the process has no new table left)."""
     request.app[SERVICE].check_opening()
-    user = current_user(request)
+    user = await current_user(request)
     body = await read_json(request)
     game, options, now = body.get("game"), body.get("options") or {}, body.get("play_now", False)
     if not isinstance(game, str) or not isinstance(options, dict) or not isinstance(now, bool):
@@ -81,7 +81,7 @@ async def create_table(request: web.Request) -> web.Response:
 async def create_lesson(request: web.Request) -> web.Response:
     """POST /api/lessons {"game"}: a guided first game of that game, started, the caller against AI players."""
     request.app[SERVICE].check_opening()
-    user = current_user(request)
+    user = await current_user(request)
     game = (await read_json(request)).get("game")
     if not isinstance(game, str):
         raise Refusal(RefusalCode.CREATE_SHAPE)
@@ -91,7 +91,7 @@ async def create_lesson(request: web.Request) -> web.Response:
 
 async def table_view(request: web.Request) -> web.Response:
     """GET /api/tables/{id}: the caller's view (their own seat's, or a spectator's)."""
-    user = current_user(request)
+    user = await current_user(request)
     service = request.app[SERVICE]
     info = await service.info(request.match_info["table_id"])  # loads the table, or refuses
     await service.daily.check_watcher(info, user.id)  # a deal of the day is seen early by nobody else
@@ -103,7 +103,7 @@ async def table_view(request: web.Request) -> web.Response:
 
 async def table_op(request: web.Request) -> web.Response:
     """POST /api/tables/{id}/{op}: a lobby intent; ``options`` takes {"changes": {...}}."""
-    user = current_user(request)
+    user = await current_user(request)
     op = request.match_info["op"]
     if op not in LOBBY_OPS:
         raise web.HTTPNotFound(reason="Unknown table operation.")
@@ -121,7 +121,7 @@ async def rematch(request: web.Request) -> web.Response:
     The first press opens it, hosted by the caller; every later press, by anyone who played, gets the same
     table and a seat in it while it is a lobby. The answer is the rematch, with the caller's seat as ``you``.
     """
-    user = current_user(request)
+    user = await current_user(request)
     service = request.app[SERVICE]
     info = await service.info(request.match_info["table_id"])
     if info.seat_of(user.id) is None:

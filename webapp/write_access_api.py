@@ -22,7 +22,7 @@ ALLOWED = "allowed"  # Telegram's status when the person allowed the bot to writ
 
 async def write_access(request: web.Request) -> web.Response:
     """GET: whether the bot may message the caller."""
-    user = current_user(request)
+    user = await current_user(request)
     people = request.app[SERVICE].people
     if user.allows_write_to_pm:  # Telegram's signed word: the bot may write to them
         await people.allowed_messages(user.id, user.name)
@@ -31,7 +31,7 @@ async def write_access(request: web.Request) -> web.Response:
 
 async def write_access_allowed(request: web.Request) -> web.Response:
     """POST {"status": "allowed"}: Telegram told the caller's page they allowed the bot to write to them."""
-    user = current_user(request)
+    user = await current_user(request)
     if (await read_json(request)).get("status") != ALLOWED:
         raise Refusal(RefusalCode.BAD_REQUEST)
     await request.app[SERVICE].people.allowed_messages(user.id, user.name)

@@ -100,7 +100,7 @@ from engine.core.errors import Refusal, RefusalCode
 from engine.i18n import refusal_text
 from webapp.addresses import ADDRESSES, Addresses, addresses_ctx
 from webapp.auth import WebUser
-from webapp.caller import cookie_language, reader_language
+from webapp.caller import cookie_language, reader_language, signed_in
 from webapp.keys import CLOCK, GATE, PUBLIC, ROOMS, SERVICE, SESSION_COOKIE, SETTINGS, SOCKETS, VERIFIER
 from webapp.limits import Gate
 from webapp.protocol import (
@@ -156,7 +156,8 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request) -> tuple[WebUs
             raise FrameError(RefusalCode.HELLO_FIRST)
         hello = parse_hello(dict(frame))
         session = hello["session"] or request.cookies.get(SESSION_COOKIE) or None
-        return request.app[VERIFIER].verify(hello["init_data"], session=session), hello["stay"]
+        user = await signed_in(request.app, request.app[VERIFIER].verify(hello["init_data"], session=session))
+        return user, hello["stay"]
     except Refusal as refusal:  # a frame that is no hello, or sign-in data refused
         request.app[SERVICE].metrics.refused(refusal.code)
         await _reject(ws, error_of(refusal, lang))
@@ -240,7 +241,7 @@ async def _serve(ws: web.WebSocketResponse, request: web.Request, user: WebUser,
             await _reject(ws, error_of(Refusal(RefusalCode.TOO_MANY_SOCKETS), lang), CLOSE_POLICY)
             return
         socket = TableSocket(ws, service, table_id, user, settings, app[PUBLIC], lang, app[CLOCK],
-                             app[VERIFIER].session_for(user.id), app.get(STOPPING))
+                             app[VERIFIER].session_for(user), app.get(STOPPING))
         await socket.run(rooms, request.transport)
 
 

@@ -77,6 +77,7 @@ class RefusalCode(StrEnum):
     SIGN_IN_FORGED = "sign_in_forged"
     SIGN_IN_BAD_DATE = "sign_in_bad_date"
     SIGN_IN_EXPIRED = "sign_in_expired"
+    SIGN_IN_ENDED = "sign_in_ended"
     SIGN_IN_FROM_THE_FUTURE = "sign_in_from_the_future"
     SIGN_IN_NO_USER = "sign_in_no_user"
     SIGN_IN_BAD_USER_ID = "sign_in_bad_user_id"
@@ -184,8 +185,9 @@ FAMILY: dict[RefusalCode, RefusalCode] = {
     C.NAME_NOT_TEXT: C.BAD_NAME,
     **{c: C.UNAUTHORIZED for c in (C.SIGN_IN_MISSING, C.SIGN_IN_HEADER_MISSING, C.SIGN_IN_TOO_LONG, C.SIGN_IN_NOT_TEXT,
                                    C.SIGN_IN_NOT_A_QUERY, C.SIGN_IN_REPEATS_FIELD, C.SIGN_IN_UNSIGNED,
-                                   C.SIGN_IN_FORGED, C.SIGN_IN_BAD_DATE, C.SIGN_IN_EXPIRED, C.SIGN_IN_FROM_THE_FUTURE,
-                                   C.SIGN_IN_NO_USER, C.SIGN_IN_BAD_USER_ID, C.SIGN_IN_TEXT_NOT_UNICODE, C.NO_HELLO,
+                                   C.SIGN_IN_FORGED, C.SIGN_IN_BAD_DATE, C.SIGN_IN_EXPIRED, C.SIGN_IN_ENDED,
+                                   C.SIGN_IN_FROM_THE_FUTURE, C.SIGN_IN_NO_USER, C.SIGN_IN_BAD_USER_ID,
+                                   C.SIGN_IN_TEXT_NOT_UNICODE, C.NO_HELLO,
                                    C.HELLO_FIRST, C.HELLO_WITHOUT_INIT_DATA)},
     **{c: C.MALFORMED_FRAME for c in (C.FRAME_NOT_TEXT, C.FRAME_NOT_JSON, C.FRAME_TOO_DEEP, C.FRAME_NOT_UNICODE,
                                       C.UNKNOWN_FRAME, C.BAD_REF, C.ACT_WITHOUT_SEQ, C.ACT_WITHOUT_ACTION,

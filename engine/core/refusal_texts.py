@@ -85,6 +85,7 @@ MESSAGES: dict[RefusalCode, tuple[str, tuple[str, ...]]] = {
     C.SIGN_IN_FORGED: (N_("The sign-in data was not signed by this bot."), ()),
     C.SIGN_IN_BAD_DATE: (N_("The sign-in data has no valid auth_date."), ()),
     C.SIGN_IN_EXPIRED: (N_("The sign-in data has expired; reopen the app."), ()),
+    C.SIGN_IN_ENDED: (N_("You signed out everywhere; open the app again from Telegram."), ()),
     C.SIGN_IN_FROM_THE_FUTURE: (N_("The sign-in data is dated in the future."), ()),
     C.SIGN_IN_NO_USER: (N_("The sign-in data names no user."), ()),
     C.SIGN_IN_BAD_USER_ID: (N_("The sign-in data has no valid user id."), ()),

@@ -35,6 +35,7 @@ from engine.service.presence import Presence
 from engine.service.record import Record
 from engine.service.schedule import Schedule
 from engine.service.sharing import Sharing
+from engine.service.sign_outs import SignOuts
 from engine.service.timers import Due, TurnTimers
 from engine.store.database import Store
 
@@ -65,6 +66,7 @@ class TableService:
         self.peers: Peers = peers or peers_for(store)
         self.record = Record(store, clock=clock)
         self.people = People(store)
+        self.sign_outs = SignOuts(store)
         self.chats = Chats(store)
         self.metrics = ServiceMetrics()  # plain counts of what this process did (webapp.metrics exposes them)
         self.presence = Presence()  # who has each table open and in front of them (on any process)

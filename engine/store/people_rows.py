@@ -95,3 +95,20 @@ class PeopleRows:
                                .values(app_language=value))
 
         await self._writer.write(work)
+
+    async def end_sessions(self, user_id: int, name: str, at: float) -> None:
+        """Make every sign-in of a person's from before ``at`` over (kept if a later one is there already)."""
+        await self.upsert_user(user_id, name)
+
+        async def work(conn: Any) -> None:
+            await conn.execute(update(users).where(users.c.id == user_id)
+                               .where((users.c.sessions_from.is_(None)) | (users.c.sessions_from < at))
+                               .values(sessions_from=at))
+
+        await self._writer.write(work)
+
+    async def sessions_from(self, user_id: int) -> float | None:
+        """When a person last signed out everywhere, or None."""
+        async with self._writer.engine.connect() as conn:
+            found = (await conn.execute(select(users.c.sessions_from).where(users.c.id == user_id))).scalar()
+        return None if found is None else float(found)

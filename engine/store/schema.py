@@ -32,6 +32,7 @@ users = Table(
     Column("created_at", Float, nullable=False),
     Column("language", String(8), nullable=True),  # chosen with /language; None: Telegram's language_code
     Column("app_language", String(16), nullable=True),  # Telegram's language_code, as the bot last saw it
+    Column("sessions_from", Float, nullable=True),  # signed out everywhere then: sign-ins from before are over
 )
 
 tables = Table(

@@ -392,3 +392,31 @@ async def test_settings_switch_turn_messages_off_for_the_bot_too(browser: Any, s
     await expect(page.locator(".settings-sheet").get_by_role("button", name="Turn messages")).to_have_attribute(
         "aria-pressed", "false")  # read back from the account
     assert ann.errors == []
+
+
+async def test_signing_out_everywhere_asks_in_telegrams_popup_and_ends_the_other_phones_sign_in_too(
+    browser: Any, server: Server
+) -> None:
+    person = user(40)
+    laptop = await open_phone(browser, server, person, viewport={"width": 390, "height": 844})
+    ann = await open_phone(browser, server, person, viewport={"width": 360, "height": 640})
+    page = ann.page
+    await page.locator(".settings-btn").first.tap()
+    button = page.locator(".settings-sheet .sign-out-btn")
+    await button.scroll_into_view_if_needed()
+    await expect(button).to_have_text("Sign out everywhere")
+    await page.screenshot(path=str(screenshot_path("settings-sign-out-360x640.png")))
+    await button.tap()
+    await wait_posted(ann, "web_app_open_popup")
+    popup = (await posted(ann, "web_app_open_popup"))[0]
+    assert popup["buttons"][0] == {"id": "yes", "type": "destructive", "text": "Sign out everywhere"}
+    await ann.deliver("popup_closed", {"button_id": "yes"})
+    await expect(page.locator(".signed-out")).to_contain_text("signed out everywhere")
+    assert not await server.service.sign_outs.still_signed_in(person["id"], time.time() - 1)
+
+    await laptop.page.reload()  # the other device, with the sign-in data it was opened with, is refused
+    answer = await laptop.page.evaluate(
+        "() => fetch('/api/me', {headers: {Authorization: 'tma ' + Telegram.WebApp.initData}})"
+        ".then(r => r.json().then(b => [r.status, b.message]))")
+    assert answer == [401, "You signed out everywhere; open the app again from Telegram."]
+    assert ann.errors == []

@@ -1,4 +1,6 @@
-"""Sessions: initData starts one, and a live session takes initData past its age on the socket and over HTTP."""
+"""Sessions: initData starts one, and a live session takes initData past its age on the socket and over HTTP, for 30
+days from the Telegram sign-in it rests on (using it does not make it last longer); signing out everywhere ends
+every one of them."""
 
 from __future__ import annotations
 
@@ -13,13 +15,18 @@ from engine.core.errors import RefusalCode
 from engine.i18n import refusal_text
 from tests.web.conftest import TEST_TOKEN, Client, ClientFactory, signed, tma
 from tests.web.sockets import Peer, connect
-from webapp.auth import AuthError, Verifier, sign_init_data
+from webapp.auth import AuthError, Verifier, WebUser, sign_init_data
 from webapp.keys import SESSION_COOKIE, SESSION_HEADER, VERIFIER
 from webapp.ws import CLOSE_UNAUTHORIZED
 
 MAX_AGE = 20  # seconds initData is good for here, as when the limit is set low to see sessions at work
 NOW = 1_750_000_000
 STALE = 3600  # initData this old is long past MAX_AGE
+
+
+def at(user_id: int, signed_at: float) -> WebUser:
+    """A user as a Telegram sign-in at ``signed_at`` vouched for them."""
+    return WebUser(user_id, "Ann", signed_at=int(signed_at))
 
 
 @pytest.fixture
@@ -57,10 +64,10 @@ async def _refused(client: Client, table_id: str, hello: dict[str, object], lang
 def test_a_live_session_takes_initdata_past_its_age_and_only_for_its_user() -> None:
     verifier = Verifier(TEST_TOKEN, MAX_AGE)
     stale = sign_init_data(TEST_TOKEN, {"id": 42, "first_name": "Ann"}, NOW)
-    session = verifier.session_for(42, now=NOW)
+    session = verifier.session_for(at(42, NOW))
     assert verifier.verify(stale, now=NOW + STALE, session=session).id == 42
     changed = session[:-1] + ("0" if session[-1] != "0" else "1")
-    for forged in (Verifier("999:other-bot", MAX_AGE).session_for(42, now=NOW), verifier.session_for(43, now=NOW),
+    for forged in (Verifier("999:other-bot", MAX_AGE).session_for(at(42, NOW)), verifier.session_for(at(43, NOW)),
                    changed, session.replace("42.", "43.", 1), "x", "." * 200):
         with pytest.raises(AuthError) as caught:
             verifier.verify(stale, now=NOW + STALE, session=forged)
@@ -74,7 +81,7 @@ def test_a_session_does_not_stand_in_for_initdata_that_is_forged() -> None:
     verifier = Verifier(TEST_TOKEN, MAX_AGE)
     forged = sign_init_data("999:other-bot", {"id": 42, "first_name": "Ann"}, NOW)
     with pytest.raises(AuthError) as caught:
-        verifier.verify(forged, now=NOW + STALE, session=verifier.session_for(42, now=NOW))
+        verifier.verify(forged, now=NOW + STALE, session=verifier.session_for(at(42, NOW)))
     assert caught.value.kind == "bad_hash"
 
 
@@ -88,7 +95,7 @@ async def test_hello_with_stale_initdata_and_a_fresh_session_is_welcomed(
     await peer.send({"type": "hello", "init_data": signed(1, age=STALE), "last_seq": 0, "session": session})
     welcome = await peer.receive()
     assert (welcome["type"], welcome["you"]) == ("welcome", 0)
-    assert welcome["session"] != ""  # a fresh one, for the next reconnect
+    assert welcome["session"] == session  # the same one: it lasts from the Telegram sign-in, not from its last use
     await peer.close()
 
 
@@ -109,12 +116,12 @@ async def test_hello_with_a_tampered_foreign_or_expired_session_is_refused_in_th
     table_id = await _table(client)
     session = await _first_session(client, table_id)
     verifier = client.app[VERIFIER]
-    user, expires, mac = session.split(".")
+    user, signed_at, mac = session.split(".")
     cases = {
-        "tampered": (f"{user}.{int(expires) + 86400}.{mac}", "bad_hash"),
-        "foreign": (Verifier("999:other-bot", MAX_AGE).session_for(1), "bad_hash"),
-        "someone_else": (verifier.session_for(2), "bad_hash"),
-        "expired": (verifier.session_for(1, now=time.time() - verifier.session_max_age - 60), "stale"),
+        "tampered": (f"{user}.s{int(signed_at[1:]) + 86400}.{mac}", "bad_hash"),
+        "foreign": (Verifier("999:other-bot", MAX_AGE).session_for(at(1, time.time())), "bad_hash"),
+        "someone_else": (verifier.session_for(at(2, time.time())), "bad_hash"),
+        "expired": (verifier.session_for(at(1, time.time() - verifier.session_max_age - 60)), "stale"),
     }
     for name, (bad, kind) in cases.items():
         error = await _refused(client, table_id, {"init_data": signed(1, age=STALE), "session": bad}, lang)
@@ -153,11 +160,69 @@ async def test_api_takes_stale_initdata_with_a_live_session_and_refuses_a_bad_on
     assert (await client.get("/api/me", headers=stale)).status == 401  # no session: initData alone is too old
     later = await client.get("/api/me", headers={**stale, SESSION_HEADER: session})
     assert later.status == 200 and (await later.json())["user"]["id"] == 7
-    assert later.headers[SESSION_HEADER]  # the session slides on
+    assert later.headers[SESSION_HEADER] == session  # the same session: using it does not make it last longer
     client.session.cookie_jar.clear()
-    foreign = Verifier("999:other-bot", MAX_AGE).session_for(7)
-    for bad in (foreign, session[:-2] + "00", client.app[VERIFIER].session_for(8)):
+    foreign = Verifier("999:other-bot", MAX_AGE).session_for(at(7, time.time()))
+    for bad in (foreign, session[:-2] + "00", client.app[VERIFIER].session_for(at(8, time.time()))):
         refused = await client.get("/api/me", headers={**stale, SESSION_HEADER: bad, "Cookie": "cardroom_lang=ru"})
         body = await refused.json()
         assert (refused.status, body["code"], body["reason"]) == (401, "unauthorized", "bad_hash")
         assert body["message"] == refusal_text(AuthError(verifier_code("bad_hash")), "ru")
+
+
+def test_a_session_lasts_from_its_telegram_sign_in_however_often_it_is_used() -> None:
+    verifier = Verifier(TEST_TOKEN, MAX_AGE)
+    stale = sign_init_data(TEST_TOKEN, {"id": 42, "first_name": "Ann"}, NOW)
+    session = verifier.session_for(verifier.verify(stale, now=NOW + 1))  # started by a fresh sign-in at NOW
+    for day in range(1, 30):  # used every day: handed back the same, never longer
+        user = verifier.verify(stale, now=NOW + day * 86400, session=session)
+        assert user.signed_at == NOW and verifier.session_for(user) == session
+    with pytest.raises(AuthError) as over:
+        verifier.verify(stale, now=NOW + verifier.session_max_age + 1, session=session)
+    assert over.value.kind == "stale"
+    fresh = sign_init_data(TEST_TOKEN, {"id": 42, "first_name": "Ann"}, NOW + 40 * 86400)  # opened from Telegram
+    assert verifier.verify(fresh, now=NOW + 40 * 86400).signed_at == NOW + 40 * 86400
+
+
+def test_a_session_of_the_older_form_ends_when_it_always_would_have() -> None:
+    verifier = Verifier(TEST_TOKEN, MAX_AGE)
+    stale = sign_init_data(TEST_TOKEN, {"id": 42, "first_name": "Ann"}, NOW)
+    expires = NOW + 1000
+    body = f"42.{expires}"
+    older = f"{body}.{verifier._session_mac(body)}"  # user id.expiry.HMAC, as handed out before
+    user = verifier.verify(stale, now=expires - 1, session=older)
+    assert user.signed_at == expires - verifier.session_max_age  # carried on with the same end
+    with pytest.raises(AuthError):
+        verifier.verify(stale, now=expires + 1, session=older)
+
+
+async def test_signing_out_everywhere_ends_every_sign_in_on_every_device_and_not_later_ones(
+    make_client: ClientFactory, short_settings: Settings
+) -> None:
+    client = await make_client(short_settings)
+    table_id = await _table(client, 5)
+    phone = await client.get("/api/me", headers=tma(signed(5)))
+    laptop_session = phone.headers[SESSION_HEADER]  # the laptop signed in the same way, earlier today
+    client.session.cookie_jar.clear()
+    laptop = {**tma(signed(5, age=STALE)), SESSION_HEADER: laptop_session}
+    assert (await client.get("/api/me", headers=laptop)).status == 200
+
+    ended = await client.delete("/api/me/sessions", headers=tma(signed(5)))
+    assert ended.status == 200 and (await ended.json())["ended_at"] > 0
+    assert SESSION_HEADER not in ended.headers  # no session is handed back on the way out
+    assert ended.cookies[SESSION_COOKIE].value == ""  # and the cookie is taken away
+    client.session.cookie_jar.clear()
+    for headers in (laptop, tma(signed(5)), {**tma(signed(5)), "Cookie": "cardroom_lang=ru"}):
+        refused = await client.get("/api/me", headers=headers)
+        body = await refused.json()
+        assert (refused.status, body["code"], body["reason"]) == (401, "unauthorized", "stale")
+        lang = "ru" if "Cookie" in headers else "en"
+        assert body["message"] == refusal_text(AuthError(RefusalCode.SIGN_IN_ENDED), lang)
+    assert "signed out everywhere" in refusal_text(AuthError(RefusalCode.SIGN_IN_ENDED), "en")
+    error = await _refused(client, table_id, {"init_data": signed(5, age=STALE), "session": laptop_session})
+    assert (error["code"], error["reason"]) == ("unauthorized", "stale")  # the socket too
+    other = await client.get("/api/me", headers=tma(signed(6)))
+    assert other.status == 200  # someone else is not signed out
+
+    later = sign_init_data(TEST_TOKEN, {"id": 5, "first_name": "Ann"}, int(time.time()) + 2)  # opened again
+    assert (await client.get("/api/me", headers=tma(later))).status == 200

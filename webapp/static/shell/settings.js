@@ -1,18 +1,41 @@
 // The person's settings in one sheet, opened by Telegram's settings button or the page's own gear (home and the table
 // bar, so they are reachable outside Telegram too): the page's language and its sound,
 // the same controls the home screen and the table bar hold, one-tap play, and whether the bot sends turn messages
-// (kept in the person's account: the bot's /settings shows the same switch).
+// (kept in the person's account: the bot's /settings shows the same switch). At the bottom, "Sign out everywhere"
+// ends every sign-in of the person's, on every device, this one too (a lost or lent phone).
 
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { languageSelect } from "./language.js";
-import { Api } from "./net.js";
+import { Api, keepSession } from "./net.js";
 import { openSheet } from "./sheet.js";
 import { soundButton } from "./sound.js";
 import { oneTapButton } from "./one_tap.js";
 import * as tg from "./tg.js";
 
 const TURN_MESSAGES = "/api/me/turn_messages";
+const SESSIONS = "/api/me/sessions";
+
+// "Sign out everywhere", asked once more in Telegram's own popup; once done the page says how to come back (opened
+// from Telegram again, with fresh sign-in data) instead of going on with a sign-in that is over.
+function signOutButton(api) {
+  const btn = h("button", { class: "btn link danger sign-out-btn", type: "button", text: t("sign_out_everywhere") });
+  btn.addEventListener("click", async () => {
+    if (!(await tg.confirm(t("sign_out_everywhere_ask"), t("sign_out_everywhere")))) return;
+    btn.disabled = true;
+    try {
+      await api.request("DELETE", SESSIONS);
+    } catch (err) {
+      btn.disabled = false;
+      toast(err.message || t("error_generic"), "error");
+      return;
+    }
+    keepSession(null);
+    document.body.replaceChildren(h("main", { class: "signed-out", role: "status" },
+      h("p", { text: t("signed_out_everywhere") })));
+  });
+  return btn;
+}
 
 // The turn-messages switch: read from the account when the sheet opens, saved there on every tap; a tap the server
 // did not take puts the switch back and says why.
@@ -52,7 +75,8 @@ export function openSettings() {
     h("div", { class: "field settings-row" }, h("label", { for: "settings-one-tap", text: t("one_tap_play") }), oneTap),
     h("div", { class: "field settings-row" }, h("label", { for: "settings-turn-messages", text: t("turn_messages") }),
       turns),
-    h("p", { class: "hint settings-hint", text: t("turn_messages_hint") })),
+    h("p", { class: "hint settings-hint", text: t("turn_messages_hint") }),
+    signOutButton(new Api(() => tg.initData()))),
   { cls: "settings-sheet" });
 }
 
