@@ -17,7 +17,13 @@ slot was taken instead, a post that then waited for its chat's room left that mu
 its slot said, and the slot's next post could arrive within the window of it: two processes
 posting to one group had 20 posts in one of its minutes, and a 429 under load.) The slots are
 made by a take that finds none free (idle ones are forgotten like any other budget's row, and a
-window short of slots would only hold fewer calls). Nothing of it
+window short of slots would only hold fewer calls).
+
+Each process taking from the budgets marks itself on them (``taker:<name>``: when it last took,
+or said it could): ``takers`` counts those marked lately (on the shared budget now) and those
+marked at all within a longer window (every process of the bot, some perhaps on their own share
+while the database is out of their reach), so the ones on the budget leave the others' share.
+Nothing of it
 needs to outlive a crash, so the table is unlogged and a take does not wait for the disk. Only on a
 shared database: PostgreSQL's driver is imported when a connection is first opened.
 """
@@ -51,7 +57,15 @@ UPDATE bot_budget AS s SET next_at = chat.leaves + $4::float8 FROM slot, chat WH
 RETURNING greatest(0.0, chat.leaves - {NOW})
 """
 FORGET = f"DELETE FROM bot_budget WHERE key <> 'overall' AND next_at < {NOW} - $1::float8"
-TAKERS = "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()"
+MARK = f"""
+INSERT INTO bot_budget (key, next_at) VALUES ('taker:' || $1, {NOW})
+ON CONFLICT (key) DO UPDATE SET next_at = excluded.next_at
+"""
+UNMARK = "DELETE FROM bot_budget WHERE key = 'taker:' || $1"
+TAKERS = f"""
+SELECT count(*) FILTER (WHERE next_at > {NOW} - $1::float8), count(*)
+FROM bot_budget WHERE key LIKE 'taker:%' AND next_at > {NOW} - $2::float8
+"""
 
 
 class BudgetRows:
@@ -97,11 +111,25 @@ class BudgetRows:
             conn = await self._connection()
             await conn.execute(FORGET, seconds)
 
-    async def takers(self) -> int:
-        """How many processes take from the budgets now (each holds one connection to them)."""
+    async def mark(self, name: str) -> None:
+        """Say that process ``name`` takes from the shared budgets now."""
         async with self._lock:
             conn = await self._connection()
-            return int(await conn.fetchval(TAKERS, APPLICATION_NAME))
+            await conn.execute(MARK, name)
+
+    async def unmark(self, name: str) -> None:
+        """Say that process ``name`` takes from them no more (it is stopping)."""
+        async with self._lock:
+            conn = await self._connection()
+            await conn.execute(UNMARK, name)
+
+    async def takers(self, lately: float, known: float) -> tuple[int, int]:
+        """How many processes marked themselves within ``lately`` seconds (on the budgets now), and within ``known``
+        seconds (every process of the bot's, on the budgets or on their own share)."""
+        async with self._lock:
+            conn = await self._connection()
+            row = await conn.fetchrow(TAKERS, lately, known)
+            return int(row[0]), int(row[1])
 
     async def _connection(self) -> Any:
         if self._conn is None or self._conn.is_closed():

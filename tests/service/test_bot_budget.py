@@ -1,14 +1,21 @@
-"""The whole bot's budget: taken from the database, and a conservative share of its own while the database is away."""
+"""The whole bot's budget: taken from the database, and a conservative share of its own while the database is away;
+the processes still on the shared budget leave that share to the one off it, so together they keep Telegram's limit
+(on PostgreSQL: one process's connection cut every 0.3 s, another's never)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
 import pytest
 
-from engine.service.bot_budget import OVERALL, SharedBudget, budget_for
+from engine.service.bot_budget import NOTICE, OVERALL, SharedBudget, budget_for
+from engine.store.budget_rows import BudgetRows
 from engine.store.database import Store, database_url
+from tests.bot.test_shared_budget import busiest_window
 from tests.clock import ManualClock
+from tests.postgres import database as database
 
 
 class Rows:
@@ -19,16 +26,25 @@ class Rows:
         self.connected = True
         self.taken: list[tuple[str, float]] = []
         self.dropped = 0
+        self.counted = (3, 3)  # processes on the shared budget, and known
+        self.marks_taken_off = 0
 
     async def connect(self) -> None:
         if self.down:
             raise OSError("refused")
         self.connected = True
 
-    async def takers(self) -> int:
+    async def takers(self, lately: float, known: float) -> tuple[int, int]:
         if self.down:
             raise OSError("refused")
-        return 3
+        return self.counted
+
+    async def mark(self, name: str) -> None:
+        if self.down:
+            raise OSError("refused")
+
+    async def unmark(self, name: str) -> None:
+        self.marks_taken_off += 1
 
     async def forget_idle(self, seconds: float) -> None:
         if self.down:
@@ -56,7 +72,8 @@ async def test_while_the_database_is_away_each_process_keeps_its_share_and_then_
 
     rows.down = True
     waits = [await budget.take(0.01) for _ in range(4)]
-    assert waits == pytest.approx([0.03, 0.06, 0.09, 0.12]), "a third of the budget: one call every 30 ms"
+    # a third of the budget, one call every 30 ms, once the others can have seen this one leave the shared budget
+    assert waits == pytest.approx([NOTICE + 0.03 * n for n in range(4)])
     assert await budget.take(1.1, "chat:7") == 0.0, "a chat's pace is kept by the limiter's own meanwhile"
     assert budget.fallbacks == 5 and rows.dropped == 1, "tried once, then not again for a second"
 
@@ -64,6 +81,55 @@ async def test_while_the_database_is_away_each_process_keeps_its_share_and_then_
     clock.now += 1.0
     assert await budget.take(0.01) == 0.0 and rows.taken[-1] == (OVERALL, 0.01), "back on the shared budget"
     await budget.close()
+    assert rows.marks_taken_off == 1, "a stopping process takes its mark off at once"
+
+
+async def test_the_processes_on_the_shared_budget_leave_the_share_of_one_off_it() -> None:
+    rows, clock = Rows(), ManualClock(100.0)
+    rows.counted = (2, 3)  # three processes known, one of them on its own share
+    budget = SharedBudget(rows, clock=clock)  # type: ignore[arg-type]
+    await budget.start()
+    assert budget.spread == 1.5
+    await budget.take(0.03)
+    assert rows.taken[0][0] == OVERALL and rows.taken[0][1] == pytest.approx(0.045), "two take two thirds of it"
+    await budget.take(1.1, "chat:7")
+    assert rows.taken[-1] == ("chat:7", 1.1), "a chat's own pace is not spread"
+    await budget.close()
+
+
+@pytest.mark.postgres
+async def test_with_one_processs_connection_cut_every_third_of_a_second_two_keep_the_bots_limit(database: str,
+                                                                                              tmp_path: Path) -> None:
+    store = Store(database_url(database, tmp_path))
+    await store.open()
+    cut, steady = SharedBudget(BudgetRows(store.dsn)), SharedBudget(BudgetRows(store.dsn))
+    await cut.start()
+    await steady.start()
+    interval, seconds = 1 / 30, 6.0
+    sent: dict[str, list[float]] = {"cut": [], "steady": []}
+    ends = time.monotonic() + seconds
+
+    async def calls(budget: SharedBudget, name: str) -> None:  # a process with more to send than the budget
+        while time.monotonic() < ends:
+            wait = await budget.take(interval)
+            await asyncio.sleep(wait)
+            sent[name].append(time.monotonic())
+
+    async def cutting() -> None:
+        while time.monotonic() < ends:
+            await asyncio.sleep(0.3)
+            cut.rows.drop()  # its connection is gone, again and again
+
+    try:
+        await asyncio.gather(calls(cut, "cut"), calls(steady, "steady"), cutting())
+    finally:
+        await cut.close()
+        await steady.close()
+        await store.close()
+    every = sent["cut"] + sent["steady"]
+    assert busiest_window(every, 1.0) <= 31, (busiest_window(every, 1.0), len(sent["cut"]), len(sent["steady"]))
+    assert len(every) >= 0.5 * 30 * seconds, "at least half of what the budget allows went"
+    assert cut.fallbacks > 0 and len(sent["cut"]) > 0
 
 
 async def test_a_single_process_database_has_no_shared_budget(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -64,8 +65,14 @@ async def test_idle_chats_are_forgotten_and_the_takers_counted(budget: tuple[Bud
     first, second = budget
     await first.take("chat:7", 0.001)
     await first.take("overall", 0.001)
-    await second.connect()
-    assert await first.takers() == 2
+    await first.mark("first")
+    await second.mark("second")
+    assert await first.takers(60.0, 60.0) == (2, 2)
+    await asyncio.sleep(0.3)
+    await first.mark("first")  # the second has not taken lately: off the budget, but still one of the bot's
+    assert await second.takers(0.2, 60.0) == (1, 2)
+    await second.unmark("second")  # stopped
+    assert await first.takers(60.0, 60.0) == (1, 1)
     await first.forget_idle(0.0)
     assert await first.take("chat:7", 10.0) == 0.0, "forgotten: the chat starts afresh"
     assert await first.take("overall", 10.0) == 0.0
