@@ -174,3 +174,48 @@ async def test_a_connection_that_goes_silent_is_said_lost_within_ten_seconds_and
     assert time.monotonic() - caught < 8.0
     await expect(page.locator(".hand .card")).to_have_count(15)
     assert [e for e in phone.errors if "WebSocket" not in e] == []
+
+
+async def test_a_move_in_flight_when_the_connection_drops_is_made_once_it_is_back_without_another_tap(
+    browser: Browser, restartable: tuple[Server, Restartable]
+) -> None:
+    server, _ = restartable
+    uid = 8820
+    info = await server.service.create_table("coins", uid, "Ann", {"first_dealer": "seat:2"}, seed=SEED)
+    for _ in range(info.size - 1):
+        await server.service.add_ai(info.id, uid)
+    await server.service.start_game(info.id, uid)
+    phone = await open_phone(browser, server, {"id": uid, "first_name": "Ann", "language_code": "en"},
+                             start_param=info.id, viewport={"width": 360, "height": 640})
+    page = phone.page
+    state = {"armed": False}
+    acts: list[dict[str, Any]] = []
+
+    async def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+
+        async def from_page(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if frame.get("type") == "act":
+                acts.append(frame)
+                if state["armed"]:  # the move leaves the phone and the connection drops under it
+                    state["armed"] = False
+                    await ws.close()
+                    return
+            upstream.send(message)
+
+        ws.on_message(from_page)
+        upstream.on_message(lambda message: ws.send(message))
+
+    await page.route_web_socket(re.compile(r"/ws/"), route)
+    await page.reload()
+    await expect(page.locator(".hand .card")).to_have_count(16)
+    seq = (await server.service.view(info.id, uid))["seq"]
+    first = (await server.service.view(info.id, uid))["state"]["hand"][0]
+    state["armed"] = True
+    await page.locator(f'.hand .card[data-card="{first}"]').tap()  # one tap
+    await expect(page.locator(f'.hand .card[data-card="{first}"]')).to_have_count(0, timeout=5_000)
+    assert (await server.service.view(info.id, uid))["seq"] > seq, "the move was made on the server"
+    assert [a["seq"] for a in acts] == [seq, seq] and acts[0]["ref"] == acts[1]["ref"], "sent again, as it was"
+    await expect(page.locator("#toast.show", has_text="the move was not sent")).to_have_count(0)
+    assert [e for e in phone.errors if "WebSocket" not in e] == []

@@ -97,6 +97,10 @@ const RESTART_SPREAD = 300; // ms over which the pages of a process that stopped
 // address, which the load balancer sends to a live process, is asked again at once
 const RESTART = 1012;
 const QUIET_FOR = 1000; // ms a reconnection after a restart may take before the page says the connection is lost
+// a move sent just before the connection dropped is kept this long (ms) and sent again, with its seq, once the table
+// welcomes the page back at that same seq (the server refuses a move made twice, so it can never count double);
+// past it, or with the table moved on meanwhile, it is dropped and the welcome's view says what happened
+const RESEND_WITHIN = 15000;
 
 // handlers: onView(view, events, kind), onRefused(frame), onError(frame), onStatus("open"|"closed"),
 // onWatching(n): how many people have the table open without a seat (welcome, update and watching frames)
@@ -118,6 +122,8 @@ export class TableSocket {
     this.retry = 0;
     this.refs = 0;
     this.pending = new Map();
+    this.inflight = new Map(); // ref -> {frame, at}: the moves among ``pending``
+    this.unsent = new Map(); // ref -> {frame, resolve, at}: moves in flight when the connection dropped
     this.lastHeard = Date.now();
     this.pingedAt = null; // when the last ping left, while nothing has been heard since
     this.timer = setInterval(() => this.tick(), 1000);
@@ -243,6 +249,7 @@ export class TableSocket {
         if (!inFront(this.tgActive)) this.reportPresence(); // a socket counts as in front until told otherwise
         this.handlers.onStatus && this.handlers.onStatus("open");
         this.handlers.onView(frame.view, [], "welcome");
+        this.resend(frame.seq);
         break;
       case "update":
         // the mover's own update carries its move's ref: it is the move's acknowledgement
@@ -290,18 +297,8 @@ export class TableSocket {
     return true;
   }
 
-  // Send an intent; resolves with {ok, seq} or {ok:false, code, message}.
-  request(frame) {
-    this.refs += 1;
-    const ref = `r${this.refs}`;
-    return new Promise((resolve) => {
-      if (!this.send({ ...frame, ref })) {
-        resolve({ ok: false, code: "offline", message: "" });
-        return;
-      }
-      this.pending.set(ref, resolve);
-    });
-  }
+  // Send an intent; resolves with {ok, seq} or {ok:false, code, message} (a move in flight when the connection
+  // drops is sent again once the table welcomes the page back, see ``failPending``).
 
   act(action, seq) {
     return this.request({ type: "act", seq, action });
@@ -311,13 +308,60 @@ export class TableSocket {
     const resolve = this.pending.get(ref);
     if (resolve) {
       this.pending.delete(ref);
+      this.inflight.delete(ref);
       resolve(result);
     }
   }
 
+  request(frame) {
+    this.refs += 1;
+    const ref = `r${this.refs}`;
+    return new Promise((resolve) => {
+      if (!this.send({ ...frame, ref })) {
+        resolve({ ok: false, code: "offline", message: "" });
+        return;
+      }
+      this.pending.set(ref, resolve);
+      if (frame.type === "act") this.inflight.set(ref, { frame: { ...frame, ref }, at: Date.now() });
+    });
+  }
+
+  // The connection dropped: a move in flight waits to be sent again (``resend``); anything else fails now.
   failPending() {
-    for (const resolve of this.pending.values()) resolve({ ok: false, code: "offline", message: "" });
+    const now = Date.now();
+    for (const [ref, resolve] of this.pending) {
+      const move = this.inflight.get(ref);
+      if (!this.closed && move && now - move.at < RESEND_WITHIN) {
+        this.unsent.set(ref, { ...move, resolve });
+        setTimeout(() => this.expire(ref), RESEND_WITHIN - (now - move.at)); // not back in time: it fails then
+      } else {
+        resolve({ ok: false, code: "offline", message: "" });
+      }
+    }
     this.pending.clear();
+    this.inflight.clear();
+  }
+
+  expire(ref) {
+    const move = this.unsent.get(ref);
+    if (!move) return;
+    this.unsent.delete(ref);
+    move.resolve({ ok: false, code: "offline", message: "" });
+  }
+
+  // Welcomed back at ``seq``: the moves kept since the drop that were made at that seq go again; the others are
+  // over (the welcome's view shows the table as it is now).
+  resend(seq) {
+    const now = Date.now();
+    for (const [ref, move] of this.unsent) {
+      if (move.frame.seq === seq && now - move.at < RESEND_WITHIN && this.send(move.frame)) {
+        this.pending.set(ref, move.resolve);
+        this.inflight.set(ref, move);
+      } else {
+        move.resolve({ ok: false, code: "moved_on", message: "" });
+      }
+    }
+    this.unsent.clear();
   }
 
   close() {
@@ -333,6 +377,8 @@ export class TableSocket {
       } catch { /* nothing to undo */ }
     }
     this.failPending();
+    for (const move of this.unsent.values()) move.resolve({ ok: false, code: "offline", message: "" });
+    this.unsent.clear();
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;
