@@ -37,6 +37,7 @@ from tests.soak.harness import KillFigures, Move, Refused, Server, SoakFailure, 
 
 TURN = TIMERS["live"] or 60.0
 RETRYABLE = (TimeoutError, aiohttp.ClientError, OSError)
+STOP_BOUND = 10.0  # seconds a process stopped with SIGTERM has to exit
 
 
 @dataclass
@@ -56,6 +57,7 @@ class ClusterFigures:
 
     kills: int = 0
     cuts: int = 0
+    stops: list[float] = field(default_factory=list)  # seconds from SIGTERM to exit, for a graceful stop (a deploy)
     tables: int = 0
     timed_tables: int = 0
     games_finished: int = 0
@@ -97,12 +99,20 @@ class Cluster:
 
 
 class Person:
-    """Someone signed in on one process (their phone's), who reconnects there whenever it is back."""
+    """Someone signed in on one process (their phone's), who reconnects there whenever it is back; or (``roams``)
+    who, as behind a load balancer, goes to the next process whenever theirs does not answer or stops."""
 
-    def __init__(self, cluster: Cluster, process: int, name: str, rng: random.Random, *, plays: bool = True) -> None:
+    def __init__(self, cluster: Cluster, process: int, name: str, rng: random.Random, *, plays: bool = True,
+                 roams: bool = False) -> None:
         self.cluster, self.process, self.name, self.rng, self.plays = cluster, process, name, rng, plays
+        self.roams = roams
         self.auth: dict[str, str] = {}
         self.refs = 0
+
+    def away(self) -> None:
+        """Their process did not answer, or closed their socket: the balancer sends them to the next one."""
+        if self.roams:
+            self.process = (self.process + 1) % len(self.cluster.servers)
 
     async def api(self, session: aiohttp.ClientSession, method: str, path: str, body: Any = None, *,
                   done: frozenset[str] = frozenset()) -> Any:
@@ -120,12 +130,16 @@ class Person:
                     data = await resp.json()
                     if resp.status == 200:
                         return data
+                    if resp.status == 429 and "Retry-After" in resp.headers:  # as a page would: wait, try again
+                        tries = 0
+                        await asyncio.sleep(float(resp.headers["Retry-After"]))
+                        continue
                     if tries > 1 and data.get("code") in done:
                         return None
                     if resp.status != 503:
                         raise Refused(f"{self.name}: {method} {path}: {resp.status} {data}", str(data.get("code")))
             except RETRYABLE:
-                pass
+                self.away()
             await asyncio.sleep(0.2)
         raise asyncio.CancelledError  # the run is over: nothing more to open
 
@@ -142,7 +156,8 @@ class Person:
                     return
             except RETRYABLE:
                 pass
-            await asyncio.sleep(0.2)
+            self.away()
+            await asyncio.sleep(0.05 if self.roams else 0.2)
 
     async def _socket(self, session: aiohttp.ClientSession, table_id: str, stop: asyncio.Event) -> bool:
         """One socket until it closes (False) or the game ends (True)."""
@@ -267,8 +282,9 @@ async def watch_store(cluster: Cluster, stop: asyncio.Event, figures: ClusterFig
 
 
 async def troubles(cluster: Cluster, stop: asyncio.Event, figures: ClusterFigures, rng: random.Random, *,
-                   every: float, down: float) -> None:
-    """Every ``every`` seconds (jittered) a process is killed and restarted, or its database connections cut."""
+                   every: float, down: float, graceful: bool = False) -> None:
+    """Every ``every`` seconds (jittered) a process is killed and restarted, or its database connections cut; or
+    (``graceful``) stopped with SIGTERM and started again, as a deploy does, each in turn."""
     process = 0
     while not stop.is_set():
         with contextlib.suppress(TimeoutError):
@@ -276,7 +292,15 @@ async def troubles(cluster: Cluster, stop: asyncio.Event, figures: ClusterFigure
         if stop.is_set():
             return
         server, proxy = cluster.servers[process], cluster.proxies[process]
-        if rng.random() < 0.6:
+        if graceful:
+            took = await asyncio.to_thread(server.stop, STOP_BOUND)
+            if took is None:
+                figures.problems.append(f"process {process} did not exit within {STOP_BOUND:.0f} s of SIGTERM")
+            else:
+                figures.stops.append(took)
+            await asyncio.sleep(rng.uniform(0.0, down))
+            await server.start()
+        elif rng.random() < 0.6:
             server.kill()
             figures.kills += 1
             await asyncio.sleep(rng.uniform(0.0, down))
@@ -357,8 +381,9 @@ def check_sockets(cluster: Cluster, figures: ClusterFigures, catch_up: float, en
 
 async def run_cluster(tmp: Path, database: str, *, seconds: float, untimed: int = 3, timed: int = 3,
                       every: float = 12.0, down: float = 2.0, late: float = 10.0, catch_up: float = 5.0,
-                      seed: int = 1) -> tuple[ClusterFigures, list[Server]]:
-    """Play on three processes for ``seconds`` through kills and cuts; check everything once they are stopped."""
+                      seed: int = 1, graceful: bool = False) -> tuple[ClusterFigures, list[Server]]:
+    """Play on three processes for ``seconds`` through kills and cuts (``graceful``: deploys, each process stopped
+    with SIGTERM in turn while people roam to the others); check everything once they are stopped."""
     rng = random.Random(seed)
     figures = ClusterFigures()
     proxies = [TcpProxy.before(database) for _ in range(3)]
@@ -373,18 +398,19 @@ async def run_cluster(tmp: Path, database: str, *, seconds: float, untimed: int 
         for t in range(untimed + timed):  # the people of a table on three different processes, a different first
             is_timed = t < timed  # the timed tables open first, so their first deadlines come early in the run
             people = [Person(cluster, (t + i) % 3, f"T{t}P{i}", random.Random(seed * 1000 + 10 * t + i),
-                             plays=not (is_timed and i == 2))
+                             plays=not (is_timed and i == 2), roams=graceful)
                       for i in range(3 if is_timed or t % 2 == 0 else 2)]  # or two people and an AI
             groups.append((people, is_timed))
         watcher = asyncio.create_task(watch_store(cluster, watching, figures, late))
         tables = [asyncio.create_task(play_tables(cluster, people, stop, timed=is_timed,
                                                   rng=random.Random(seed + t)))
                   for t, (people, is_timed) in enumerate(groups)]
-        trouble = asyncio.create_task(troubles(cluster, stop, figures, rng, every=every, down=down))
+        trouble = asyncio.create_task(troubles(cluster, stop, figures, rng, every=every, down=down,
+                                               graceful=graceful))
         await asyncio.wait([*tables, trouble], timeout=seconds, return_when=asyncio.FIRST_EXCEPTION)
         stop.set()
         for task in [*tables, trouble]:
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(Exception, asyncio.CancelledError):  # a table left opening as the run ended
                 await asyncio.wait_for(task, 30)
         end = time.time()
         watching.set()
@@ -394,8 +420,9 @@ async def run_cluster(tmp: Path, database: str, *, seconds: float, untimed: int 
     finally:
         stop.set()
         watching.set()
-        for server in cluster.servers:
-            server.stop()
+        # stopped together, each waited for off the loop: the database proxies run on this loop, and a process
+        # whose database went quiet while it stopped would log the timeouts as failures
+        await asyncio.gather(*(asyncio.to_thread(server.stop) for server in cluster.servers))
         for proxy in proxies:
             await proxy.close()
     await check_all(cluster, figures, late, catch_up, end)

@@ -101,14 +101,18 @@ class Server:
             os.kill(self.process.pid, signal.SIGKILL)
             self.process.wait()
 
-    def stop(self) -> None:
-        """SIGTERM and wait."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+    def stop(self, within: float = 10.0) -> float | None:
+        """SIGTERM and wait: the seconds it took to exit, or None if it had not within ``within`` (then SIGKILL)."""
+        if self.process is None or self.process.poll() is not None:
+            return 0.0
+        began = time.monotonic()
+        self.process.terminate()
+        try:
+            self.process.wait(within)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return None
+        return time.monotonic() - began
 
     def log(self) -> str:
         """Everything the process has written."""
@@ -160,13 +164,17 @@ class Player:
         self.refs = 0
 
     async def api(self, session: aiohttp.ClientSession, method: str, path: str, body: Any = None) -> Any:
-        """One API call; raises on anything but 200."""
+        """One API call; raises on anything but 200 (a 429 with Retry-After, as a page would, is waited out)."""
         headers = {"Authorization": f"tma {self.init_data}"} if self.init_data else {}
-        async with session.request(method, self.server.url + path, json=body, headers=headers) as resp:
-            data = await resp.json()
-            if resp.status != 200:
-                raise Refused(f"{method} {path}: {resp.status} {data}", str(data.get("code")))
-            return data
+        while True:
+            async with session.request(method, self.server.url + path, json=body, headers=headers) as resp:
+                data = await resp.json()
+                if resp.status == 429 and "Retry-After" in resp.headers:
+                    await asyncio.sleep(float(resp.headers["Retry-After"]))
+                    continue
+                if resp.status != 200:
+                    raise Refused(f"{method} {path}: {resp.status} {data}", str(data.get("code")))
+                return data
 
     async def new_table(self, session: aiohttp.ClientSession) -> None:
         """Host a table of this person and AI players, and start it."""
@@ -271,6 +279,7 @@ class KillFigures:
     tables: int = 0
     ai_tables_checked: int = 0
     restart_seconds: list[float] = field(default_factory=list)
+    stop_seconds: list[float] = field(default_factory=list)  # SIGTERM to exit, when stopped gracefully
     refused: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
@@ -341,6 +350,9 @@ async def check_ai_tables_move(server: Server, stats: Stats, figures: KillFigure
             for table_id, seq in list(waiting.items()):
                 async with session.get(f"{server.url}/api/tables/{table_id}", headers=headers) as resp:
                     data: dict[str, Any] = await resp.json()
+                    if resp.status == 429:  # one person looking at every table: within their request budget
+                        await asyncio.sleep(float(resp.headers.get("Retry-After", "1")))
+                        continue
                     if resp.status != 200:
                         raise SoakFailure(f"GET table {table_id}: {resp.status} {data}")
                 table = data["table"]
@@ -351,8 +363,11 @@ async def check_ai_tables_move(server: Server, stats: Stats, figures: KillFigure
 
 
 async def run_kills(data_dir: Path, *, kills: int, players: int = 4, database: str | None = None,
-                    seed: int = 1, max_pause: float = 1.0) -> tuple[KillFigures, Server]:
-    """Kill the server ``kills`` times at random moments while people play; check the store after each."""
+                    seed: int = 1, max_pause: float = 1.0, graceful: bool = False) -> tuple[KillFigures, Server]:
+    """Kill the server ``kills`` times at random moments while people play; check the store after each.
+
+    ``graceful``: stop it with SIGTERM (a deploy) instead, and count it a problem if it does not exit within 10 s.
+    """
     rng = random.Random(seed)
     server = Server(data_dir, database)
     stats, figures = Stats(), KillFigures()
@@ -376,7 +391,14 @@ async def run_kills(data_dir: Path, *, kills: int, players: int = 4, database: s
                     figures.kills_after_ack += 1
                 elif moment == "finish" and event.is_set():
                     figures.kills_after_finish += 1
-            server.kill()
+            if graceful:
+                took = await asyncio.to_thread(server.stop)
+                if took is None:
+                    figures.problems.append("the server did not exit within 10 s of SIGTERM")
+                else:
+                    figures.stop_seconds.append(took)
+            else:
+                server.kill()
             figures.kills += 1
             await check_store(server, stats, figures)
             if figures.problems:
