@@ -12,12 +12,15 @@ seconds until one would pass. Each person also has a bucket of their own (``PERS
 lobbies is refused with ``too_many_new_tables_yours``), so two accounts cannot spend the
 process's openings while everyone else is refused. ``check`` is the door's cheap look: it
 refuses while the process has nothing left, before the request is read or anyone signed in.
+A refusal of the process's own says to wait the time until an opening comes back plus up to
+``SPREAD`` seconds at random: a crowd refused at one moment does not come back at one moment.
 The budgets are this process's: a guard against floods, not a ledger across processes.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable
 
@@ -27,6 +30,7 @@ OPENINGS_RATE = 10.0  # new tables a second a process opens, on average (36,000 
 OPENINGS_BURST = 40  # ... and at once, after a quiet spell
 PERSON_RATE = 0.2  # new tables a second one person opens, on average (one every 5 s)
 PERSON_BURST = 6  # ... and at once
+SPREAD = 2  # seconds at most added at random to the wait a refusal of the process's openings names
 KEPT_PEOPLE = 1024  # people's buckets kept before the full ones (people not opening now) are dropped
 
 
@@ -55,8 +59,11 @@ class OpeningPace:
 
     def __init__(self, rate: float = OPENINGS_RATE, burst: int = OPENINGS_BURST,
                  clock: Callable[[], float] = time.monotonic, *,
-                 person_rate: float = PERSON_RATE, person_burst: int = PERSON_BURST) -> None:
+                 person_rate: float = PERSON_RATE, person_burst: int = PERSON_BURST, spread: int = SPREAD,
+                 rng: random.Random | None = None) -> None:
         self.clock = clock
+        self.spread = spread
+        self.rng = rng or random.Random()
         self.rate = rate
         self.burst = burst
         self.person_rate = person_rate
@@ -68,7 +75,8 @@ class OpeningPace:
     def check(self) -> None:
         """Refuse (``too_many_new_tables``) while the process has no opening left; spends nothing."""
         if self.everyone.fill(self.clock()) < 1.0:
-            raise Refusal(RefusalCode.TOO_MANY_NEW_TABLES, seconds=self.everyone.wait())
+            extra = self.rng.randint(0, self.spread) if self.spread else 0
+            raise Refusal(RefusalCode.TOO_MANY_NEW_TABLES, seconds=self.everyone.wait() + extra)
 
     def take(self, person: int) -> None:
         """Spend one of ``person``'s openings and one of the process's, or neither: refused with ``seconds`` to wait

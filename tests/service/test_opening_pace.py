@@ -3,6 +3,7 @@ lobbies leave memory (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
 
 import pytest
@@ -21,7 +22,7 @@ CLOCK = ManualClock()
 async def paced(store_factory: StoreFactory) -> AsyncIterator[TableService]:
     """A started service that opens two tables at once and one more every two seconds."""
     service = TableService(await store_factory(), heal_every=None,
-                           opening_pace=OpeningPace(rate=0.5, burst=2, clock=CLOCK))
+                           opening_pace=OpeningPace(rate=0.5, burst=2, clock=CLOCK, spread=0))
     await service.start()
     yield service
     await service.close()
@@ -88,7 +89,7 @@ async def test_one_person_opening_table_after_table_is_refused_while_everyone_el
 
 def test_the_doors_look_refuses_only_while_the_process_has_nothing_left_and_spends_nothing() -> None:
     clock = ManualClock()
-    pace = OpeningPace(rate=1.0, burst=2, clock=clock)
+    pace = OpeningPace(rate=1.0, burst=2, clock=clock, spread=0)
     for _ in range(5):
         pace.check()  # looking spends nothing
     pace.take(ANN)
@@ -102,3 +103,15 @@ def test_the_doors_look_refuses_only_while_the_process_has_nothing_left_and_spen
     pace.check()
     pace.take(CAT)
     assert pace.people[CAT].tokens == pace.person_burst - 1
+
+
+def test_a_crowd_refused_at_one_moment_is_told_to_come_back_at_different_moments() -> None:
+    clock = ManualClock()
+    pace = OpeningPace(rate=1.0, burst=1, clock=clock, spread=2, rng=random.Random(7))
+    pace.take(ANN)
+    waits = []
+    for _ in range(60):
+        with pytest.raises(Refusal) as refused:
+            pace.check()
+        waits.append(refused.value.params["seconds"])
+    assert set(waits) == {1, 2, 3}  # the second until an opening comes back, and up to two more at random

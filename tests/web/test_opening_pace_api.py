@@ -23,10 +23,11 @@ async def test_openings_beyond_the_budget_get_429_with_retry_after_in_the_person
     for path, body in (("/api/tables", {"game": "coins"}), ("/api/lessons", {"game": "coins"})):
         refused = await client.post(path, json=body, headers=page)
         assert refused.status == 429
-        assert refused.headers["Retry-After"] == "2"  # one opening comes back every two seconds
+        wait = refused.headers["Retry-After"]  # one opening comes back every two seconds; a crowd is spread over 2 more
+        assert wait in ("2", "3", "4")
         assert await refused.json() == {
             "code": "too_many_new_tables",
-            "message": "Сейчас открывают очень много столов; попробуй снова через 2 с."}
+            "message": f"Сейчас открывают очень много столов; попробуй снова через {wait} с."}
     mine = await client.get("/api/me", headers=anya)
     assert mine.status == 200 and (await mine.json())["tables"] == []  # nothing was opened for her
 
