@@ -44,6 +44,7 @@ from webapp.tables_api import lobby_op
 log = logging.getLogger("webapp.ws")
 MAX_FRAME = 4 * 1024  # larger frames are refused with an error frame
 CLOSE_POLICY = WSCloseCode.POLICY_VIOLATION  # 1008: limits and floods
+CLOSE_UNAUTHORIZED = 4401  # signed in no more (or never): the page asks to be opened from Telegram again
 
 
 def error_of(refusal: Refusal, lang: str | None) -> ErrorFrame:
@@ -144,7 +145,22 @@ class TableSocket:
             if len(msg.data) > MAX_FRAME:
                 await send(ws, error_of(Refusal(RefusalCode.TOO_LARGE), self.lang))
                 continue
+            if not await self._still_signed_in():
+                return
             await self._handle(msg.data)
+
+    async def _still_signed_in(self) -> bool:
+        """Whether the person has not signed out everywhere since this socket signed in (read at most every few
+        seconds; the page's pings bring a quiet socket here too); if they have, the socket is told why and closed.
+        The store out of reach keeps the socket: a sign-out is seen once it answers again."""
+        try:
+            if await self.service.sign_outs.still_signed_in(self.user_id, self.user.signed_at):
+                return True
+        except Exception:
+            return True
+        await send(self.ws, error_of(AuthError(RefusalCode.SIGN_IN_ENDED), self.lang))
+        await self.ws.close(code=CLOSE_UNAUTHORIZED, message=b"sign_in_ended")
+        return False
 
     async def _flooded(self, text: str | None) -> bool:
         """Answer a frame that came too fast without acting on it; False once the socket is closed for flooding."""

@@ -113,13 +113,12 @@ from webapp.protocol import (
 from webapp.readiness import STOPPING
 from webapp.rooms import Rooms, send
 from webapp.shutdown import restart
-from webapp.table_socket import CLOSE_POLICY, MAX_FRAME, TableSocket, error_of, failed
+from webapp.table_socket import CLOSE_POLICY, CLOSE_UNAUTHORIZED, MAX_FRAME, TableSocket, error_of, failed
 
 log = logging.getLogger(__name__)
 HEARTBEAT = 6.0  # seconds of quiet before a WebSocket ping; one unanswered for half as long drops the socket
 CLOSE_TIMEOUT = 3.0  # seconds to wait for the peer's answer to our close frame
 HARD_LIMIT = 64 * 1024  # larger ones close the socket (aiohttp answers 1009)
-CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_REDIRECT = 4307  # the table lives on another process: the redirect frame before it names where
 CLOSE_TRY_AGAIN = WSCloseCode.TRY_AGAIN_LATER  # 1013: the database failed; the same may work a moment later

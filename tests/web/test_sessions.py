@@ -206,6 +206,7 @@ async def test_signing_out_everywhere_ends_every_sign_in_on_every_device_and_not
     client.session.cookie_jar.clear()
     laptop = {**tma(signed(5, age=STALE)), SESSION_HEADER: laptop_session}
     assert (await client.get("/api/me", headers=laptop)).status == 200
+    open_socket, _ = await connect(client, table_id, signed(5))  # the laptop has the table open, too
 
     ended = await client.delete("/api/me/sessions", headers=tma(signed(5)))
     assert ended.status == 200 and (await ended.json())["ended_at"] > 0
@@ -220,7 +221,14 @@ async def test_signing_out_everywhere_ends_every_sign_in_on_every_device_and_not
         assert body["message"] == refusal_text(AuthError(RefusalCode.SIGN_IN_ENDED), lang)
     assert "signed out everywhere" in refusal_text(AuthError(RefusalCode.SIGN_IN_ENDED), "en")
     error = await _refused(client, table_id, {"init_data": signed(5, age=STALE), "session": laptop_session})
-    assert (error["code"], error["reason"]) == ("unauthorized", "stale")  # the socket too
+    assert (error["code"], error["reason"]) == ("unauthorized", "stale")  # a new socket too
+    await open_socket.send({"type": "ping", "t": 1})  # the open one's next frame (a quiet page pings every 3 s)
+    ended = await open_socket.receive()
+    assert (ended["type"], ended["code"], ended["reason"]) == ("error", "unauthorized", "stale")
+    assert ended["message"] == refusal_text(AuthError(RefusalCode.SIGN_IN_ENDED), "en")
+    closing = await open_socket.ws.receive(timeout=3)
+    assert closing.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING)
+    assert open_socket.ws.close_code == CLOSE_UNAUTHORIZED
     other = await client.get("/api/me", headers=tma(signed(6)))
     assert other.status == 200  # someone else is not signed out
 
