@@ -17,7 +17,7 @@ from tests.web.conftest import TEST_TOKEN, Client, ClientFactory, signed, tma
 from tests.web.sockets import Peer, connect
 from webapp.auth import AuthError, Verifier, WebUser, sign_init_data
 from webapp.keys import SESSION_COOKIE, SESSION_HEADER, VERIFIER
-from webapp.ws import CLOSE_UNAUTHORIZED
+from webapp.table_socket import CLOSE_UNAUTHORIZED
 
 MAX_AGE = 20  # seconds initData is good for here, as when the limit is set low to see sessions at work
 NOW = 1_750_000_000
@@ -223,9 +223,9 @@ async def test_signing_out_everywhere_ends_every_sign_in_on_every_device_and_not
     error = await _refused(client, table_id, {"init_data": signed(5, age=STALE), "session": laptop_session})
     assert (error["code"], error["reason"]) == ("unauthorized", "stale")  # a new socket too
     await open_socket.send({"type": "ping", "t": 1})  # the open one's next frame (a quiet page pings every 3 s)
-    ended = await open_socket.receive()
-    assert (ended["type"], ended["code"], ended["reason"]) == ("error", "unauthorized", "stale")
-    assert ended["message"] == refusal_text(AuthError(RefusalCode.SIGN_IN_ENDED), "en")
+    told = await open_socket.receive()
+    assert (told["type"], told["code"], told["reason"]) == ("error", "unauthorized", "stale")
+    assert told["message"] == refusal_text(AuthError(RefusalCode.SIGN_IN_ENDED), "en")
     closing = await open_socket.ws.receive(timeout=3)
     assert closing.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING)
     assert open_socket.ws.close_code == CLOSE_UNAUTHORIZED
