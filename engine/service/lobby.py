@@ -28,10 +28,10 @@ from engine.service.schedule import Schedule
 from engine.service.sharing import Sharing, fresh_on_conflict
 from engine.service.table_ids import new_table_id
 from engine.service.table_settings import (
-    TABLE_SETTINGS,
     parse_level,
     parse_size,
     parse_timer,
+    split_settings,
     stored_level,
 )
 from engine.store.database import Store
@@ -101,8 +101,7 @@ class Lobby:
         """Open a lobby with the host in seat 0, or (``deal``) a game already dealt against AI players (the host's
         lock held, the cap checked). Everything that can be refused is decided before the one write."""
         ruleset = games.get(game)
-        raw = dict(options or {})
-        table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
+        raw, table_raw = split_settings(ruleset, options or {})
         parsed = ruleset.parse_options(raw)
         size = parse_size(ruleset, table_raw.get("players", default_players(ruleset)))
         timer = parse_timer(table_raw.get("timer", "none"))
@@ -193,8 +192,7 @@ class Lobby:
             table.require_host(by_user_id)
             if not isinstance(changes, Mapping):
                 raise BadOptions(RefusalCode.BAD_OPTIONS)
-            raw = dict(changes)
-            table_raw = {k: raw.pop(k) for k in TABLE_SETTINGS if k in raw}
+            raw, table_raw = split_settings(table.game, changes)
             parsed = table.game.parse_options({**table.row.options, **raw})
             size = parse_size(table.game, table_raw.get("players", table.row.size))
             timer = parse_timer(table_raw.get("timer", table.row.timer))

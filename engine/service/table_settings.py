@@ -17,6 +17,17 @@ TABLE_SETTINGS = ("players", "timer", "ai_level")
 MAX_ACTION_BYTES = 2048
 
 
+def split_settings(game: Any, raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``raw`` as the game's settings and the table's own; a name that is neither is refused naming every setting a
+    table of ``game`` takes (BadOptions ``unknown_setting``)."""
+    known = [s.name for s in game.settings]
+    unknown = sorted(str(k) for k in raw if k not in known and k not in TABLE_SETTINGS)
+    if unknown:
+        raise BadOptions(RefusalCode.UNKNOWN_SETTING, name=unknown[0], settings=listed([*known, *TABLE_SETTINGS]))
+    return ({k: v for k, v in raw.items() if k not in TABLE_SETTINGS},
+            {k: v for k, v in raw.items() if k in TABLE_SETTINGS})
+
+
 def parse_size(game: Any, raw: object) -> int:
     """The number of seats; raises BadOptions."""
     value = int(raw) if isinstance(raw, str) and raw.strip().isdigit() else raw

@@ -46,6 +46,9 @@ async def test_new_refuses_bad_options(bot: Harness) -> None:
     assert "I did not understand 'target'; options look like target=15." in bot.fake.last_message(GROUP).plain
     await bot.send(bot.fake.message(GROUP, ANN, "/new coins colour=red"))
     assert "Unknown setting 'colour'" in bot.fake.last_message(GROUP).plain
+    await bot.send(bot.fake.message(GROUP, ANN, "/new coins ai=strong"))  # every setting it takes is named
+    assert ("Unknown setting 'ai'; the settings are: target, first_dealer, players, timer, ai_level."
+            in bot.fake.last_message(GROUP).plain)
     assert await bot.service.store.tables.unfinished_tables() == []
 
 
