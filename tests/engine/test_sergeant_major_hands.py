@@ -167,19 +167,19 @@ def test_game_end_places_the_others_by_their_stakes() -> None:
     assert outcome.scores == (1, -3, 2)
 
 
-def test_game_end_in_hand_one_places_the_others_by_this_hand_against_their_targets() -> None:
-    # SM-D28: the unfinished hand adds nothing to the stakes (all 0), so the others are placed by how far
-    # they stood from their targets when the game ended: Bob 2 of 8 (-6), Cat 0 of 5 (-5).
+def test_game_end_in_hand_one_places_the_others_level_when_their_stakes_are() -> None:
+    # SM-D30: the unfinished hand adds nothing to the stakes (all 0) and breaks no tie: Bob, the dealer, stood 2 of
+    # 8 (-6) and Cat 0 of 5 (-5), which said more about their targets than their play; they share second place
     state, _ = stacked(dealer=SEAT_BOB)
     assert state.deal.targets == (3, 8, 5)
     after, _ = win_trick(state, SEAT_ANN, trick_no=13, tricks=(11, 2, 0))
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.scores == (0, 0, 0)
-    assert outcome.placements == (1, 3, 2)
+    assert outcome.placements == (1, 2, 2)
 
 
 def test_game_end_shares_a_place_between_others_level_on_stakes_and_hand() -> None:
     state, _ = stacked(dealer=SEAT_BOB)
-    after, _ = win_trick(state, SEAT_ANN, trick_no=14, tricks=(11, 3, 0))  # Bob 3 of 8 and Cat 0 of 5: both -5
+    after, _ = win_trick(state, SEAT_ANN, trick_no=14, tricks=(11, 3, 0))  # Bob 3 of 8 and Cat 0 of 5: level stakes
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.placements == (1, 2, 2)

@@ -71,8 +71,9 @@ class SergeantMajor(SplitViews, Replays):
     def outcome(self, state: SMState) -> Outcome | None:
         """Totals and placements once the game is over; a trick-count win places the winner alone first.
 
-        The others follow by their stakes (§6 SM-D14), then, as the unfinished last hand adds nothing to
-        the stakes (SM-D28), by how far they stood from their targets when the game ended.
+        The others follow by their stakes (§6 SM-D30); two with equal stakes share their place. The unfinished
+        last hand (SM-D28) breaks no tie: its seats stand at targets of 8, 5 and 3 and a few tricks into it the
+        dealer is always further below target than the others, so counting it would favour a seat for its target.
         """
         if state.phase is not Phase.OVER:
             return None
@@ -81,10 +82,9 @@ class SergeantMajor(SplitViews, Replays):
         if rules.running or rules.calls:
             return Outcome(totals, placements_by(totals))
         winners = state.match.winners
-        standing = tuple((totals[s], state.tricks[s] - state.deal.targets[s]) for s in range(N))
-        others = [standing[s] for s in range(N) if s not in winners]
+        others = [totals[s] for s in range(N) if s not in winners]
         return Outcome(totals, tuple(
-            1 if s in winners else 1 + len(winners) + sum(1 for o in others if o > standing[s]) for s in range(N)))
+            1 if s in winners else 1 + len(winners) + sum(1 for o in others if o > totals[s]) for s in range(N)))
 
     def hidden_cards(self, state: SMState, seat: int | None) -> frozenset[str]:
         """Other hands, the kitty, others' discards, cards in transit: all not shown to ``seat``."""
