@@ -412,6 +412,9 @@ async def test_signing_out_everywhere_asks_in_telegrams_popup_and_ends_the_other
     assert popup["buttons"][0] == {"id": "yes", "type": "destructive", "text": "Sign out everywhere"}
     await ann.deliver("popup_closed", {"button_id": "yes"})
     await expect(page.locator(".signed-out")).to_contain_text("signed out everywhere")
+    await page.screenshot(path=str(screenshot_path("signed-out-360x640.png")))
+    await page.locator(".signed-out button", has_text="Close").tap()  # and the Mini App closes
+    await wait_posted(ann, "web_app_close")
     assert not await server.service.sign_outs.still_signed_in(person["id"], time.time() - 1)
 
     await laptop.page.reload()  # the other device, with the sign-in data it was opened with, is refused

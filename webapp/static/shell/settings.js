@@ -31,8 +31,11 @@ function signOutButton(api) {
       return;
     }
     keepSession(null);
-    document.body.replaceChildren(h("main", { class: "signed-out", role: "status" },
-      h("p", { text: t("signed_out_everywhere") })));
+    const done = h("main", { class: "signed-out", role: "status" },
+      h("h1", { text: t("app_name") }), h("p", { text: t("signed_out_everywhere") }));
+    if (tg.inTelegram) done.append(h("button", { class: "btn primary", type: "button", text: t("close"),
+      onclick: () => tg.close() }));
+    document.body.replaceChildren(done);
   });
   return btn;
 }

@@ -82,6 +82,13 @@ export function init() {
   }
 }
 
+// Close the Mini App (inside Telegram; false elsewhere, where there is nothing to close).
+export function close() {
+  if (!inTelegram || typeof W.close !== "function") return false;
+  safe(() => W.close());
+  return true;
+}
+
 export function initData() {
   return inTelegram ? W.initData : "";
 }
