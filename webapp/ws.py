@@ -78,9 +78,9 @@ Every ``error`` and ``refused`` frame is a refusal of ``engine.core.errors``: it
 is the refusal's wire code and its ``message`` the refusal in the reader's language (the
 page's, from its cookie, until the hello says who is reading).
 
-Heartbeats are WebSocket pings after 6 s of quiet; a peer that does not answer within 3 s is dropped, so a phone
+Heartbeats are WebSocket pings after 5 s of quiet; a peer that does not answer within 2.5 s is dropped, so a phone
 that fell off the network leaves the table (and is sent its turn message) within about 10 s. The page pings too
-(``{"type": "ping"}`` after 3 s of quiet) and reconnects after 4 s without an answer; every pong carries the
+(``{"type": "ping"}`` after 2.5 s of quiet) and reconnects after 3 s without an answer; every pong carries the
 table's seq, so a page that missed an update notices and resyncs.
 
 permessage-deflate is off: for frames of a few KB its memory per socket costs more than it saves
@@ -116,7 +116,7 @@ from webapp.shutdown import restart
 from webapp.table_socket import CLOSE_POLICY, CLOSE_UNAUTHORIZED, MAX_FRAME, TableSocket, error_of, failed
 
 log = logging.getLogger(__name__)
-HEARTBEAT = 6.0  # seconds of quiet before a WebSocket ping; one unanswered for half as long drops the socket
+HEARTBEAT = 5.0  # seconds of quiet before a WebSocket ping; one unanswered for half as long drops the socket
 CLOSE_TIMEOUT = 3.0  # seconds to wait for the peer's answer to our close frame
 HARD_LIMIT = 64 * 1024  # larger ones close the socket (aiohttp answers 1009)
 CLOSE_NOT_FOUND = 4404

@@ -222,7 +222,7 @@ async def test_signing_out_everywhere_ends_every_sign_in_on_every_device_and_not
     assert "signed out everywhere" in refusal_text(AuthError(RefusalCode.SIGN_IN_ENDED), "en")
     error = await _refused(client, table_id, {"init_data": signed(5, age=STALE), "session": laptop_session})
     assert (error["code"], error["reason"]) == ("unauthorized", "stale")  # a new socket too
-    await open_socket.send({"type": "ping", "t": 1})  # the open one's next frame (a quiet page pings every 3 s)
+    await open_socket.send({"type": "ping", "t": 1})  # the open one's next frame (a quiet page pings every few seconds)
     told = await open_socket.receive()
     assert (told["type"], told["code"], told["reason"]) == ("error", "unauthorized", "stale")
     assert told["message"] == refusal_text(AuthError(RefusalCode.SIGN_IN_ENDED), "en")

@@ -83,8 +83,8 @@ function inFront(tgActive) {
 // a connection is checked after PING_EVERY ms with nothing heard: a ping the server answers at once (with the table's
 // seq); nothing at all heard for PONG_WAIT ms after it and the connection counts as dead, so a page whose network
 // went away says so and reconnects within about 10 s
-const PING_EVERY = 3000;
-const PONG_WAIT = 4000;
+const PING_EVERY = 2500;
+const PONG_WAIT = 3000;
 // redirects without a welcome, counted across failed tries until a welcome, before the page asks its own address to
 // serve it where it is (hello's ``stay``): an owner whose address is wrong cannot bounce it for ever
 const MAX_HOPS = 3;
