@@ -417,7 +417,9 @@ async def test_signing_out_everywhere_asks_in_telegrams_popup_and_ends_the_other
     await wait_posted(ann, "web_app_close")
     assert not await server.service.sign_outs.still_signed_in(person["id"], time.time() - 1)
 
-    await laptop.page.reload()  # the other device, with the sign-in data it was opened with, is refused
+    await laptop.page.reload()  # the other device, with the sign-in data it was opened with, is refused and told why
+    await expect(laptop.page.locator(".notice")).to_have_text(
+        "You signed out everywhere; open the app again from Telegram.")
     answer = await laptop.page.evaluate(
         "() => fetch('/api/me', {headers: {Authorization: 'tma ' + Telegram.WebApp.initData}})"
         ".then(r => r.json().then(b => [r.status, b.message]))")

@@ -57,7 +57,7 @@ class App {
       this.tables = me.tables || [];
       if (followAccount(me.language)) return; // reloading in the language the person chose
     } catch (err) {
-      if (err.status === 401) this.authFailed();
+      if (err.status === 401) this.authFailed(err.message);
       else toast(err.message || t("error_generic"), "error");
       return;
     }
@@ -160,7 +160,8 @@ class App {
     tg.backButton(() => this.goHome());
   }
 
-  authFailed() {
+  // Signed in no more: the server's words when it gave any ("You signed out everywhere; ..."), else the expiry's.
+  authFailed(message = "") {
     if (this.config && this.config.local_mode) {
       localStorage.removeItem(LOCAL_KEY);
       this.initData = "";
@@ -168,7 +169,7 @@ class App {
       this.showSignIn();
       return;
     }
-    this.show(h("div", { class: "notice" }, h("p", { text: t("session_expired") })));
+    this.show(h("div", { class: "notice" }, h("p", { text: message || t("session_expired") })));
   }
 
   // A page opened outside Telegram while a bot serves it: what Cardroom is, and the way into it through Telegram
@@ -270,7 +271,7 @@ class App {
       const info = await this.api.post("/api/lessons", { game });
       this.openTable(info.id);
     } catch (err) {
-      if (err.status === 401) this.authFailed();
+      if (err.status === 401) this.authFailed(err.message);
       else error.textContent = err.message || t("error_generic");
     }
   }

@@ -82,7 +82,7 @@ export class TableScreen {
 
   onError(frame) {
     if (frame.code === "unauthorized") {
-      this.app.authFailed();
+      this.app.authFailed(frame.message);
       return;
     }
     if (frame.code === "table_not_found") {
