@@ -82,7 +82,7 @@ function inFront(tgActive) {
 
 // a connection is checked after PING_EVERY ms with nothing heard: a ping the server answers at once (with the table's
 // seq); nothing at all heard for PONG_WAIT ms after it and the connection counts as dead, so a page whose network
-// went away says so and reconnects within about 10 s
+// went away says so and reconnects within about 7 s
 const PING_EVERY = 2500;
 const PONG_WAIT = 3000;
 // redirects without a welcome, counted across failed tries until a welcome, before the page asks its own address to
@@ -297,9 +297,6 @@ export class TableSocket {
     return true;
   }
 
-  // Send an intent; resolves with {ok, seq} or {ok:false, code, message} (a move in flight when the connection
-  // drops is sent again once the table welcomes the page back, see ``failPending``).
-
   act(action, seq) {
     return this.request({ type: "act", seq, action });
   }
@@ -313,6 +310,8 @@ export class TableSocket {
     }
   }
 
+  // Send an intent; resolves with {ok, seq} or {ok:false, code, message} (a move in flight when the connection
+  // drops is sent again once the table welcomes the page back, see ``failPending``).
   request(frame) {
     this.refs += 1;
     const ref = `r${this.refs}`;
