@@ -15,9 +15,18 @@ from aiohttp import web
 from playwright.async_api import Browser, expect
 
 from engine.config import Settings
+from engine.service.live import TableInfo
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
-from tests.browser.conftest import BOT_USERNAME, SHORT_NAME, TEST_TOKEN, Server, open_phone, screenshot_path
+from tests.browser.conftest import (
+    BOT_USERNAME,
+    SHORT_NAME,
+    TEST_TOKEN,
+    Phone,
+    Server,
+    open_phone,
+    screenshot_path,
+)
 from tests.waiting import until
 from webapp.app import make_app
 
@@ -66,19 +75,24 @@ async def restartable(tmp_path: Path) -> AsyncIterator[tuple[Server, Restartable
         await store.close()
 
 
+async def ann_at_a_table(browser: Browser, server: Server, uid: int, lang: str = "en") -> tuple[Phone, TableInfo]:
+    """Ann (``uid``) on a 360x640 phone at a Coins table started against AI players, dealt from ``SEED``."""
+    info = await server.service.create_table("coins", uid, "Ann", {"first_dealer": "seat:2"}, seed=SEED)
+    for _ in range(info.size - 1):
+        await server.service.add_ai(info.id, uid)
+    await server.service.start_game(info.id, uid)
+    phone = await open_phone(browser, server, {"id": uid, "first_name": "Ann", "language_code": lang},
+                             start_param=info.id, locale=lang, viewport={"width": 360, "height": 640})
+    return phone, info
+
+
 @pytest.mark.parametrize("lang", ["en", "ru", "ko", "lv"])
 async def test_a_lost_connection_is_said_in_words_takes_no_move_and_comes_back_on_its_own(
     browser: Browser, restartable: tuple[Server, Restartable], lang: str
 ) -> None:
     server, app = restartable
     uid = 8800
-    info = await server.service.create_table("coins", uid, "Ann", {"first_dealer": "seat:2"}, seed=SEED)
-    for _ in range(info.size - 1):
-        await server.service.add_ai(info.id, uid)
-    await server.service.start_game(info.id, uid)
-    user: dict[str, Any] = {"id": uid, "first_name": "Ann", "language_code": lang}
-    phone = await open_phone(browser, server, user, start_param=info.id, locale=lang,
-                             viewport={"width": 360, "height": 640})
+    phone, info = await ann_at_a_table(browser, server, uid, lang)
     page = phone.page
     await expect(page.locator(".hand .card")).to_have_count(16)
     await expect(page.locator(".conn.open")).to_have_count(1)
@@ -113,12 +127,7 @@ async def test_a_connection_that_goes_silent_is_said_lost_within_ten_seconds_and
     update lost on the way (the one that made it the person's turn) is caught up by the table's seq in a pong."""
     server, _ = restartable
     uid = 8810
-    info = await server.service.create_table("coins", uid, "Ann", {"first_dealer": "seat:2"}, seed=SEED)
-    for _ in range(info.size - 1):
-        await server.service.add_ai(info.id, uid)
-    await server.service.start_game(info.id, uid)
-    phone = await open_phone(browser, server, {"id": uid, "first_name": "Ann", "language_code": "en"},
-                             start_param=info.id, viewport={"width": 360, "height": 640})
+    phone, info = await ann_at_a_table(browser, server, uid)
     page = phone.page
     state = {"cut": False, "drop_updates": False}
     silenced: list[Any] = []  # the connections the cut went through: nothing passes either way
@@ -181,12 +190,7 @@ async def test_a_move_in_flight_when_the_connection_drops_is_made_once_it_is_bac
 ) -> None:
     server, _ = restartable
     uid = 8820
-    info = await server.service.create_table("coins", uid, "Ann", {"first_dealer": "seat:2"}, seed=SEED)
-    for _ in range(info.size - 1):
-        await server.service.add_ai(info.id, uid)
-    await server.service.start_game(info.id, uid)
-    phone = await open_phone(browser, server, {"id": uid, "first_name": "Ann", "language_code": "en"},
-                             start_param=info.id, viewport={"width": 360, "height": 640})
+    phone, info = await ann_at_a_table(browser, server, uid)
     page = phone.page
     state = {"armed": False}
     acts: list[dict[str, Any]] = []
