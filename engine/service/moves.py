@@ -7,6 +7,8 @@ processes too). A move that ends the game stores the result and the ratings with
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -25,6 +27,12 @@ from engine.store.database import Store
 from engine.store.rows import LoggedAction
 
 __all__ = ["SNAPSHOT_EVERY", "ActResult", "Moves"]
+
+log = logging.getLogger(__name__)
+# seconds: a move the store has not answered by then is answered ``unavailable`` and goes on alone (a process cut off
+# from PostgreSQL waits up to its command timeout and a new connection's); if it is stored after all, the page sees
+# it in the table's next update, and a move sent again at the same seq is refused as stale, never applied twice
+ANSWER_WITHIN = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +65,17 @@ class Moves:
         check_action_shape(action)
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise MalformedAction(RefusalCode.MOVE_WITHOUT_SEQ)
+        storing = asyncio.ensure_future(self._act(table, seat, action, seq, cause))
+        try:
+            return await asyncio.wait_for(asyncio.shield(storing), ANSWER_WITHIN)
+        except TimeoutError:
+            storing.add_done_callback(_heard)
+            raise Refusal(RefusalCode.UNAVAILABLE) from None
+
+    async def _act(self, table: LiveTable, seat: int, action: Mapping[str, Any], seq: int,
+                   cause: object | None) -> ActResult:
+        """The move at its table: caught up if another process moved it, then applied and stored under its lock."""
+        table_id = table.row.id
         if seq > table.seq and self.store.is_shared:  # another process moved it and its notice is on the way
             await self.sharing.catch_up(table_id)
         async with table.lock:
@@ -138,3 +157,13 @@ class Moves:
         if table.game.multi_action_turns:
             return seat not in table.game.to_act(state)
         return True
+
+
+def _heard(storing: asyncio.Future[ActResult]) -> None:
+    """A move answered ``unavailable`` before it ended: stored after all (published as any move), or refused, or
+    failed (logged here: nobody waits for its answer any more)."""
+    if storing.cancelled():
+        return
+    error = storing.exception()
+    if error is not None and not isinstance(error, Refusal):
+        log.warning("a move answered unavailable after %.0f s then failed: %r", ANSWER_WITHIN, error)

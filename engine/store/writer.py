@@ -52,6 +52,9 @@ log = logging.getLogger(__name__)
 # not commits, so a checkpoint copies about as much whether commits carry one move or several
 CHECKPOINT_EVERY = 320
 ROWS_A_STATEMENT = 1000  # PostgreSQL: table rows written by one statement (a few arrays, far below any limit)
+# a transaction of the writer task commits what it has once it has run this long and others wait behind it (moves
+# on the loop, later writes): forty lobbies opened at once must not hold a table's move for half a second
+WRITE_SLICE = 0.02
 
 
 @dataclass(slots=True)
@@ -83,11 +86,14 @@ class Writer:
 
     def __init__(self, url: str, commit_delay: float = 0.0) -> None:
         self.url = url
-        self.engine: AsyncEngine = create_async_engine(url, **engine_options(url))  # bounded in time
+        self.engine: AsyncEngine = create_async_engine(url, **engine_options(url))  # reads; bounded in time
+        # the writer task's own connection: a burst of reads holding every pooled one never keeps it waiting
+        self.writes: AsyncEngine = create_async_engine(url, **engine_options(url), pool_size=1, max_overflow=0)
         # SQLite: plain moves are group-committed on the loop, between the writer's transactions
         self._moves: SqliteMoves | None = None
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
+            event.listen(self.writes.sync_engine, "connect", sqlite_pragmas)
             self._moves = SqliteMoves(self.engine.url.database or "", sqlite_pragmas)
         self._pending: list[Write] = []  # every write goes through the one writer task: no "database is locked"
         self._moves_waiting: list[Pending] = []  # plain moves for the next commit on the loop
@@ -138,6 +144,7 @@ class Writer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
+        await self.writes.dispose()
         await self.engine.dispose()
         if self._checkpoint is not None:
             with contextlib.suppress(Exception):
@@ -188,10 +195,17 @@ class Writer:
                 continue
             self._writing = True
             try:
-                await self._write_batch(batch)
+                later = await self._write_batch(batch)
             finally:
                 self._writing = False
                 self._flush_soon(wait=False)  # the moves that waited for the writer have waited enough
+            if later:  # the rest of a long batch goes next, after the moves that waited for it (as within a batch)
+                waiting = self._pending
+                self._pending = [w for w in waiting if isinstance(w, Pending)] + later + \
+                    [w for w in waiting if not isinstance(w, Pending)]
+                self._wake.set()
+            if self._flush is not None:  # the moves that waited commit before the next transaction, not after it
+                await asyncio.sleep(0)
 
     def _flush_soon(self, *, wait: bool = True) -> None:
         """Commit the waiting plain moves in the loop's next turn, or once others may share the commit when moves
@@ -242,24 +256,31 @@ class Writer:
         finally:
             self._checkpoint = None
 
-    async def _write_batch(self, batch: list[Write]) -> None:
-        """One transaction for the whole batch; on PostgreSQL its moves take a constant number of statements.
+    async def _write_batch(self, batch: list[Write]) -> list[Write]:
+        """One transaction for the batch; on PostgreSQL its moves take a constant number of statements. Returns
+        the writes left for the next transaction: those after ``WRITE_SLICE`` while others wait (never a move).
 
         The moves' table rows are written by one statement that reports the rows still at their
         version; a move whose row another process wrote meanwhile is refused alone, and its log
         row is never inserted. Any other failure sends every write of the batch alone.
         """
         written: dict[int, bool] = {}
+        later: list[Write] = []
+        begun = time.monotonic()
+        last_move = max((i for i, item in enumerate(batch) if isinstance(item, Pending)), default=-1)
         try:
-            async with self.engine.begin() as conn:
+            async with self.writes.begin() as conn:
                 self._notes = []
                 moving = [item for item in batch if isinstance(item, Pending)]
                 if self.is_shared:
-                    written = await self._update_rows(conn, moving)
+                    written = await _update_rows(conn, self._rows_update, moving)
                 moves = [item.action for item in moving if written.get(id(item), True)]
                 if moves:
                     await conn.execute(insert(actions), moves)
-                for item in batch:
+                for i, item in enumerate(batch):
+                    if i > max(last_move, 0) and time.monotonic() - begun > WRITE_SLICE and self._others_wait():
+                        batch, later = batch[:i], batch[i:]
+                        break
                     if written.get(id(item), True):
                         await self._write_rest(conn, item, row_written=id(item) in written)
                 await self._send_notes(conn)
@@ -270,41 +291,24 @@ class Writer:
                 for item in batch:
                     if not item.future.done():
                         item.future.set_exception(error)
-                return
+                return later
             for item in batch:  # one bad write must not sink the others: each alone, with its own answer
                 await self._write_one(item)
-            return
+            return later
         for item in batch:
             if written.get(id(item), True):
                 self._settle(item)
             elif not item.future.done():  # its row moved on in another process: this move alone is refused
                 item.future.set_exception(Refusal(RefusalCode.STALE))
+        return later
 
-    async def _update_rows(self, conn: Any, moving: list[Pending]) -> dict[int, bool]:
-        """PostgreSQL: the table rows of a batch's moves in one statement, each only if still at its version.
-
-        Returns, by ``id()`` of each move whose row it tried, whether the row was written. A
-        table with two moves in the batch (never under one process's table lock) is left to the
-        moves' own statements.
-        """
-        counts: dict[str, int] = {}
-        for item in moving:
-            if item.table is not None:
-                counts[item.table.id] = counts.get(item.table.id, 0) + 1
-        rows = [item.table for item in moving if item.table is not None and counts[item.table.id] == 1]
-        done: set[str] = set()
-        for start in range(0, len(rows), ROWS_A_STATEMENT):
-            part = rows[start:start + ROWS_A_STATEMENT]
-            values = [table_values(row) for row in part]
-            params: dict[str, Any] = {name: [v[name] for v in values] for name in values[0]}
-            params["version"] = [row.version for row in part]
-            done.update(r[0] for r in await conn.execute(self._rows_update, params))
-        return {id(item): item.table.id in done for item in moving
-                if item.table is not None and counts[item.table.id] == 1}
+    def _others_wait(self) -> bool:
+        """Whether any write waits for the writer task's transaction to end (a move on the loop, or any other)."""
+        return bool(self._moves_waiting or self._pending)
 
     async def _write_one(self, item: Write) -> None:
         try:
-            async with self.engine.begin() as conn:
+            async with self.writes.begin() as conn:
                 self._notes = []
                 if isinstance(item, Pending):
                     await conn.execute(insert(actions), [item.action])
@@ -370,3 +374,26 @@ class Writer:
 def _plain_move(item: Pending) -> bool:
     """A move that writes its log row and at most its table's row: nothing a commit on the loop cannot do."""
     return isinstance(item, Pending) and item.finish is None and not item.with_seats
+
+
+async def _update_rows(conn: Any, statement: Any, moving: list[Pending]) -> dict[int, bool]:
+    """PostgreSQL: the table rows of a batch's moves in one statement, each only if still at its version.
+
+    Returns, by ``id()`` of each move whose row it tried, whether the row was written. A
+    table with two moves in the batch (never under one process's table lock) is left to the
+    moves' own statements.
+    """
+    counts: dict[str, int] = {}
+    for item in moving:
+        if item.table is not None:
+            counts[item.table.id] = counts.get(item.table.id, 0) + 1
+    rows = [item.table for item in moving if item.table is not None and counts[item.table.id] == 1]
+    done: set[str] = set()
+    for start in range(0, len(rows), ROWS_A_STATEMENT):
+        part = rows[start:start + ROWS_A_STATEMENT]
+        values = [table_values(row) for row in part]
+        params: dict[str, Any] = {name: [v[name] for v in values] for name in values[0]}
+        params["version"] = [row.version for row in part]
+        done.update(r[0] for r in await conn.execute(statement, params))
+    return {id(item): item.table.id in done for item in moving
+            if item.table is not None and counts[item.table.id] == 1}

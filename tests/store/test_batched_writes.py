@@ -67,7 +67,7 @@ def _count_statements(writer: Writer) -> list[str]:
     def heard(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
         said.append(statement.split(None, 1)[0].upper())
 
-    event.listen(writer.engine.sync_engine, "before_cursor_execute", heard)
+    event.listen(writer.writes.sync_engine, "before_cursor_execute", heard)  # the writer task's own connection
     return said
 
 
