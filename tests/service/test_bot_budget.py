@@ -8,6 +8,7 @@ import asyncio
 import time
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from engine.service.bot_budget import NOTICE, OVERALL, SharedBudget, budget_for
@@ -130,6 +131,49 @@ async def test_with_one_processs_connection_cut_every_third_of_a_second_two_keep
     assert busiest_window(every, 1.0) <= 31, (busiest_window(every, 1.0), len(sent["cut"]), len(sent["steady"]))
     assert len(every) >= 0.5 * 30 * seconds, "at least half of what the budget allows went"
     assert cut.fallbacks > 0 and len(sent["cut"]) > 0
+
+
+@pytest.mark.postgres
+async def test_with_the_budget_table_locked_the_processes_keep_the_bots_limit_on_their_shares(
+        database: str, tmp_path: Path) -> None:
+    store = Store(database_url(database, tmp_path))
+    await store.open()
+    budgets = {name: SharedBudget(BudgetRows(store.dsn)) for name in ("one", "two")}
+    for budget in budgets.values():
+        await budget.start()
+    interval, before, locked = 1 / 28, 2.0, 4.0  # the bot's own pace (tgbot.limits): 28 a second, Telegram's 30
+    sent: dict[str, list[float]] = {name: [] for name in budgets}
+    began = time.monotonic()
+    ends = began + before + locked
+
+    async def calls(budget: SharedBudget, name: str) -> None:  # a process with more to send than the budget
+        while time.monotonic() < ends:
+            await asyncio.sleep(await budget.take(interval))
+            sent[name].append(time.monotonic())
+
+    async def locking() -> None:  # another session holds the whole table: every take waits, then falls back
+        await asyncio.sleep(before)
+        conn = await asyncpg.connect(database)
+        try:
+            async with conn.transaction():
+                await conn.execute("LOCK TABLE bot_budget IN ACCESS EXCLUSIVE MODE")
+                await asyncio.sleep(max(0.0, ends - time.monotonic()))
+        finally:
+            await conn.close()
+
+    try:
+        await asyncio.gather(*(calls(b, n) for n, b in budgets.items()), locking())
+    finally:
+        for budget in budgets.values():
+            await budget.close()
+        await store.close()
+    every = sorted(sent["one"] + sent["two"])
+    while_locked = [t for t in every if t >= began + before + NOTICE]
+    assert busiest_window(every, 1.0) <= 30, busiest_window(every, 1.0)  # what the fake Bot API lets through
+    assert len(while_locked) >= 0.5 * 28 * (locked - NOTICE), "at least half of what the budget allows went"
+    assert all(budget.fallbacks > 0 for budget in budgets.values())
+    print(f"budget table locked: busiest second {busiest_window(every, 1.0)} calls, "
+          f"{len(while_locked) / (locked - NOTICE):.1f} calls a second while locked")
 
 
 async def test_a_single_process_database_has_no_shared_budget(tmp_path: Path) -> None:
