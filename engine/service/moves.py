@@ -29,9 +29,9 @@ from engine.store.rows import LoggedAction
 __all__ = ["SNAPSHOT_EVERY", "ActResult", "Moves"]
 
 log = logging.getLogger(__name__)
-# seconds: a move the store has not answered by then is answered ``unavailable`` and goes on alone (a process cut off
-# from PostgreSQL waits up to its command timeout and a new connection's); if it is stored after all, the page sees
-# it in the table's next update, and a move sent again at the same seq is refused as stale, never applied twice
+# seconds: on PostgreSQL, a move the store has not answered by then is answered ``unavailable`` and goes on alone
+# (a process cut off from the server waits up to its command timeout and a new connection's); if it is stored
+# after all, the page sees it in the table's next update, and a move sent again at its seq is refused as stale
 ANSWER_WITHIN = 4.0
 
 
@@ -65,6 +65,8 @@ class Moves:
         check_action_shape(action)
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise MalformedAction(RefusalCode.MOVE_WITHOUT_SEQ)
+        if not self.store.is_shared:  # a file on this machine: nothing to wait out, and no task's extra turns
+            return await self._act(table, seat, action, seq, cause)
         storing = asyncio.ensure_future(self._act(table, seat, action, seq, cause))
         try:
             return await asyncio.wait_for(asyncio.shield(storing), ANSWER_WITHIN)

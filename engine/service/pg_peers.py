@@ -9,21 +9,22 @@ things keep them in step, both on PostgreSQL itself, so there is nothing more to
   (the log after its own ``seq``), which also heals any notice it missed; and it checks
   every loaded table against the store every few seconds (``Sharing.check``), so a
   notice that never comes delays nobody for long.
-* **Leases.** One process drives a table's AI seats and turn timers: the one holding
-  the table's session advisory lock on its listening connection. When that process
-  dies its connection closes, the lock is free, and the next supervisor round of
-  another process takes the table over. Moves from any process still go through the
-  optimistic ``(table_id, seq)`` guard, so nothing is applied twice during a hand-over.
-  A process that is not dead but silent (cut off from the server, or hung) would keep
-  its locks for as long as its connection lasts, so each process writes a heartbeat
-  (``processes.seen_at``) every ``HEARTBEAT_EVERY`` seconds: one whose heartbeat has not
-  been confirmed for ``HOLD_FOR`` seconds stops acting for its tables (``holds`` and
-  ``lease`` say no, with no I/O), and the others end the session of a process silent
-  for ``STALE_AFTER`` seconds (``pg_terminate_backend``: its locks are free) and take its
-  tables over at once. The connection also carries the server's keepalives and user
-  timeout (``engine.store.dialects``), so the server notices a client that vanished.
-  A process stopping gracefully frees all its locks at once (``release_all``) and says
-  ``free``: the others take its tables at once, with no heartbeat to wait for.
+* **Leases.** One process drives a table's AI seats and turn timers: the one named by the
+  table's row in ``leases``. A lease is taken over by another process once its holder is
+  gone: its listening connection closed (a process that died: at once) or its heartbeat
+  (``processes.seen_at``, written every ``HEARTBEAT_EVERY`` seconds) older than
+  ``STALE_AFTER`` seconds (a process cut off from the server, or hung); each change of hands
+  adds one to the row's ``fence``. Moves from any process still go through the optimistic
+  ``(table_id, seq)`` guard and each table row's version, so nothing is applied twice during
+  a hand-over. A process whose heartbeat has not been confirmed for ``HOLD_FOR`` seconds
+  stops acting for its tables (``holds`` and ``lease`` say no, with no I/O), and once heard
+  again it keeps only the leases still its own. The others also end the listening session of
+  a process silent for ``STALE_AFTER`` seconds (``pg_terminate_backend``), so it reconnects
+  afresh, and take its tables over at once. The connection carries the server's keepalives and
+  user timeout (``engine.store.dialects``), so the server notices a client that vanished. A
+  process stopping gracefully deletes its leases at once (``release_all``) and says ``free``:
+  the others take its tables at once, with no heartbeat to wait for. Rows use no room in the
+  server's shared lock table, and a table's owner is one indexed lookup.
 
 * **Presence.** Who is at a table is known by the process holding their socket, and the
   turn message is sent by the process driving the table. Each process tells the others
@@ -35,12 +36,11 @@ things keep them in step, both on PostgreSQL itself, so there is nothing more to
 
 * **Addresses.** A process started with its own address (``PROCESS_URL``) keeps it in the
   ``processes`` table under its origin, written on each (re)connection. ``owner`` names the
-  address of the live process holding a table's lease (PostgreSQL's own lock table says
-  which connection holds it, and that connection's name its origin), so a socket that
-  reaches another process can be sent there (``webapp.ws``).
+  address of the live process holding a table's lease, so a socket that reaches another
+  process can be sent there (``webapp.ws``).
 
 That connection may be lost (PostgreSQL restarted, the connection killed, a network
-that stops answering a ping). PostgreSQL then frees every lease it held, so this
+that stops answering a ping). The others may then take every lease it held, so this
 process forgets them at once; it reconnects with a growing pause, listens again and
 calls ``on_resume``, which catches up every table in memory (the notices sent while it
 was away are lost; one query finds the tables that moved) and lets the supervisor take back the tables nobody drives.
@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import secrets
 import time
@@ -62,6 +61,7 @@ from engine.service.peers import Notice, OnNotice, OnResume
 from engine.service.presence import Presence
 from engine.store.database import CHANNEL
 from engine.store.dialects import connection_settings
+from engine.store.peer_queries import END_SILENT, FORGET_GONE, HEARTBEAT, OWNER, REGISTER, STILL_MINE, TAKE
 from engine.store.reach import unreachable_errors
 
 log = logging.getLogger(__name__)
@@ -77,33 +77,8 @@ APPLICATION = "cardroom-peers:"  # each process's listening connection is named 
 ORIGINS_EVERY = 5.0  # seconds between looks for processes gone without a word, while someone is present through one
 
 
-REGISTER = (  # this process's address under its origin; the rows of processes whose connection is gone are dropped
-    "WITH gone AS (DELETE FROM processes WHERE origin <> $1 AND origin NOT IN (SELECT substr(application_name, $3) "
-    "FROM pg_stat_activity WHERE application_name LIKE $4 AND datname = current_database())) "
-    "INSERT INTO processes (origin, url, seen_at) VALUES ($1, $2, extract(epoch FROM now())) "
-    "ON CONFLICT (origin) DO UPDATE SET url = excluded.url, seen_at = excluded.seen_at")
-HEARTBEAT = (  # this process is alive: its row's seen_at now (the row written again if another process dropped it)
-    "INSERT INTO processes (origin, url, seen_at) VALUES ($1, $2, extract(epoch FROM now())) "
-    "ON CONFLICT (origin) DO UPDATE SET seen_at = excluded.seen_at")
-END_SILENT = (  # end the listening sessions of the other processes silent too long: their leases are free
-    "SELECT count(pg_terminate_backend(a.pid)) FROM pg_stat_activity a "
-    "JOIN processes p ON p.origin = substr(a.application_name, $2) "
-    "WHERE a.application_name LIKE $3 AND a.datname = current_database() AND p.origin <> $1 "
-    "AND p.seen_at < extract(epoch FROM now()) - $4")
-OWNER = (  # the address of the live process whose listening connection holds a table's advisory lock
-    "SELECT p.url FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
-    "JOIN processes p ON p.origin = substr(a.application_name, $3) "
-    "WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid "
-    "AND l.objsubid = 1 AND a.datname = current_database() AND a.application_name LIKE $4 LIMIT 1")
-
-
-def lease_key(table_id: str) -> int:
-    """The advisory lock key of a table: 63 bits of its id's SHA-256."""
-    return int.from_bytes(hashlib.sha256(b"cardroom-table:" + table_id.encode()).digest()[:8], "big") >> 1
-
-
 class PostgresPeers:
-    """Notices by LISTEN/NOTIFY and leases by session advisory locks, on one connection of this process's own."""
+    """Notices by LISTEN/NOTIFY, leases as rows and the heartbeat, on one connection of this process's own."""
 
     def __init__(self, dsn: str, url: str | None = None) -> None:
         self.dsn = dsn
@@ -173,8 +148,9 @@ class PostgresPeers:
         except BaseException:
             conn.terminate()
             raise
-        try:  # every process has a row (its heartbeat); "" is no address
+        try:  # every process has a row (its heartbeat); "" is no address; the leases of processes gone go with them
             await conn.execute(REGISTER, self.origin, self.url or "", len(APPLICATION) + 1, APPLICATION + "%")
+            await conn.execute(FORGET_GONE)
         except BaseException:
             conn.terminate()
             raise
@@ -240,7 +216,7 @@ class PostgresPeers:
             self._lose()
 
     def _lose(self) -> None:
-        """The connection is gone or no longer answers: its leases are free, so this process holds none."""
+        """The connection is gone or no longer answers: the others may take its leases, so this process holds none."""
         conn, self._conn = self._conn, None
         if conn is None:
             return
@@ -267,7 +243,10 @@ class PostgresPeers:
     async def _beat(self) -> bool:
         """Say this process is alive, and end the sessions of those silent too long; whether the server answered."""
         try:
+            silent = time.monotonic() - self._confirmed >= HOLD_FOR
             await self._query(HEARTBEAT, self.origin, self.url or "")
+            if silent and self._held:  # heard again after a silence: another process may have taken some leases
+                self._held &= set(await self._query(STILL_MINE, self.origin))
             self._confirmed = time.monotonic()
             ended = await self._query(END_SILENT, self.origin, len(APPLICATION) + 1, APPLICATION + "%", STALE_AFTER)
         except UNREACHABLE:
@@ -347,34 +326,35 @@ class PostgresPeers:
             log.error("catching up with another process failed", exc_info=task.exception())
 
     async def lease(self, table_id: str) -> bool:
-        """Take the table's advisory lock if it is free; keep it until released, this process ends or the connection
-        is lost (False while it is)."""
+        """Take the table's lease if it is free, or its holder is gone or silent; keep it until released, this process
+        stops or another takes it after this one fell silent (False while this process is silent)."""
         if self.leaving:
             return False
         if table_id in self._held:
-            return self.is_confirmed()  # not asked again: a second lock of the same key would need two unlocks
+            return self.is_confirmed()
         try:
-            got = bool(await self._query("SELECT pg_try_advisory_lock($1)", lease_key(table_id)))
+            fence = await self._query(TAKE, table_id, self.origin, APPLICATION, STALE_AFTER)
         except UNREACHABLE:
             return False
+        got = fence is not None
         if got and self._conn is not None:
             self._held.add(table_id)
         return got
 
     async def release(self, table_id: str) -> None:
-        """Free the table's lock so another process may drive it."""
+        """Give the table's lease up so another process may drive it."""
         if table_id not in self._held:
             return
         self._held.discard(table_id)
         with contextlib.suppress(*UNREACHABLE):
-            await self._query("SELECT pg_advisory_unlock($1)", lease_key(table_id))
+            await self._query("DELETE FROM leases WHERE table_id = $1 AND origin = $2", table_id, self.origin)
 
     async def release_all(self) -> None:
         """Hand every lease over at once and take none again (a graceful stop); the others are told to take them."""
         self.leaving = True
         self._held.clear()
         with contextlib.suppress(*LOST):
-            await self._query("SELECT pg_advisory_unlock_all()")
+            await self._query("DELETE FROM leases WHERE origin = $1", self.origin)
             await self._query("SELECT pg_notify($1, $2)", PRESENCE, f"{self.origin}|free")
 
     def holds(self, table_id: str) -> bool:
@@ -386,9 +366,8 @@ class PostgresPeers:
         the database is out of reach)."""
         if table_id in self._held:
             return None
-        key = lease_key(table_id)
         try:
-            url = await self._query(OWNER, key >> 32, key & 0xFFFFFFFF, len(APPLICATION) + 1, APPLICATION + "%")
+            url = await self._query(OWNER, table_id, APPLICATION, STALE_AFTER)
         except LOST:
             return None
         return str(url) if url and url != self.url else None

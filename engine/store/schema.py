@@ -195,6 +195,17 @@ processes = Table(
     Column("seen_at", Float, nullable=False),
 )
 
+# Which process drives each table (engine.service.pg_peers): the lease's process by its origin, and a fence that grows
+# by one each time the lease changes hands.
+leases = Table(
+    "leases",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("origin", String(32), nullable=False),
+    Column("fence", BigInteger, nullable=False, server_default="1"),
+    Index("ix_leases_origin", "origin"),
+)
+
 # The deal of the day (engine.service.daily): each person's table and result for one game's deal of one UTC day.
 daily_entries = Table(
     "daily_entries",

@@ -44,7 +44,6 @@ from engine.store.reach import is_unreachable
 from engine.store.row_writes import StaleRow, rows_update, table_values, write_table
 from engine.store.rows import Finish, LoggedAction, TableRow
 from engine.store.schema import actions
-from engine.store.server_checks import check_server
 from engine.store.sqlite_moves import SqliteMoves, row_change
 
 log = logging.getLogger(__name__)
@@ -125,7 +124,6 @@ class Writer:
             migrating = create_async_engine(self.url, **engine_options(self.url, timeouts=False))
             try:
                 await bring_up_to_date(migrating, shared=True)
-                await check_server(migrating)
             finally:
                 await migrating.dispose()
         else:

@@ -11,9 +11,11 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from engine.service.loading import peers_for
+from engine.service.pg_peers import PostgresPeers
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 from tests.postgres import database as database
@@ -152,3 +154,34 @@ async def test_a_lobby_followed_here_is_driven_here_once_its_owner_closes(proces
         assert [seat.user_id for seat in (await other.info(info.id)).seats][:2] == [ANN, BOB]
     finally:
         listening.close()
+
+
+async def test_leases_are_rows_that_take_no_lock_and_name_their_owner(database: str, tmp_path: Path) -> None:
+    """Twenty tables driven by one process (a person's cap): twenty rows of ``leases`` naming it, no advisory lock
+    in the server's shared lock table (before: one each, 6,400 for every process together on a default server)."""
+    services: list[TableService] = []
+    for url in ("http://one.example:8080", "http://two.example:8080"):
+        store = Store(database_url(database, tmp_path))
+        await store.open()
+        service = TableService(store, heal_every=None, peers=peers_for(store, url))
+        await service.start()
+        services.append(service)
+    owner, other = services
+    conn = await asyncpg.connect(database)
+    try:
+        tables = [await owned_table(owner) for _ in range(20)]
+        assert isinstance(owner.peers, PostgresPeers)
+        rows = await conn.fetch("SELECT table_id, origin, fence FROM leases")
+        assert sorted((r["table_id"], r["origin"], r["fence"]) for r in rows) == sorted(
+            (t, owner.peers.origin, 1) for t in tables)
+        assert await conn.fetchval("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") == 0
+        assert {await other.owner_elsewhere(t) for t in tables} == {"http://one.example:8080"}
+        assert not await other.claim(tables[0])  # its holder is alive: the row stays its
+        await owner.close()  # a graceful stop deletes its rows at once
+        assert await conn.fetchval("SELECT count(*) FROM leases") == 0
+        assert await other.claim(tables[0]) and other.drives(tables[0])
+    finally:
+        await conn.close()
+        for service in services:
+            await service.close()
+            await service.store.close()

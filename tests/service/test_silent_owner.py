@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from sqlalchemy import text
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.service.loading import peers_for
@@ -80,7 +81,16 @@ async def test_a_silent_owner_lets_go_of_its_table_and_another_process_takes_it_
                 await asyncio.sleep(0.1)
         taken = time.monotonic() - frozen
         assert other.drives(info.id) and taken >= STALE_AFTER - 1
-        assert isinstance(other.peers, PostgresPeers) and other.peers.ended >= 1
+        lease = await other.store.writer.engine.connect()
+        try:  # the row names the process that took it, and its fence grew by one at the hand-over
+            row = (await lease.execute(text("SELECT origin, fence FROM leases WHERE table_id = :t"),
+                                       {"t": info.id})).one()
+        finally:
+            await lease.close()
+        assert isinstance(other.peers, PostgresPeers) and tuple(row) == (other.peers.origin, 2)
+        peers = other.peers
+        assert isinstance(peers, PostgresPeers)
+        await until(lambda: peers.ended >= 1, within=3)  # the silent one's session is ended too: it starts afresh
         moved = await other.act(info.id, user, action, seq)  # the table plays on at the process that took it
         assert moved.seq == seq + 1
         print(f"move to the silent owner answered in {answered:.1f} s; table taken over in {taken:.1f} s")
