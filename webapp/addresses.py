@@ -58,12 +58,18 @@ def is_fresh(probe: Probe | None, now: float) -> bool:
     return probe is not None and now - probe.at < FRESH_FOR
 
 
+def answered_origin(body: Any) -> str | None:
+    """The origin a ``/healthz`` answer names (``health`` below puts it under ``addresses``), if any."""
+    found = body.get("addresses") if isinstance(body, dict) else None
+    origin = found.get("origin") if isinstance(found, dict) else None
+    return origin if isinstance(origin, str) else None
+
+
 def verdict(status: int, body: Any, own_origin: str) -> tuple[bool, str]:
     """Whether an answer of ``/healthz`` is another live process's (and why not)."""
     if status != 200:
         return False, f"/healthz answered {status}"
-    origin = body.get("origin") if isinstance(body, dict) else None
-    if own_origin and origin == own_origin:
+    if own_origin and answered_origin(body) == own_origin:
         return False, "it is this process's own address"
     return True, ""
 
@@ -104,7 +110,7 @@ class Addresses:
             async with session.get(url.rstrip("/") + "/healthz") as resp:
                 body = await resp.json(content_type=None) if resp.status == 200 else None
                 ok, why = verdict(resp.status, body, "" if own else self.origin())
-                if own and ok and self.origin() and isinstance(body, dict) and body.get("origin") != self.origin():
+                if own and ok and self.origin() and answered_origin(body) != self.origin():
                     ok, why = False, "another process answers there"
         except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as error:
             ok, why = False, f"no answer ({type(error).__name__}: {error})".strip()

@@ -142,3 +142,25 @@ async def test_a_page_that_followed_its_redirects_without_a_welcome_is_served_wh
                 frame = await asyncio.wait_for(ws.receive_json(), WELCOMED_WITHIN)
                 assert frame["type"] == expected, frame
         assert frame["you"] == 0 and (await health(session, own))["redirect_loops"] == 1
+
+
+async def test_processes_whose_addresses_are_right_find_themselves_and_each_other_there(start: Start) -> None:
+    port, other_port = unused_port(), unused_port()
+    urls = [f"http://127.0.0.1:{port}", f"http://127.0.0.1:{other_port}"]
+    processes = [await start(urls[0], port), await start(urls[1], other_port)]
+    async with asyncio.timeout(5):  # each asks its own address until it answers as itself
+        while any(checker_of(server).report.own_ok is None for server, _ in processes):  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+    async with aiohttp.ClientSession() as session:
+        for url in urls:
+            found = await health(session, url)
+            assert "own_address" not in found and "unreachable_peers" not in found, found
+    first = checker_of(processes[0][0])
+    assert await first.answers(urls[1])  # the other process, answering as itself
+    assert not await first.answers(urls[0])  # its own address, advertised as a peer's, is not sent to
+    assert "own address" in first.report.unreachable[urls[0]]
+
+
+def checker_of(server: TestServer) -> addresses.Addresses:
+    """The address checker of a started test process."""
+    return server.app[addresses.ADDRESSES]
