@@ -1,11 +1,17 @@
-"""A hung owner (SIGSTOP) does not freeze its table: another real process takes it over within seconds.
+"""A hung owner (SIGSTOP) does not freeze its tables: the other real processes take each one over within seconds.
 
-Two ``python -m webapp`` processes with addresses on one PostgreSQL database; a table where
-AI players play alone is driven by one of them. That process is stopped (SIGSTOP): its
-connections stay open and the kernel still answers the server's keepalives, so PostgreSQL
-alone would keep its leases for as long as it is stopped. The other process notices its
-heartbeat stopped and takes the table: the stored game moves on within ``RESUMED_WITHIN``
-seconds. Continued (SIGCONT), the stopped process gives the table up; every move is stored once.
+Three ``python -m webapp`` processes with addresses on one PostgreSQL database; six tables
+where AI players play alone are opened across them, each driven by one process (its row in
+``leases``). The process driving the most tables is stopped (SIGSTOP) for ``FROZEN``
+seconds: its connections stay open and the kernel still answers the server's keepalives,
+so PostgreSQL alone would keep its leases for as long as it is stopped. The other two
+notice its heartbeat stopped and take its tables: every one of them moves on in the store
+within ``RESUMED_WITHIN`` seconds, its moves written by one of those two. Continued
+(SIGCONT), the stopped process gives those tables up and writes to them no more; every
+move is stored once.
+
+Who wrote a move is told by the change notice its commit sends (``origin|table|seq|...``,
+``engine.store.notices``), which the test listens to as the processes do.
 """
 
 from __future__ import annotations
@@ -14,64 +20,156 @@ import asyncio
 import os
 import signal
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import asyncpg
 
+from engine.store.notices import CHANNEL
 from tests.soak.harness import Server
 from tests.soak.sockets import sign_in
 
-RESUMED_WITHIN = 10.0  # seconds from the stop to the next stored move (the issue's bound)
+RESUMED_WITHIN = 10.0  # seconds from the stop to each table's next stored move (the issue's bound)
+FROZEN = 45.0  # seconds the owner stays stopped: a long freeze, far past every heartbeat bound
+NAMES = ("first", "second", "third")
+OPENED_ON = (0, 1, 2, 0, 1, 0)  # the process each table is opened (and so first driven) on: 3, 2 and 1 tables
+MOVES_AFTER = 3  # moves each table makes once the continued process is back in touch, before the store is checked
 
 
-async def stored_seq(conn: asyncpg.Connection, table_id: str) -> int:
-    """The table's latest stored seq."""
-    return int(await conn.fetchval("SELECT coalesce(max(seq), 0) FROM actions WHERE table_id = $1", table_id))
+class Notices:
+    """Every change notice the processes send: (the writer's origin, table, seq)."""
+
+    def __init__(self) -> None:
+        self.heard: list[tuple[str, str, int]] = []
+
+    def __call__(self, _conn: Any, _pid: int, _channel: str, payload: object) -> None:
+        for line in str(payload).split("\n"):
+            origin, table_id, seq = [*line.split("|", 3), "", ""][:3]
+            if seq.isdigit():
+                self.heard.append((origin, table_id, int(seq)))
+
+    def writers(self, table_id: str, after_seq: int) -> set[str]:
+        """The origins of the processes that wrote the moves of ``table_id`` after ``after_seq``."""
+        return {origin for origin, table, seq in self.heard if table == table_id and seq > after_seq}
 
 
-async def test_a_stopped_owner_loses_its_table_to_another_process_within_seconds(
+async def stored_seqs(conn: asyncpg.Connection, table_ids: list[str]) -> dict[str, int]:
+    """Each table's latest stored seq (0 before any move)."""
+    rows = await conn.fetch("SELECT table_id, max(seq) FROM actions WHERE table_id = any($1::text[]) "
+                            "GROUP BY table_id", table_ids)
+    return {table_id: 0 for table_id in table_ids} | {row[0]: int(row[1]) for row in rows}
+
+
+async def lease_holders(conn: asyncpg.Connection, table_ids: list[str]) -> dict[str, str]:
+    """The origin named by each table's lease (tables with none left out)."""
+    rows = await conn.fetch("SELECT table_id, origin FROM leases WHERE table_id = any($1::text[])", table_ids)
+    return {row[0]: row[1] for row in rows}
+
+
+async def process_origins(conn: asyncpg.Connection, servers: list[Server]) -> dict[str, str]:
+    """Each process's origin (its row in ``processes``, found by its address) -> its name."""
+    rows = await conn.fetch("SELECT origin, url FROM processes")
+    by_url = {server.url: name for server, name in zip(servers, NAMES, strict=True)}
+    return {row[0]: by_url[row[1]] for row in rows if row[1] in by_url}
+
+
+async def ai_table(session: aiohttp.ClientSession, server: Server, name: str) -> str:
+    """A Coins table opened on ``server`` by ``name``, who starts it with two AI players and leaves; its id."""
+    person = await sign_in(session, server, name)
+    async with session.post(server.url + "/api/tables", json={"game": "coins", "options": {"target_score": 99}},
+                            headers=person) as resp:  # a long game: none ends before the test does
+        table_id: str = (await resp.json())["id"]
+    for op in ("add_ai", "add_ai", "start", "leave"):  # the person leaves: AI players play on alone
+        async with session.post(f"{server.url}/api/tables/{table_id}/{op}", headers=person) as resp:
+            assert resp.status == 200, await resp.text()
+    return table_id
+
+
+async def until_reached(conn: asyncpg.Connection, seqs: dict[str, int], began: float,
+                        within: float) -> dict[str, float]:
+    """Poll the store until each table has stored ``seqs[table]``, or ``within`` seconds after ``began`` have gone;
+    the seconds from ``began`` to each table's seq (tables that did not reach it left out)."""
+    reached: dict[str, float] = {}
+    while len(reached) < len(seqs) and time.monotonic() - began <= within:
+        now = await stored_seqs(conn, list(seqs))
+        at = time.monotonic() - began
+        reached |= {t: at for t, seq in now.items() if seq >= seqs[t] and t not in reached}
+        await asyncio.sleep(0.05)
+    return reached
+
+
+async def test_a_stopped_owner_loses_every_table_it_drove_to_the_other_processes_within_seconds(
     database: str, tmp_path: Path
 ) -> None:
-    servers = [Server(tmp_path / "data", database, AI_DELAY="0.2") for _ in range(2)]
-    for server, name in zip(servers, ("first", "second"), strict=True):
+    servers = [Server(tmp_path / "data", database, AI_DELAY="0.2") for _ in NAMES]
+    for server, name in zip(servers, NAMES, strict=True):
         server.log_path = tmp_path / f"{name}.log"
         server.extra_env["PROCESS_URL"] = server.url
     await asyncio.gather(*(server.start() for server in servers))
-    first, second = servers
     conn = await asyncpg.connect(database)
+    notices = Notices()
+    await conn.add_listener(CHANNEL, notices)
     try:
         async with aiohttp.ClientSession() as session:
-            ann = await sign_in(session, first, "Ann")
-            async with session.post(first.url + "/api/tables", json={"game": "coins"}, headers=ann) as resp:
-                table_id = (await resp.json())["id"]
-            for op in ("add_ai", "add_ai", "start", "leave"):  # Ann leaves: AI players play on alone
-                async with session.post(f"{first.url}/api/tables/{table_id}/{op}", headers=ann) as resp:
-                    assert resp.status == 200, await resp.text()
-            async with asyncio.timeout(10):
-                while await stored_seq(conn, table_id) < 3:  # noqa: ASYNC110 (another process writes it)
-                    await asyncio.sleep(0.05)
-            assert first.process is not None
-            os.kill(first.process.pid, signal.SIGSTOP)
-            stopped = time.monotonic()
-            try:
-                await asyncio.sleep(0.5)  # a move the stopped process had in flight lands first
-                seq = await stored_seq(conn, table_id)
-                async with asyncio.timeout(RESUMED_WITHIN):
-                    while await stored_seq(conn, table_id) <= seq:  # noqa: ASYNC110 (another process writes it)
-                        await asyncio.sleep(0.05)
-                resumed = time.monotonic() - stopped
-            finally:
-                os.kill(first.process.pid, signal.SIGCONT)
-            print(f"the stopped owner's table moved on {resumed:.1f} s after the stop")
-            async with asyncio.timeout(10):  # continued, it stays out of the way and the game goes on
-                seq = await stored_seq(conn, table_id)
-                while await stored_seq(conn, table_id) <= seq + 3:  # noqa: ASYNC110 (another process writes it)
-                    await asyncio.sleep(0.05)
-        seqs = [row[0] for row in await conn.fetch("SELECT seq FROM actions WHERE table_id = $1 ORDER BY seq",
-                                                   table_id)]
-        assert seqs == list(range(1, len(seqs) + 1))
-        assert "ended the sessions of" in second.log()
+            tables = [await ai_table(session, servers[on], f"P{i}") for i, on in enumerate(OPENED_ON)]
+        async with asyncio.timeout(15):  # every table under way and driven by a process with an address
+            while (min((await stored_seqs(conn, tables)).values()) < 3  # noqa: ASYNC110 (the processes write it)
+                   or len(await lease_holders(conn, tables)) < len(tables)):
+                await asyncio.sleep(0.05)
+        names = await process_origins(conn, servers)
+        holders = await lease_holders(conn, tables)
+        assert set(holders.values()) <= set(names), (holders, names)
+        (origin, count), *_ = Counter(holders.values()).most_common()
+        hung = servers[NAMES.index(names[origin])]
+        frozen = [t for t in tables if holders[t] == origin]
+        print(f"tables driven: {dict(Counter(names[o] for o in holders.values()))}; stopping the {names[origin]}")
+        assert count >= 2
+        assert hung.process is not None
+        reconnects = hung.log().count("reconnected to PostgreSQL")
+        os.kill(hung.process.pid, signal.SIGSTOP)
+        stopped = time.monotonic()
+        try:
+            await asyncio.sleep(0.5)  # a move the stopped process had in flight lands first
+            before = await stored_seqs(conn, frozen)
+            resumed = await until_reached(conn, {t: seq + 1 for t, seq in before.items()}, stopped, RESUMED_WITHIN)
+            await asyncio.sleep(max(0.0, stopped + FROZEN - time.monotonic()))
+            during = await stored_seqs(conn, frozen)
+            held_during = await lease_holders(conn, frozen)
+        finally:
+            os.kill(hung.process.pid, signal.SIGCONT)
+        continued = time.monotonic()
+        others = set(names) - {origin}
+        for table_id in frozen:
+            writers = sorted(names.get(o, o) for o in notices.writers(table_id, before[table_id]))
+            print(f"table {table_id}: moved on {resumed.get(table_id, float('nan')):.1f} s after the stop; "
+                  f"{during[table_id] - before[table_id]} moves in the {FROZEN:.0f} s freeze, by {writers}")
+        print(f"the stopped owner's {len(frozen)} tables moved on at most "
+              f"{max(resumed.values(), default=float('nan')):.1f} s after the stop")
+        assert set(resumed) == set(frozen), f"a table did not move within {RESUMED_WITHIN} s of the stop: {resumed}"
+        assert all(held_during.get(t) in others for t in frozen), held_during
+        async with asyncio.timeout(15):  # continued, it finds its session ended, and comes back in touch
+            while hung.log().count("reconnected to PostgreSQL") == reconnects:  # noqa: ASYNC110 (it writes it)
+                await asyncio.sleep(0.05)
+        print(f"continued, it was back in touch {time.monotonic() - continued:.1f} s later")
+        back = await stored_seqs(conn, frozen)
+        went_on = await until_reached(conn, {t: seq + MOVES_AFTER for t, seq in back.items()}, time.monotonic(), 15)
+        assert set(went_on) == set(frozen), f"a table did not go on after the continue: {went_on}"
+        for table_id in tables:  # every move stored once, with no gap
+            seqs = [row[0] for row in await conn.fetch("SELECT seq FROM actions WHERE table_id = $1 ORDER BY seq",
+                                                       table_id)]
+            assert seqs == list(range(1, len(seqs) + 1)), table_id
+        seen = await conn.fetchval("SELECT extract(epoch FROM now()) - seen_at FROM processes WHERE origin = $1",
+                                   origin)
+        assert seen < 4.0  # the stopped process is alive and beating again...
+        after = await lease_holders(conn, frozen)
+        for table_id in frozen:  # ...yet drives none of its old tables: every move since the stop is the others'
+            since = notices.writers(table_id, before[table_id])
+            assert after.get(table_id) in others, (table_id, after.get(table_id))
+            assert since and since <= others, (table_id, since)
+        assert any("ended the sessions of" in server.log() for server in servers if server is not hung)
+        assert not [s.url for s in servers if "does not reach this process" in s.log()]  # every address found right
     finally:
         await conn.close()
         for server in servers:
