@@ -209,6 +209,8 @@ class DueWork:
                 except Refusal as refusal:
                     if refusal.code != RefusalCode.STALE or attempt == CONFLICT_TRIES:
                         raise
+                    if not await self.peers.lease(table_id):
+                        return False  # another process wrote it because it drives the table now (this one was silent)
                     continue
                 break
             return bool(table.automatic_to_act())
@@ -239,6 +241,8 @@ class DueWork:
                 except StaleRow:
                     if attempt == CONFLICT_TRIES:
                         raise
+                    if not await self.peers.lease(table_id):
+                        return  # another process drives the table now (this one was silent): its timers are its own
                     await self.sharing.reload(table)  # what is stored, with what the other process did published
                     self.schedule.arm(table)
             if kind is Due.REMIND and table.row.deadline == deadline:

@@ -197,9 +197,13 @@ class FakeMoves:
 
     def __init__(self) -> None:
         self.committed: list[tuple[str, int, dict[str, Any], bool]] = []
+        self.stale = 0  # the next commits to refuse as meeting another process's move
 
     async def commit(self, table: LiveTable, seat: int, action: Mapping[str, Any], *, auto: bool,
                      cause: object | None = None) -> list[Event]:
+        if self.stale:
+            self.stale -= 1
+            raise Refusal(RefusalCode.STALE)
         table.state, events = table.game.apply(table.state, seat, action)
         table.seq += 1
         self.committed.append((table.id, seat, dict(action), auto))

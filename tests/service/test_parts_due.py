@@ -108,6 +108,29 @@ async def test_an_ai_step_moves_for_the_automatic_seat_until_a_person_is_to_act(
     assert await parts.due.ai_step("missing") is False
 
 
+class LeaseLost(LocalPeers):
+    """This process's lease, granted ``grants`` times and then another process's (it took the table over)."""
+
+    def __init__(self, grants: int) -> None:
+        self.grants = grants
+
+    async def lease(self, table_id: str) -> bool:
+        self.grants -= 1
+        return self.grants >= 0
+
+
+async def test_an_ai_move_meeting_another_write_is_decided_again_only_while_this_process_drives_the_table() -> None:
+    for grants, committed in ((9, 1), (1, 0)):  # still the owner; the owner no more (it was silent, say)
+        row = race_row(people=(1, 2))
+        for seat in row.seats:
+            seat.is_ai, seat.user_id = True, None
+        parts = Parts(race_table(row))
+        parts.due.peers = LeaseLost(grants)
+        parts.moves.stale = 1  # its first move meets one another process stored
+        await parts.due.ai_step("t1")
+        assert len(parts.moves.committed) == committed, grants
+
+
 async def test_an_expiry_meeting_another_write_is_decided_again_on_the_reloaded_row_and_stands_in_once() -> None:
     parts = Parts()
     deadline = parts.clock.now + 60
@@ -120,6 +143,19 @@ async def test_an_expiry_meeting_another_write_is_decided_again_on_the_reloaded_
     assert parts.sharing.reloaded == ["t1", "t1"]
     assert [n[1] for _, n in parts.store.saved if n is not None] == ["reminder", "timed_out"]
     assert parts.autoplay.kicked == ["t1"] and parts.timers.next_due() is None  # nothing left to retry
+
+
+async def test_a_timer_meeting_another_write_after_this_process_lost_the_table_leaves_it_to_the_new_owner() -> None:
+    parts = Parts()
+    deadline = parts.clock.now + 60
+    table = timed_table(deadline)
+    parts.tables.add(table)  # type: ignore[arg-type]
+    parts.schedule.arm(table)  # type: ignore[arg-type]
+    parts.due.peers = LeaseLost(1)
+    parts.store.refuse_saves = 1  # the reminder's write meets the new owner's
+    parts.clock.now = deadline
+    await parts.due.tick_timers()
+    assert parts.store.saved == [] and parts.sharing.reloaded == [] and parts.autoplay.kicked == []
 
 
 async def test_an_expiry_whose_deadline_another_process_moved_stands_in_for_nobody_and_arms_the_new_one() -> None:
