@@ -16,11 +16,15 @@ REGISTER = (  # this process's address under its origin; the rows of processes w
 HEARTBEAT = (  # this process is alive: its row's seen_at now (the row written again if another process dropped it)
     "INSERT INTO processes (origin, url, seen_at) VALUES ($1, $2, extract(epoch FROM now())) "
     "ON CONFLICT (origin) DO UPDATE SET seen_at = excluded.seen_at")
-END_SILENT = (  # end the listening sessions of the other processes silent too long: they reconnect afresh
+# end the listening sessions of the other processes silent too long: they reconnect afresh. A session younger than
+# that is not silent, whatever its row says: a process back in touch opens it before its first statement there
+# writes its heartbeat again, and ending it then would cost it another reconnection.
+END_SILENT = (
     "SELECT count(pg_terminate_backend(a.pid)) FROM pg_stat_activity a "
     "JOIN processes p ON p.origin = substr(a.application_name, $2) "
     "WHERE a.application_name LIKE $3 AND a.datname = current_database() AND p.origin <> $1 "
-    "AND p.seen_at < extract(epoch FROM now()) - $4")
+    "AND p.seen_at < extract(epoch FROM now()) - $4 AND extract(epoch FROM a.backend_start) < "
+    "extract(epoch FROM now()) - $4")
 
 
 def _alive(application: str, stale_after: str) -> str:

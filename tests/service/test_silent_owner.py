@@ -18,13 +18,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import asyncpg
 import pytest
 from sqlalchemy import text
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.service.loading import peers_for
 from engine.service.moves import ANSWER_WITHIN
-from engine.service.pg_peers import HOLD_FOR, STALE_AFTER, PostgresPeers
+from engine.service.peers import Notice
+from engine.service.pg_peers import APPLICATION, HEARTBEAT_EVERY, HOLD_FOR, STALE_AFTER, PostgresPeers
 from engine.service.tables import TableService
 from engine.store.database import Store, database_url
 from tests.fakes.frozen_proxy import FrozenProxy
@@ -99,3 +101,28 @@ async def test_a_silent_owner_lets_go_of_its_table_and_another_process_takes_it_
         for service in (other, owner):
             await service.close()
             await service.store.close()
+
+
+async def test_a_process_coming_back_in_touch_is_not_ended_as_silent_before_its_first_heartbeat(
+    database: str, tmp_path: Path
+) -> None:
+    store = Store(database_url(database, tmp_path))
+    await store.open()  # the schema
+    await store.close()
+    # a process that was cut off reconnects: its new session is open, and its row still has the heartbeat from
+    # before the cut until its first statement on that session writes it again
+    back = await asyncpg.connect(database, server_settings={"application_name": APPLICATION + "back"})
+    await back.execute("INSERT INTO processes (origin, url, seen_at) VALUES ('back', '', "
+                       "extract(epoch FROM now()) - $1)", 10 * STALE_AFTER)
+    other = PostgresPeers(database, "http://two.example:8080")
+
+    async def nothing(*_: Notice) -> None:
+        return None
+
+    await other.start(nothing, nothing)
+    try:
+        await asyncio.sleep(2.5 * HEARTBEAT_EVERY)  # the other beats twice, each time looking for silent processes
+        assert other.ended == 0 and not back.is_closed()  # a session younger than STALE_AFTER was not silent so long
+    finally:
+        await other.close()
+        await back.close()
