@@ -22,82 +22,19 @@ import signal
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import asyncpg
 
 from engine.store.notices import CHANNEL
 from tests.soak.harness import Server
-from tests.soak.sockets import sign_in
+from tests.soak.owners import Notices, ai_table, lease_holders, process_origins, stored_seqs, until_reached
 
 RESUMED_WITHIN = 10.0  # seconds from the stop to each table's next stored move (the issue's bound)
 FROZEN = 45.0  # seconds the owner stays stopped: a long freeze, far past every heartbeat bound
 NAMES = ("first", "second", "third")
 OPENED_ON = (0, 1, 2, 0, 1, 0)  # the process each table is opened (and so first driven) on: 3, 2 and 1 tables
 MOVES_AFTER = 3  # moves each table makes once the continued process is back in touch, before the store is checked
-
-
-class Notices:
-    """Every change notice the processes send: (the writer's origin, table, seq)."""
-
-    def __init__(self) -> None:
-        self.heard: list[tuple[str, str, int]] = []
-
-    def __call__(self, _conn: Any, _pid: int, _channel: str, payload: object) -> None:
-        for line in str(payload).split("\n"):
-            origin, table_id, seq = [*line.split("|", 3), "", ""][:3]
-            if seq.isdigit():
-                self.heard.append((origin, table_id, int(seq)))
-
-    def writers(self, table_id: str, after_seq: int) -> set[str]:
-        """The origins of the processes that wrote the moves of ``table_id`` after ``after_seq``."""
-        return {origin for origin, table, seq in self.heard if table == table_id and seq > after_seq}
-
-
-async def stored_seqs(conn: asyncpg.Connection, table_ids: list[str]) -> dict[str, int]:
-    """Each table's latest stored seq (0 before any move)."""
-    rows = await conn.fetch("SELECT table_id, max(seq) FROM actions WHERE table_id = any($1::text[]) "
-                            "GROUP BY table_id", table_ids)
-    return {table_id: 0 for table_id in table_ids} | {row[0]: int(row[1]) for row in rows}
-
-
-async def lease_holders(conn: asyncpg.Connection, table_ids: list[str]) -> dict[str, str]:
-    """The origin named by each table's lease (tables with none left out)."""
-    rows = await conn.fetch("SELECT table_id, origin FROM leases WHERE table_id = any($1::text[])", table_ids)
-    return {row[0]: row[1] for row in rows}
-
-
-async def process_origins(conn: asyncpg.Connection, servers: list[Server]) -> dict[str, str]:
-    """Each process's origin (its row in ``processes``, found by its address) -> its name."""
-    rows = await conn.fetch("SELECT origin, url FROM processes")
-    by_url = {server.url: name for server, name in zip(servers, NAMES, strict=True)}
-    return {row[0]: by_url[row[1]] for row in rows if row[1] in by_url}
-
-
-async def ai_table(session: aiohttp.ClientSession, server: Server, name: str) -> str:
-    """A Coins table opened on ``server`` by ``name``, who starts it with two AI players and leaves; its id."""
-    person = await sign_in(session, server, name)
-    async with session.post(server.url + "/api/tables", json={"game": "coins", "options": {"target_score": 99}},
-                            headers=person) as resp:  # a long game: none ends before the test does
-        table_id: str = (await resp.json())["id"]
-    for op in ("add_ai", "add_ai", "start", "leave"):  # the person leaves: AI players play on alone
-        async with session.post(f"{server.url}/api/tables/{table_id}/{op}", headers=person) as resp:
-            assert resp.status == 200, await resp.text()
-    return table_id
-
-
-async def until_reached(conn: asyncpg.Connection, seqs: dict[str, int], began: float,
-                        within: float) -> dict[str, float]:
-    """Poll the store until each table has stored ``seqs[table]``, or ``within`` seconds after ``began`` have gone;
-    the seconds from ``began`` to each table's seq (tables that did not reach it left out)."""
-    reached: dict[str, float] = {}
-    while len(reached) < len(seqs) and time.monotonic() - began <= within:
-        now = await stored_seqs(conn, list(seqs))
-        at = time.monotonic() - began
-        reached |= {t: at for t, seq in now.items() if seq >= seqs[t] and t not in reached}
-        await asyncio.sleep(0.05)
-    return reached
 
 
 async def test_a_stopped_owner_loses_every_table_it_drove_to_the_other_processes_within_seconds(
@@ -118,7 +55,7 @@ async def test_a_stopped_owner_loses_every_table_it_drove_to_the_other_processes
             while (min((await stored_seqs(conn, tables)).values()) < 3  # noqa: ASYNC110 (the processes write it)
                    or len(await lease_holders(conn, tables)) < len(tables)):
                 await asyncio.sleep(0.05)
-        names = await process_origins(conn, servers)
+        names = await process_origins(conn, servers, NAMES)
         holders = await lease_holders(conn, tables)
         assert set(holders.values()) <= set(names), (holders, names)
         (origin, count), *_ = Counter(holders.values()).most_common()
