@@ -203,17 +203,18 @@ class TableSocket:
             await self._refused(frame["ref"], Refusal(RefusalCode.MOVING))
             await self.ws.close(code=WSCloseCode.SERVICE_RESTART, message=b"service restart")
             return
-        if self.settings.process_url is not None and not self.service.peers.in_touch():
-            # cut off from the others: another process takes this table; the page reconnects and is sent there
-            await self._refused(frame["ref"], Refusal(RefusalCode.MOVING))
-            await self.ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"moving")
+        if self._cut_off():
+            await self._moving(frame["ref"])
             return
         self.ref = frame["ref"]  # the room puts it on this socket's copy of the move's update: that is the ack
         try:
             result = await self.service.act(self.table_id, self.user.id, frame["action"], frame["seq"], cause=self)
         except Refusal as refusal:
             self.ref = None
-            await self._refused(frame["ref"], refusal)
+            if refusal.code == RefusalCode.UNAVAILABLE and self._cut_off():  # cut off while the move waited
+                await self._moving(frame["ref"])
+            else:
+                await self._refused(frame["ref"], refusal)
             return
         except Exception as error:
             self.ref = None
@@ -222,6 +223,16 @@ class TableSocket:
         if self.ref is not None:  # this socket got no update (it was lagging, or a welcome covered it)
             self.ref = None
             await send(self.ws, ack_frame(frame["ref"], result.seq))
+
+    def _cut_off(self) -> bool:
+        """Whether this process, one of several, is out of touch with the others (another takes its tables)."""
+        return self.settings.process_url is not None and not self.service.peers.in_touch()
+
+    async def _moving(self, ref: str) -> None:
+        """Refuse a move as ``moving`` and close (1013): the page reconnects, is sent to the table's new owner and
+        sends the move again there with its seq (stored here after all, it is refused there as stale)."""
+        await self._refused(ref, Refusal(RefusalCode.MOVING))
+        await self.ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"moving")
 
     async def _lobby(self, frame: LobbyFrame) -> None:
         try:
