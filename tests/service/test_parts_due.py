@@ -36,12 +36,18 @@ def timed_table(deadline: float) -> object:
     return race_table(row)
 
 
-async def test_an_expired_turn_is_stood_in_for_counted_published_and_handed_to_the_ai() -> None:
+def with_timed_table() -> tuple[Parts, float]:
+    """Parts with one table whose turn ends in a minute, its timer armed; and that deadline."""
     parts = Parts()
     deadline = parts.clock.now + 60
     table = timed_table(deadline)
     parts.tables.add(table)  # type: ignore[arg-type]
     parts.schedule.arm(table)  # type: ignore[arg-type]
+    return parts, deadline
+
+
+async def test_an_expired_turn_is_stood_in_for_counted_published_and_handed_to_the_ai() -> None:
+    parts, deadline = with_timed_table()
     parts.clock.now = deadline
     await parts.due.tick_timers()  # the reminder, late, then the expiry
     assert [n[1] for _, n in parts.store.saved if n is not None] == ["reminder", "timed_out"]
@@ -54,11 +60,7 @@ async def test_an_expired_turn_is_stood_in_for_counted_published_and_handed_to_t
 
 
 async def test_a_reminder_is_published_once_before_the_deadline_and_a_stale_deadline_does_nothing() -> None:
-    parts = Parts()
-    deadline = parts.clock.now + 60
-    table = timed_table(deadline)
-    parts.tables.add(table)  # type: ignore[arg-type]
-    parts.schedule.arm(table)  # type: ignore[arg-type]
+    parts, deadline = with_timed_table()
     parts.clock.now = deadline - 60 * 0.2
     await parts.due.tick_timers()
     await parts.due.timer_due("t1", deadline, Due.REMIND)  # told twice: said once
@@ -132,11 +134,7 @@ async def test_an_ai_move_meeting_another_write_is_decided_again_only_while_this
 
 
 async def test_an_expiry_meeting_another_write_is_decided_again_on_the_reloaded_row_and_stands_in_once() -> None:
-    parts = Parts()
-    deadline = parts.clock.now + 60
-    table = timed_table(deadline)
-    parts.tables.add(table)  # type: ignore[arg-type]
-    parts.schedule.arm(table)  # type: ignore[arg-type]
+    parts, deadline = with_timed_table()
     parts.store.refuse_saves = 2  # the reminder's write, then the expiry's, each meet another process's
     parts.clock.now = deadline
     await parts.due.tick_timers()
@@ -146,11 +144,7 @@ async def test_an_expiry_meeting_another_write_is_decided_again_on_the_reloaded_
 
 
 async def test_a_timer_meeting_another_write_after_this_process_lost_the_table_leaves_it_to_the_new_owner() -> None:
-    parts = Parts()
-    deadline = parts.clock.now + 60
-    table = timed_table(deadline)
-    parts.tables.add(table)  # type: ignore[arg-type]
-    parts.schedule.arm(table)  # type: ignore[arg-type]
+    parts, deadline = with_timed_table()
     parts.due.peers = LeaseLost(1)
     parts.store.refuse_saves = 1  # the reminder's write meets the new owner's
     parts.clock.now = deadline
@@ -159,11 +153,7 @@ async def test_a_timer_meeting_another_write_after_this_process_lost_the_table_l
 
 
 async def test_an_expiry_whose_deadline_another_process_moved_stands_in_for_nobody_and_arms_the_new_one() -> None:
-    parts = Parts()
-    deadline = parts.clock.now + 60
-    table = timed_table(deadline)
-    parts.tables.add(table)  # type: ignore[arg-type]
-    parts.schedule.arm(table)  # type: ignore[arg-type]
+    parts, deadline = with_timed_table()
 
     def moved_on(live: LiveTable) -> None:  # the person moved there and the next turn's clock started
         live.row.deadline = deadline + 30
