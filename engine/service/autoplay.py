@@ -22,6 +22,7 @@ from typing import Any
 
 from engine.ai import choose, is_costly
 from engine.core.errors import Refusal
+from engine.store.reach import is_unreachable
 
 log = logging.getLogger(__name__)
 RETRY_FIRST, RETRY_MAX = 0.5, 30.0
@@ -95,12 +96,16 @@ class Autoplay:
                 except Refusal as refusal:
                     log.error("AI move refused at table %s: %s", table_id, refusal, extra={"table_id": table_id})
                     return
-                except Exception:
+                except Exception as error:
                     failures += 1
                     self.retries += 1
                     wait = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
-                    log.exception("AI turn failed at table %s; retrying in %.1f s", table_id, wait,
-                                  extra={"table_id": table_id})
+                    if is_unreachable(error):  # expected while the database is away: a line, not a traceback
+                        log.warning("AI turn at table %s: the database is out of reach (%s: %s); retrying in %.1f s",
+                                    table_id, type(error).__name__, error, wait, extra={"table_id": table_id})
+                    else:
+                        log.exception("AI turn failed at table %s; retrying in %.1f s", table_id, wait,
+                                      extra={"table_id": table_id})
                     await self.sleep(wait)
                     continue
                 failures = 0
