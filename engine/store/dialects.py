@@ -42,7 +42,11 @@ COMMAND_TIMEOUT = 3.5  # seconds: a little over the statement timeout, so the se
 # a partition: a pinged connection that does not answer, then a new one, in 6.5 s (1.5 s failed a cold connect on
 # a loaded machine: the TLS probe alone waited on a busy event loop)
 CONNECT_TIMEOUT = 3.0
-IDLE_IN_TRANSACTION_MS = 15000
+# a transaction whose client said nothing for this long is ended with its locks: a process stopped or cut off in the
+# middle of one would otherwise block, until then, the very rows the process taking its tables over must write (no
+# transaction of ours waits on anything but the server between its statements). Under HOLD_FOR (4 s) plus a
+# heartbeat's spacing, so the rows are free before another process may take the tables
+IDLE_IN_TRANSACTION_MS = 4000
 KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 5, 2, 3  # seconds, seconds, probes: a dead peer in ~11 s
 TCP_USER_TIMEOUT_MS = 10000  # data sent and not acknowledged for this long: the connection is dead
 

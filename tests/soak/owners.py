@@ -9,6 +9,9 @@ that hang or are cut off read them here.
 from __future__ import annotations
 
 import asyncio
+import os
+import random
+import signal
 import time
 from typing import Any
 
@@ -79,3 +82,33 @@ async def until_reached(conn: asyncpg.Connection, seqs: dict[str, int], began: f
         reached |= {t: at for t, seq in now.items() if seq >= seqs[t] and t not in reached}
         await asyncio.sleep(0.05)
     return reached
+
+
+# sessions waiting for their client inside a transaction that has written (holding the locks of its rows), for longer
+# than $1 seconds
+WAITING_INSIDE = ("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                  "AND pid <> pg_backend_pid() AND state = 'idle in transaction' AND backend_xid IS NOT NULL "
+                  "AND state_change <= now() - make_interval(secs => $1)")
+
+
+async def stop_inside_a_transaction(conn: asyncpg.Connection, pid: int, *, tries: int = 100) -> float:
+    """SIGSTOP the process ``pid`` in the middle of one of its transactions, after it wrote: the server then holds
+    that transaction's row locks for as long as the process is stopped, unless it ends the session. The moment it
+    was stopped.
+
+    A transaction of ours waits for its client for a millisecond or so, so each try watches the server until some
+    session does, stops the process at once and looks again: a session still waiting inside a transaction since
+    before the stop is the stopped process's (the others finish theirs in milliseconds). None, and the process is
+    continued and tried again a moment later."""
+    for _ in range(tries):
+        for _ in range(2000):
+            if await conn.fetchval(WAITING_INSIDE, 0.0):
+                break
+        os.kill(pid, signal.SIGSTOP)
+        stopped = time.monotonic()
+        await asyncio.sleep(0.25)
+        if await conn.fetchval(WAITING_INSIDE, 0.2):
+            return stopped
+        os.kill(pid, signal.SIGCONT)
+        await asyncio.sleep(random.uniform(0.05, 0.3))
+    raise AssertionError(f"process {pid} was never stopped inside a transaction in {tries} tries")

@@ -3,8 +3,9 @@
 Three ``python -m webapp`` processes with addresses on one PostgreSQL database; six tables
 where AI players play alone are opened across them, each driven by one process (its row in
 ``leases``). The process driving the most tables is stopped (SIGSTOP) for ``FROZEN``
-seconds: its connections stay open and the kernel still answers the server's keepalives,
-so PostgreSQL alone would keep its leases for as long as it is stopped. The other two
+seconds, in the middle of a transaction that has written some of its tables' moves: its
+connections stay open and the kernel still answers the server's keepalives, so PostgreSQL
+alone would keep its leases, and that transaction's row locks, for as long as it is stopped. The other two
 notice its heartbeat stopped and take its tables: every one of them moves on in the store
 within ``RESUMED_WITHIN`` seconds, its moves written by one of those two. Continued
 (SIGCONT), the stopped process gives those tables up and writes to them no more; every
@@ -28,7 +29,15 @@ import asyncpg
 
 from engine.store.notices import CHANNEL
 from tests.soak.harness import Server
-from tests.soak.owners import Notices, ai_table, lease_holders, process_origins, stored_seqs, until_reached
+from tests.soak.owners import (
+    Notices,
+    ai_table,
+    lease_holders,
+    process_origins,
+    stop_inside_a_transaction,
+    stored_seqs,
+    until_reached,
+)
 
 RESUMED_WITHIN = 10.0  # seconds from the stop to each table's next stored move (the issue's bound)
 FROZEN = 45.0  # seconds the owner stays stopped: a long freeze, far past every heartbeat bound
@@ -65,8 +74,7 @@ async def test_a_stopped_owner_loses_every_table_it_drove_to_the_other_processes
         assert count >= 2
         assert hung.process is not None
         reconnects = hung.log().count("reconnected to PostgreSQL")
-        os.kill(hung.process.pid, signal.SIGSTOP)
-        stopped = time.monotonic()
+        stopped = await stop_inside_a_transaction(conn, hung.process.pid)
         try:
             await asyncio.sleep(0.5)  # a move the stopped process had in flight lands first
             before = await stored_seqs(conn, frozen)
