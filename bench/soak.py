@@ -23,7 +23,9 @@ from dataclasses import asdict
 from pathlib import Path
 
 from tests.soak.cluster import run_cluster
-from tests.soak.harness import Server, run_fuzz, run_kills, tracebacks
+from tests.soak.harness import Server, tracebacks
+from tests.soak.hostile import run_fuzz
+from tests.soak.kills import run_kills
 
 
 def _quantile(values: list[float], share: float) -> float:

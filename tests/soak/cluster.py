@@ -33,7 +33,8 @@ import asyncpg
 
 from engine.service.timers import TIMERS
 from tests.fakes.tcp_proxy import TcpProxy
-from tests.soak.harness import KillFigures, Move, Refused, Server, SoakFailure, Stats, check_store, tracebacks
+from tests.soak.harness import Move, Refused, Server, SoakFailure, Stats, tracebacks
+from tests.soak.kills import KillFigures, check_store
 
 TURN = TIMERS["live"] or 60.0
 RETRYABLE = (TimeoutError, aiohttp.ClientError, OSError)

@@ -12,7 +12,8 @@ import pytest
 
 from tests.postgres import SHARED, fresh_database
 from tests.soak.cluster import STOP_BOUND, run_cluster
-from tests.soak.harness import run_kills, tracebacks
+from tests.soak.harness import tracebacks
+from tests.soak.kills import run_kills
 
 pytestmark = pytest.mark.soak
 TABLES = 50

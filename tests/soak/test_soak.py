@@ -15,7 +15,9 @@ import pytest
 
 from tests.postgres import SHARED, fresh_database
 from tests.soak.cluster import run_cluster
-from tests.soak.harness import Server, run_fuzz, run_kills, tracebacks
+from tests.soak.harness import Server, tracebacks
+from tests.soak.hostile import run_fuzz
+from tests.soak.kills import run_kills
 
 POSTGRES = os.environ.get("CARDROOM_TEST_POSTGRES", "")
 BACKENDS = ["sqlite", "postgres"] if POSTGRES else ["sqlite"]
