@@ -10,6 +10,10 @@ the same figure for an easy player in the same chairs of the same deals (the ``e
 with ``--option woburn_first_bid=true`` the hand-1 auctions: the final bid and whether its bidder
 made it as dealer.
 
+Every level decides from what its seat remembers (``remembering_view``: its view, and in Coins the
+cards of this hand's older tricks). ``baseline`` is the strong level of 2026-12-03 kept for
+comparison: the same player deciding from the view alone, as it did before it remembered.
+
 A search level stops at its playout budget or its time cap per decision, whichever comes first;
 on a busy machine the cap cuts the search short, so the results depend on the load. With
 ``--uncapped`` the search levels always spend their whole playout budget (every figure then
@@ -34,6 +38,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from engine.ai.base import AiPlayer, RandomPlayer, player_for
+from engine.core.rules import remembering_view
 from engine.games import get
 
 GAMES = ("coins", "sergeant_major", "kings_corner")
@@ -46,7 +51,9 @@ LINEUPS = {
     "expert-easy": ("expert", "easy"),
     "expert-strong": ("expert", "strong"),
     "strong-strong": ("strong", "strong"),
+    "strong-baseline": ("strong", "baseline"),
 }
+BASELINE = "baseline"  # strong, deciding from its view alone (without memory)
 DEFAULT_LINEUPS = ("strong-random", "strong-easy", "easy-easy")
 MOVE_CAP = 20_000
 
@@ -74,7 +81,7 @@ def make_player(game: str, level: str, playouts: int | None, uncapped: bool = Fa
     """A fresh player for a level, with its playout budget overridden and its time cap lifted when asked."""
     if level == "random":
         return RandomPlayer()
-    player = player_for(game, level)
+    player = player_for(game, "strong" if level == BASELINE else level)
     if playouts is not None and hasattr(player, "playouts"):
         player.playouts = playouts
     if uncapped and hasattr(player, "seconds"):
@@ -99,7 +106,8 @@ def play_game(job: Job) -> Tally:
             break
         seat = min(game.to_act(state))
         legal = game.legal_actions(state, seat)
-        view = game.view(state, seat)
+        forgets = (subject if seat == rot else opponent) == BASELINE
+        view = game.view(state, seat) if forgets else remembering_view(game, state, seat)
         t0 = clock()
         action = players[seat].choose(view, legal, f"{seed}:{rot}:{move}")
         elapsed = clock() - t0

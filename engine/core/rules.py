@@ -84,6 +84,11 @@ class Game(Protocol[S]):
     def own_view(self, state: S, seat: int) -> dict[str, Any]:
         """What only ``seat`` may know, as keys laid over ``public_view`` (its hand, its moves, its exchanges)."""
 
+    def memory(self, state: S, seat: int) -> dict[str, Any]:
+        """What ``seat`` saw earlier that its view no longer shows (cards played in tricks gone from the table), as
+        keys laid over its view for an AI player: a careful player remembers them too. Empty where the view shows
+        everything; never anything hidden from the seat."""
+
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else None."""
 
@@ -124,6 +129,15 @@ class SplitViews:
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may know, JSON-ready."""
         return joined_view(self.public_view(state), None if seat is None else self.own_view(state, seat))
+
+    def memory(self, state: Any, seat: int) -> dict[str, Any]:
+        """Nothing the view does not show (a game whose view leaves out what was seen earlier says it here)."""
+        return {}
+
+
+def remembering_view(game: Game[Any], state: Any, seat: int) -> dict[str, Any]:
+    """What an AI player in ``seat`` decides from: its view, and what it saw earlier that the view no longer shows."""
+    return {**game.view(state, seat), **game.memory(state, seat)}
 
 
 def joined_view(public: dict[str, Any], own: dict[str, Any] | None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from engine.core.errors import Refusal, RefusalCode
 from engine.core.events import public
+from engine.core.rules import remembering_view
 from engine.service.kinds import OPEN, TableStatus, UpdateKind
 from engine.service.live import LiveTable
 from engine.service.loading import Tables, log, notice, with_standins
@@ -200,7 +201,7 @@ class DueWork:
                 seat = waiting[0]
                 row = table.seat_row(seat)
                 level = row.ai_level if row.is_ai else "easy"
-                view = table.game.view(table.state, seat)
+                view = remembering_view(table.game, table.state, seat)
                 legal = table.game.legal_actions(table.state, seat)
                 seed = f"{table.row.seed}:{table.seq}:{seat}"
                 action = await self.autoplay.think(table.game.name, level, view, legal, seed)

@@ -13,6 +13,7 @@ from engine.ai.coins.fast import STRIDE0, STRIDE1, WINNERS, race_odds
 from engine.ai.coins.seen import read_view, sample_hands
 from engine.ai.coins.strong import playout
 from engine.core.cards import SPANISH, cards_in
+from engine.core.rules import remembering_view
 from engine.games import get
 from engine.games.coins import trick_winner
 
@@ -107,6 +108,43 @@ def test_ai_sampled_deals_agree_with_everything_the_seat_saw() -> None:
         assert len(set(sampled)) == len(sampled)
         assert set(sampled) <= set(seen.unseen_plain) | set(seen.unseen_coins)
         assert sum(1 for card in sampled if SPANISH.suit_name(card) == "coins") == seen.coins_out
+
+
+def test_the_memory_of_a_coins_seat_is_every_card_of_this_hands_finished_tricks_and_no_more() -> None:
+    game = get("coins")
+    state = game.new_game({"first_dealer": "seat:2"}, 3, "memory")
+    easy = EasyCoins()
+    played: set[str] = set()  # this hand's finished tricks, as a seat watching the table saw them
+    hand_no, steps, most = state.hand_no, 0, 0
+    while game.outcome(state) is None and steps < 200:
+        if state.hand_no != hand_no:
+            hand_no, played = state.hand_no, set()
+        for seat in range(3):
+            memory = game.memory(state, seat)
+            assert set(memory["played"]) == played, (steps, seat)
+            assert "played" not in game.view(state, seat)  # the page still shows the last trick only (D11)
+        (seat,) = game.to_act(state)
+        trick = [SPANISH.text(card) for _, card in state.trick]
+        action = easy.choose(game.view(state, seat), game.legal_actions(state, seat), "s")
+        state, _ = game.apply(state, seat, action)
+        if len(trick) == 2:  # that card finished the trick
+            played |= {*trick, action["card"]}
+        steps += 1
+        most = max(most, len(played))
+    assert most >= 30  # a whole hand was watched (and then forgotten at the next deal)
+
+
+def test_ai_with_its_memory_knows_the_other_hands_cards_exactly() -> None:
+    game = get("coins")
+    for seed, trick_no, trick_len in (("a", 4, 0), ("b", 7, 2), ("c", 11, 1)):
+        state = _play_until(trick_no, trick_len, seed)
+        seat = state.turn
+        seen = read_view(remembering_view(game, state, seat))
+        others = set(cards_in(state.hands[(seat + 1) % 3] | state.hands[(seat + 2) % 3]))
+        assert set(seen.unseen_plain) | set(seen.unseen_coins) == others
+        assert seen.coins_out == len(seen.unseen_coins)
+        forgetting = read_view(game.view(state, seat))  # without it, cards gone in older tricks might still be held
+        assert len(forgetting.unseen_plain) + len(forgetting.unseen_coins) > len(others)
 
 
 def test_ai_seen_ignores_the_last_trick_of_the_previous_hand() -> None:

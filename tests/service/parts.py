@@ -75,6 +75,9 @@ class Race:
     def view(self, state: RaceState, seat: int | None) -> dict[str, Any]:
         return {**self.public_view(state), **({} if seat is None else self.own_view(state, seat))}
 
+    def memory(self, state: RaceState, seat: int) -> dict[str, Any]:
+        return {"seen_steps": state.steps}  # what the view would not show a seat that watched
+
     def snapshot(self, state: RaceState) -> dict[str, Any]:
         return {"steps": state.steps}
 
@@ -171,6 +174,7 @@ class FakeAutoplay:
         self.kicked: list[str] = []
         self.forgotten: list[str] = []
         self.running: set[str] = set()
+        self.views: list[dict[str, Any]] = []  # what each thought decided from
 
     def kick(self, table_id: str) -> None:
         self.kicked.append(table_id)
@@ -183,6 +187,7 @@ class FakeAutoplay:
 
     async def think(self, game: str, level: str, view: dict[str, Any], legal: Sequence[Mapping[str, Any]],
                     seed: str) -> dict[str, Any]:
+        self.views.append(view)
         return dict(legal[0])
 
     async def idle(self) -> None:

@@ -110,6 +110,14 @@ async def test_an_ai_step_moves_for_the_automatic_seat_until_a_person_is_to_act(
     assert await parts.due.ai_step("missing") is False
 
 
+async def test_an_ai_decides_from_its_seats_view_and_what_it_saw_earlier() -> None:
+    row = race_row(people=(1, 2))
+    row.seats[0].is_ai, row.seats[0].user_id = True, None
+    parts = Parts(race_table(row, steps=2))  # seat 0, the AI, is to act
+    await parts.due.ai_step("t1")
+    assert parts.autoplay.views[0] == {"steps": 2, "legal": [{"type": "step"}], "seen_steps": 2}
+
+
 class LeaseLost(LocalPeers):
     """This process's lease, granted ``grants`` times and then another process's (it took the table over)."""
 

@@ -1,9 +1,11 @@
 """What a Coins seat knows, read from its view alone, and deals sampled to agree with it.
 
 The view (coins/RULES.md §3.4, D11) shows the seat's own hand, the current trick, the last
-finished trick, scores, won-card counts and hand counts; never older tricks. So the
-cards the seat has not seen are spread uniformly over the other two hands and the
-won piles, with one exact constraint: every hand deals out all 12 Coins points
+finished trick, scores, won-card counts and hand counts; never older tricks. A seat that
+watched the hand remembers them: the AI's view carries the cards played in this hand's
+finished tricks (``played``, ``Game.memory``), so the cards it has not seen are exactly the
+other two hands'. Without that memory they are spread uniformly over the other two hands and
+the won piles, with one exact constraint: every hand deals out all 12 Coins points
 (coins/RULES.md §1.3, §4), so the number of Coins cards still in the other hands is
 ``12 - points scored this hand - Coins in the trick - Coins in the own hand``.
 """
@@ -55,6 +57,7 @@ def read_view(view: Mapping[str, Any]) -> Seen:
     trick_no = int(view.get("trick_no", 1))
     # The last finished trick belongs to this hand only after trick 1 (coins/RULES.md §3.2).
     gone = _cards(view.get("last_trick", ())) if trick_no > 1 else []
+    gone += _cards(view.get("played", ()))  # remembered: the cards of this hand's finished tricks
     counts = tuple(int(n) for n in view["hand_counts"])
     scores = tuple(int(s) for s in view["scores"])
     known = 0

@@ -78,6 +78,10 @@ class Coins(SplitViews, Replays):
         """The seat's own hand and the cards it may play."""
         return view.own_view(state, seat)
 
+    def memory(self, state: CoinsState, seat: int) -> dict[str, Any]:
+        """The cards played in this hand's finished tricks, which the view no longer shows (RULES.md D11)."""
+        return view.memory(state)
+
     def hidden_cards(self, state: CoinsState, seat: int | None) -> frozenset[str]:
         """The cards in the other seats' hands."""
         return view.hidden_cards(state, seat)

@@ -105,6 +105,17 @@ def taking(state: CoinsState, legal: int) -> list[str]:
     return [DECK.text(c) for c in range(DECK.size) if legal >> c & 1 and winner_index([*down, c]) == N - 1]
 
 
+def memory(state: CoinsState) -> dict[str, Any]:
+    """The cards played in this hand's finished tricks (``played``, in deck order): every seat saw them played, but
+    the view keeps only the last trick (D11), so an AI player remembers them as a careful player does."""
+    held = 0
+    for hand in state.hands:
+        held |= hand
+    for _, card in state.trick:
+        held |= 1 << card
+    return {"played": DECK.texts(DECK.full & ~held)}
+
+
 def hidden_cards(state: CoinsState, seat: int | None) -> frozenset[str]:
     """The cards in the other seats' hands."""
     mask = 0
